@@ -69,7 +69,9 @@ fn no_source_file_exceeds_600_lines() {
     let mut big = Vec::new();
     for dir in ["src", "tests", "benches"] {
         for f in rust_files(&root.join(dir)) {
-            let lines = fs::read_to_string(&f).map(|t| t.lines().count()).unwrap_or(0);
+            let lines = fs::read_to_string(&f)
+                .map(|t| t.lines().count())
+                .unwrap_or(0);
             if lines > 600 {
                 big.push(format!("{}: {lines} lines", f.display()));
             }
