@@ -13,12 +13,12 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     /// The file exists but could not be read.
-    #[error("cannot read config file {path}: {source}")]
+    #[error("cannot read config file {path}: {cause}")]
     Read {
         /// The file.
         path: PathBuf,
         /// The I/O error.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The file is not valid TOML or has a bad/unknown key.
     #[error("invalid config file {path}: at `{key}`: {message}")]
@@ -190,9 +190,9 @@ impl Config {
         match std::fs::read_to_string(path) {
             Ok(text) => Self::parse(&text, path),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !explicit => Ok(Self::default()),
-            Err(source) => Err(ConfigError::Read {
+            Err(cause) => Err(ConfigError::Read {
                 path: path.to_path_buf(),
-                source,
+                cause,
             }),
         }
     }

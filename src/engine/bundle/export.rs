@@ -20,12 +20,12 @@ pub enum ExportError {
     #[error(transparent)]
     Store(#[from] StoreError),
     /// Writing a file failed.
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {path}: {cause}")]
     Io {
         /// The path.
         path: PathBuf,
         /// The I/O error.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
 }
 
@@ -57,9 +57,9 @@ pub struct ExportSummary {
 pub type Rendered = Vec<(&'static str, Vec<u8>)>;
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ExportError + '_ {
-    move |source| ExportError::Io {
+    move |cause| ExportError::Io {
         path: path.to_path_buf(),
-        source,
+        cause,
     }
 }
 

@@ -125,7 +125,7 @@ pub fn read_bundle(dir: &Path) -> Result<PublicBundle, Problem> {
     let tc_loc = dir.join(layout::TASK_CONFIG_JSON).display().to_string();
     let mut task = match &task_config {
         Some(tc) => {
-            let task = parse_task(tc, &tc_loc, &tc_loc)?;
+            let task = parse_task(tc, &tc_loc, &tc_loc, false)?;
             if task.task_id != id {
                 return Err(Problem::field(
                     &tc_loc,

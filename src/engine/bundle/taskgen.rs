@@ -145,12 +145,18 @@ pub fn parse_file(text: &str, file: &str) -> Result<Vec<Result<TaskRecord, Probl
     Ok(items
         .iter()
         .enumerate()
-        .map(|(i, item)| parse_task(item, &format!("{file}: {prefix}[{i}]"), file))
+        .map(|(i, item)| parse_task(item, &format!("{file}: {prefix}[{i}]"), file, true))
         .collect())
 }
 
-/// Parses one task object.
-pub fn parse_task(item: &Value, location: &str, origin_file: &str) -> Result<TaskRecord, Problem> {
+/// Parses one task object. `require_difficulty`: task-generation input must label the difficulty;
+/// a bundle's `task_config.json` may leave it out or null (bundles in the wild do).
+pub fn parse_task(
+    item: &Value,
+    location: &str,
+    origin_file: &str,
+    require_difficulty: bool,
+) -> Result<TaskRecord, Problem> {
     let Value::Object(obj) = item else {
         return Err(Problem::item(
             location,
@@ -173,8 +179,14 @@ pub fn parse_task(item: &Value, location: &str, origin_file: &str) -> Result<Tas
             ))
         }
     };
-    let difficulty = f.required("difficulty")?;
-    check_difficulty(&difficulty, location)?;
+    let difficulty = if require_difficulty {
+        Some(f.required("difficulty")?)
+    } else {
+        f.optional("difficulty")?
+    };
+    if let Some(d) = &difficulty {
+        check_difficulty(d, location)?;
+    }
     if let Some(v) = obj.get("port") {
         if !(v.is_u64() || v.is_null()) {
             return Err(Problem::field(location, "port", "expected a port number"));
@@ -200,7 +212,7 @@ pub fn parse_task(item: &Value, location: &str, origin_file: &str) -> Result<Tas
         platform: f.optional("platform")?,
         domain,
         apps,
-        difficulty: Some(difficulty),
+        difficulty,
         scenario: f.optional("scenario")?,
         task_type,
         source_pass: f.optional("source_pass")?,

@@ -49,20 +49,20 @@ pub enum StoreError {
         supported: i64,
     },
     /// A migration failed (the store stays at the previous version).
-    #[error("migrating the store to schema version {target} failed: {source}")]
+    #[error("migrating the store to schema version {target} failed: {cause}")]
     Migration {
         /// Version the failed migration was producing.
         target: i64,
         /// The SQLite error.
-        source: rusqlite::Error,
+        cause: rusqlite::Error,
     },
     /// The file could not be opened.
-    #[error("cannot open store {path}: {source}")]
+    #[error("cannot open store {path}: {cause}")]
     Open {
         /// The store path.
         path: PathBuf,
         /// The SQLite error.
-        source: rusqlite::Error,
+        cause: rusqlite::Error,
     },
     /// A referenced task does not exist.
     #[error("no task `{0}` in the store")]
@@ -91,9 +91,9 @@ impl Store {
     /// Opens (creating if needed) the store at `path`, applying pending migrations.
     /// `busy_timeout` is how long to wait for another process's write lock.
     pub fn open(path: &Path, busy_timeout: Duration) -> Result<Self> {
-        let open_err = |source| StoreError::Open {
+        let open_err = |cause| StoreError::Open {
             path: path.to_path_buf(),
-            source,
+            cause,
         };
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE

@@ -44,7 +44,7 @@ pub fn migrate(conn: &mut Connection) -> Result<i64, StoreError> {
             continue;
         }
         tx.execute_batch(sql)
-            .map_err(|source| StoreError::Migration { target, source })?;
+            .map_err(|cause| StoreError::Migration { target, cause })?;
         tx.execute_batch(&format!("PRAGMA user_version = {target}"))?;
         tx.commit()?;
     }
