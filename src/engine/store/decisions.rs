@@ -111,6 +111,9 @@ impl Tx<'_> {
             "UPDATE tuples SET status = ?2, updated_at = ?3 WHERE task_id = ?1",
             params![task_id, after, time],
         )?;
+        let payload = serde_json::json!({"id": id, "actor": actor, "source": source.as_str(),
+            "before": before, "after": after, "compensates": compensates});
+        self.append_event("decision", Some(task_id), &payload)?;
         Ok(Decision {
             id,
             task_id: task_id.to_string(),
@@ -154,7 +157,10 @@ impl Tx<'_> {
                 vote.created_at.clone().unwrap_or_else(now)
             ],
         )?;
-        Ok(self.tx.last_insert_rowid())
+        let id = self.tx.last_insert_rowid();
+        let payload = serde_json::json!({"id": id, "critic": vote.critic, "verdict": verdict});
+        self.append_event("vote.recorded", Some(&vote.task_id), &payload)?;
+        Ok(id)
     }
 
     /// Appends one teacher rollout.
@@ -173,7 +179,11 @@ impl Tx<'_> {
                 r.created_at.clone().unwrap_or_else(now)
             ],
         )?;
-        Ok(self.tx.last_insert_rowid())
+        let id = self.tx.last_insert_rowid();
+        let payload =
+            serde_json::json!({"id": id, "model": r.model, "trial": r.trial, "reward": r.reward});
+        self.append_event("rollout.recorded", Some(&r.task_id), &payload)?;
+        Ok(id)
     }
 }
 

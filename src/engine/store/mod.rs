@@ -3,9 +3,11 @@
 //!
 //! Reading is done through [`Store`]; every change goes through [`Store::write`], which runs a
 //! closure inside one immediate (write-locked) transaction: either everything the closure wrote is
-//! committed, or nothing is — a process killed at any instant leaves no partial task or round. The
-//! closure should append the [`events`] describing its change through the same [`Tx`], so a face
-//! following the event log never sees an event for a change that was not committed (or vice versa).
+//! committed, or nothing is — a process killed at any instant leaves no partial task or round.
+//! Rounds, decisions, votes and rollouts append their own event (`round.recorded`, `decision`,
+//! `vote.recorded`, `rollout.recorded`) through the same [`Tx`]; callers add events for anything
+//! else with [`Tx::append_event`]. So a face following the event log never sees an event for a
+//! change that was not committed, nor misses one that was.
 //!
 //! One writer and several reader processes can use the store at once (WAL + busy timeout).
 

@@ -78,6 +78,9 @@ impl Tx<'_> {
         for u in &round.usage {
             self.record_usage(Some(&round.task_id), Some(round_id), u)?;
         }
+        let payload = serde_json::json!({"id": round_id, "round": round_no, "verdict": round.verdict,
+            "source": round.source});
+        self.append_event("round.recorded", Some(&round.task_id), &payload)?;
         Ok(round_id)
     }
 
