@@ -29,6 +29,9 @@ pub struct SynthArgs {
     /// Write bundle directories here instead of filling the store.
     #[arg(long)]
     pub bundles: Option<PathBuf>,
+    /// Allow adding synthetic tuples to a store that already holds real tasks.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Runs `synth`.
@@ -44,6 +47,18 @@ pub fn run(cli: &Cli, args: &SynthArgs) -> anyhow::Result<ExitCode> {
     }
     let config = load_config(cli)?;
     let mut store = open_store(cli, &config)?;
+    let real: i64 = store.conn().query_row(
+        "SELECT COUNT(*) FROM tasks WHERE origin NOT LIKE 'synthetic:%'",
+        [],
+        |r| r.get(0),
+    )?;
+    if real > 0 && !args.force {
+        anyhow::bail!(
+            "{} holds {real} real task(s); synthetic tuples would mix into its statistics. \
+             Use another --store (or --force)",
+            cli.store.display()
+        );
+    }
     let total = synth::populate(&mut store, args.n, args.seed)?;
     println!(
         "wrote {total} SYNTHETIC tuple(s) ({} final) into {}",
