@@ -6,6 +6,14 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod config_cmd;
+mod context;
+mod export;
+mod import;
+mod stats;
+mod synth;
+mod tasks;
+
 /// Global options shared by every subcommand.
 #[derive(Debug, Parser)]
 #[command(
@@ -43,7 +51,20 @@ pub struct Cli {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Import task-generation JSON and public-layout bundle directories into the store.
+    Import(import::ImportArgs),
+    /// Export verified tuples as OSWorld-compatible bundles.
+    Export(export::ExportArgs),
+    /// Dataset statistics of the paper's Appendix F, from the store.
+    Stats(stats::StatsArgs),
+    /// List tasks or show one task.
+    Tasks(tasks::TasksArgs),
+    /// Print the effective or the documented default configuration.
+    Config(config_cmd::ConfigArgs),
+    /// Build a clearly-marked synthetic store (benchmarks and tests).
+    Synth(synth::SynthArgs),
+}
 
 /// Entry point used by `main.rs`: parse, dispatch, map errors to exit codes.
 pub fn main() -> ExitCode {
@@ -58,12 +79,19 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    match cli.command {
+    match &cli.command {
         None => {
             anyhow::bail!(
                 "the terminal workbench is not built yet; run `tuplewright --help` for the available subcommands"
             )
         }
-        Some(cmd) => match cmd {},
+        Some(cmd) => match cmd {
+            Command::Import(args) => import::run(&cli, args),
+            Command::Export(args) => export::run(&cli, args),
+            Command::Stats(args) => stats::run(&cli, args),
+            Command::Tasks(args) => tasks::run(&cli, args),
+            Command::Config(args) => config_cmd::run(&cli, args),
+            Command::Synth(args) => synth::run(&cli, args),
+        },
     }
 }

@@ -2,5 +2,11 @@
 //!
 //! Faces (the headless CLI, the TUI) send commands in and read numbered events out; events are
 //! persisted in the store before any face sees them.
+
 pub mod agents;
 pub mod agreement;
+pub mod bundle;
+pub mod config;
+pub mod stats;
+pub mod store;
+pub mod synth;

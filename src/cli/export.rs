@@ -1,0 +1,67 @@
+//! `tuplewright export`: verified tuples as OSWorld-compatible bundle directories.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::context::{load_config, open_store};
+use super::Cli;
+use crate::engine::bundle::export::{export, ExportOptions};
+
+/// Arguments of `export`.
+#[derive(Debug, Args)]
+#[command(
+    about = "Export verified tuples as bundles: DIR/<task_id>/{config.json, task_config.json, scripts, REVIEW.md, meta.json}",
+    long_about = "Write each tuple whose status is exported (default: final; see [export] statuses in \
+tuplewright.toml) to DIR/<task_id>/ in the public layout: config.json (OSWorld-RL shape), \
+task_config.json, initial_setup.py, golden_patch.py, reward.py, REVIEW.md of the final round, plus \
+meta.json (labels, rounds, scores, votes, decisions, provenance).\n\n\
+Each bundle is written to a temporary directory and swapped into place; exporting twice gives \
+identical bytes.\n\nExample: tuplewright export --out output/final"
+)]
+pub struct ExportArgs {
+    /// Output directory (default: [export] out_dir, i.e. output/final).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// URL prefix for config.json script URLs (default: [export] url_prefix; empty = relative names).
+    #[arg(long)]
+    pub url_prefix: Option<String>,
+    /// Export only this task (whatever its status).
+    #[arg(long)]
+    pub task: Option<String>,
+    /// Export tuples with this status (repeatable; default: [export] statuses).
+    #[arg(long = "status")]
+    pub statuses: Vec<String>,
+}
+
+/// Runs `export`.
+pub fn run(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
+    let config = load_config(cli)?;
+    let store = open_store(cli, &config)?;
+    let opts = ExportOptions {
+        out: args.out.clone().unwrap_or(config.export.out_dir.clone()),
+        url_prefix: args
+            .url_prefix
+            .clone()
+            .unwrap_or(config.export.url_prefix.clone()),
+        statuses: if args.statuses.is_empty() {
+            config.export.statuses.clone()
+        } else {
+            args.statuses.clone()
+        },
+        task: args.task.clone(),
+    };
+    let summary = export(&store, &opts)?;
+    for (id, why) in &summary.skipped {
+        eprintln!("skipped {id}: {why}");
+    }
+    println!(
+        "exported to {}: {} written, {} unchanged, {} skipped",
+        opts.out.display(),
+        summary.written,
+        summary.unchanged,
+        summary.skipped.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}

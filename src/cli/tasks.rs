@@ -1,0 +1,174 @@
+//! `tuplewright tasks list|show`: browse the store from the command line.
+
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+use super::context::{load_config, open_store};
+use super::Cli;
+use crate::engine::store::TaskFilter;
+
+/// Arguments of `tasks`.
+#[derive(Debug, Args)]
+#[command(about = "List tasks or show one task with its rounds, votes and decisions")]
+pub struct TasksArgs {
+    #[command(subcommand)]
+    pub command: TasksCommand,
+}
+
+/// `tasks` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum TasksCommand {
+    /// One line per task: id, status, difficulty, domain, instruction (filters combine).
+    List {
+        /// Only this tuple status (pending, loop_accepted, final, vote_rejected, ...).
+        #[arg(long)]
+        status: Option<String>,
+        /// Only this domain label.
+        #[arg(long)]
+        domain: Option<String>,
+        /// Only this difficulty (easy|medium|hard).
+        #[arg(long)]
+        difficulty: Option<String>,
+        /// At most N tasks (0 = all).
+        #[arg(long, default_value_t = 0)]
+        limit: usize,
+        /// JSON output (one array).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Everything stored about one task.
+    Show {
+        /// The task id.
+        task_id: String,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn clip(s: &str, n: usize) -> String {
+    let one_line = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() <= n {
+        one_line
+    } else {
+        format!("{}…", one_line.chars().take(n - 1).collect::<String>())
+    }
+}
+
+/// Runs `tasks`.
+pub fn run(cli: &Cli, args: &TasksArgs) -> anyhow::Result<ExitCode> {
+    let config = load_config(cli)?;
+    let store = open_store(cli, &config)?;
+    match &args.command {
+        TasksCommand::List {
+            status,
+            domain,
+            difficulty,
+            limit,
+            json,
+        } => {
+            let filter = TaskFilter {
+                status: status.clone(),
+                domain: domain.clone(),
+                difficulty: difficulty.clone(),
+                limit: *limit,
+            };
+            let tasks = store.list_tasks(&filter)?;
+            if *json {
+                println!("{}", serde_json::to_string_pretty(&tasks)?);
+                return Ok(ExitCode::SUCCESS);
+            }
+            println!(
+                "{:<40} {:<16} {:<7} {:<20} INSTRUCTION",
+                "TASK", "STATUS", "DIFF", "DOMAIN"
+            );
+            for t in &tasks {
+                let l = &t.task.labels;
+                println!(
+                    "{:<40} {:<16} {:<7} {:<20} {}",
+                    t.task.task_id,
+                    t.status,
+                    l.difficulty.as_deref().unwrap_or("-"),
+                    clip(l.domain.as_deref().unwrap_or("-"), 20),
+                    clip(&t.task.instruction, 60)
+                );
+            }
+            println!("{} task(s)", tasks.len());
+        }
+        TasksCommand::Show { task_id, json } => {
+            let task = store.task(task_id)?;
+            let rounds = store.rounds(task_id)?;
+            let decisions = store.decisions(task_id)?;
+            let votes = store.votes(task_id)?;
+            let rollouts = store.rollouts(task_id)?;
+            if *json {
+                let v = json!({"task": task, "rounds": rounds, "votes": votes,
+                    "decisions": decisions, "rollouts": rollouts});
+                println!("{}", serde_json::to_string_pretty(&v)?);
+                return Ok(ExitCode::SUCCESS);
+            }
+            let l = &task.task.labels;
+            println!("task        {}", task.task.task_id);
+            println!("status      {}", task.status);
+            println!(
+                "labels      platform={} domain={} difficulty={} scenario={} type={} pass={}",
+                l.platform.as_deref().unwrap_or("-"),
+                l.domain.as_deref().unwrap_or("-"),
+                l.difficulty.as_deref().unwrap_or("-"),
+                l.scenario.as_deref().unwrap_or("-"),
+                l.task_type.as_deref().unwrap_or("-"),
+                l.source_pass.as_deref().unwrap_or("-")
+            );
+            println!("apps        {}", l.apps.join(", "));
+            println!("origin      {}", task.task.origin);
+            println!("instruction {}", task.task.instruction);
+            println!("context     {}", task.task.context);
+            println!("rounds      {}", rounds.len());
+            for r in &rounds {
+                let rr = &r.round;
+                let rewards: Vec<String> = rr
+                    .reward_runs
+                    .iter()
+                    .map(|x| {
+                        format!(
+                            "{}={}",
+                            x.endpoint,
+                            x.reward.map_or("-".into(), |v| format!("{v:.2}"))
+                        )
+                    })
+                    .collect();
+                println!(
+                    "  #{} {} ({}) {} {}",
+                    rr.round_no.unwrap_or(0),
+                    rr.verdict,
+                    rr.source,
+                    rr.finished_at,
+                    rewards.join(" ")
+                );
+            }
+            println!("votes       {}", votes.len());
+            for v in &votes {
+                println!(
+                    "  {} {}: {}",
+                    v.critic,
+                    v.model.as_deref().unwrap_or("-"),
+                    v.vote
+                        .get("verdict")
+                        .and_then(|x| x.as_str())
+                        .unwrap_or("?")
+                );
+            }
+            println!("rollouts    {}", rollouts.len());
+            println!("decisions   {}", decisions.len());
+            for d in &decisions {
+                println!(
+                    "  #{} {} {} ({}) {} -> {}: {}",
+                    d.id, d.created_at, d.actor, d.source, d.before, d.after, d.reason
+                );
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,263 @@
+//! `export`: verified tuples to `DIR/<task_id>/` in the public layout, plus `meta.json`.
+//!
+//! Each bundle is rendered in memory from stored data only (stored times, never the export time),
+//! written to a temporary sibling directory and swapped into place with one rename, so a reader
+//! sees the old bundle or the new one, never a mix; exporting twice gives identical bytes.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::layout::{self, ConfigJson};
+use super::meta::{final_round, meta_json};
+use crate::engine::store::{Store, StoreError, StoredTask, TaskFilter};
+
+/// Errors while exporting.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// Reading the store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Writing a file failed.
+    #[error("cannot write {path}: {cause}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The I/O error.
+        cause: std::io::Error,
+    },
+}
+
+/// What to export and where.
+#[derive(Debug, Clone)]
+pub struct ExportOptions {
+    /// Output directory (bundles go to `out/<task_id>/`).
+    pub out: PathBuf,
+    /// URL prefix for config.json (`{task_id}` substituted); empty = relative names.
+    pub url_prefix: String,
+    /// Statuses to export.
+    pub statuses: Vec<String>,
+    /// Only this task.
+    pub task: Option<String>,
+}
+
+/// What an export did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ExportSummary {
+    /// Bundles written or replaced.
+    pub written: usize,
+    /// Bundles already identical on disk.
+    pub unchanged: usize,
+    /// Tasks with a matching status that could not be exported, with the reason.
+    pub skipped: Vec<(String, String)>,
+}
+
+/// A rendered bundle: file names and their bytes, in a fixed order.
+pub type Rendered = Vec<(&'static str, Vec<u8>)>;
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ExportError + '_ {
+    move |cause| ExportError::Io {
+        path: path.to_path_buf(),
+        cause,
+    }
+}
+
+/// Pretty JSON with a trailing newline.
+fn json_bytes(v: &Value) -> Vec<u8> {
+    let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
+    s.push('\n');
+    s.into_bytes()
+}
+
+/// `task_config.json`: the required fields first, then every optional input field kept.
+fn task_config(task: &StoredTask) -> Value {
+    let t = &task.task;
+    let source = match t.original_json.get(layout::TASK_CONFIG_JSON) {
+        Some(tc) => tc.clone(),
+        None if t.original_json.get(layout::CONFIG_JSON).is_some() => Value::Null,
+        None => t.original_json.clone(),
+    };
+    let mut obj = serde_json::Map::new();
+    obj.insert("task_id".into(), t.task_id.clone().into());
+    obj.insert("domain".into(), t.labels.domain.clone().into());
+    obj.insert("task_instruction".into(), t.instruction.clone().into());
+    obj.insert("context".into(), t.context.clone().into());
+    obj.insert("difficulty".into(), t.labels.difficulty.clone().into());
+    if let Value::Object(orig) = source {
+        for (k, v) in orig {
+            obj.entry(k).or_insert(v);
+        }
+    }
+    Value::Object(obj)
+}
+
+/// Renders one task's bundle, or explains why it cannot be exported.
+pub fn render(
+    store: &Store,
+    task: &StoredTask,
+    url_prefix: &str,
+) -> Result<Result<Rendered, String>, ExportError> {
+    let rounds = store.rounds(&task.task.task_id)?;
+    let Some(round) = final_round(&rounds) else {
+        return Ok(Err("no round with all three scripts".into()));
+    };
+    let orig_config = task.task.original_json.get(layout::CONFIG_JSON);
+    let carried = |k: &str| orig_config.and_then(|c| c.get(k)).cloned();
+    let votes = store.votes(&task.task.task_id)?;
+    let filter = if votes.is_empty() {
+        match (carried("reject"), carried("train_poor_fit")) {
+            (Some(Value::Bool(r)), p) => Some((r, p.and_then(|v| v.as_bool()).unwrap_or(false))),
+            _ => None,
+        }
+    } else {
+        let poor = votes
+            .iter()
+            .filter(|v| v.vote.get("training_pool_fit").and_then(Value::as_str) == Some("poor"))
+            .count();
+        Some((task.status == "vote_rejected", poor * 2 > votes.len()))
+    };
+    let config = ConfigJson {
+        instruction: task.task.instruction.clone(),
+        id: task.task.task_id.clone(),
+        app_type: task
+            .task
+            .app_type
+            .clone()
+            .or_else(|| task.task.labels.platform.clone())
+            .or_else(|| task.task.labels.domain.clone())
+            .unwrap_or_default(),
+        url_prefix: url_prefix.to_string(),
+        generated_at: round.round.finished_at.clone(),
+        adversarial_rounds: round.round.round_no.unwrap_or(1),
+        filter,
+        revised_query: carried("revised_query").and_then(|v| v.as_str().map(str::to_string)),
+    };
+    let s = &round.round.scripts;
+    let text = |t: &Option<String>| t.clone().unwrap_or_default().into_bytes();
+    let meta = meta_json(store, task, &rounds, &votes)?;
+    Ok(Ok(vec![
+        (layout::CONFIG_JSON, json_bytes(&config.to_value())),
+        (layout::TASK_CONFIG_JSON, json_bytes(&task_config(task))),
+        (layout::SETUP_PY, text(&s.setup)),
+        (layout::GOLDEN_PY, text(&s.golden)),
+        (layout::REWARD_PY, text(&s.reward)),
+        (
+            layout::REVIEW_MD,
+            round.round.review_md.clone().into_bytes(),
+        ),
+        (layout::META_JSON, json_bytes(&meta)),
+    ]))
+}
+
+/// True when `dir` holds exactly the rendered files with the same bytes.
+fn identical(dir: &Path, files: &Rendered) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    if entries.count() != files.len() {
+        return false;
+    }
+    files
+        .iter()
+        .all(|(name, bytes)| std::fs::read(dir.join(name)).is_ok_and(|b| &b == bytes))
+}
+
+/// Atomically exchanges two paths (Linux `renameat2(RENAME_EXCHANGE)`).
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let ca = std::ffi::CString::new(a.as_os_str().as_bytes())?;
+    let cb = std::ffi::CString::new(b.as_os_str().as_bytes())?;
+    // SAFETY: both pointers are valid NUL-terminated strings for the duration of the call.
+    let rc = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            ca.as_ptr(),
+            libc::AT_FDCWD,
+            cb.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// Writes one rendered bundle into `out/<task_id>/` atomically. Returns false if unchanged.
+pub fn write_bundle(out: &Path, task_id: &str, files: &Rendered) -> Result<bool, ExportError> {
+    let dest = out.join(task_id);
+    if identical(&dest, files) {
+        return Ok(false);
+    }
+    let tmp = out.join(format!(".tw-tmp-{task_id}-{}", std::process::id()));
+    if tmp.exists() {
+        std::fs::remove_dir_all(&tmp).map_err(io_err(&tmp))?;
+    }
+    std::fs::create_dir_all(&tmp).map_err(io_err(&tmp))?;
+    for (name, bytes) in files {
+        let p = tmp.join(name);
+        std::fs::write(&p, bytes).map_err(io_err(&p))?;
+    }
+    if dest.exists() {
+        if exchange(&tmp, &dest).is_err() {
+            // Filesystems without RENAME_EXCHANGE: move the old one aside first.
+            let old = out.join(format!(".tw-old-{task_id}-{}", std::process::id()));
+            std::fs::rename(&dest, &old).map_err(io_err(&dest))?;
+            std::fs::rename(&tmp, &dest).map_err(io_err(&dest))?;
+            std::fs::remove_dir_all(&old).map_err(io_err(&old))?;
+            return Ok(true);
+        }
+        std::fs::remove_dir_all(&tmp).map_err(io_err(&tmp))?;
+    } else {
+        std::fs::rename(&tmp, &dest).map_err(io_err(&dest))?;
+    }
+    Ok(true)
+}
+
+/// Removes temporary directories left by exports that were killed (their process is gone).
+fn clean_stale(out: &Path) {
+    let Ok(entries) = std::fs::read_dir(out) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        if !(name.starts_with(".tw-tmp-") || name.starts_with(".tw-old-")) {
+            continue;
+        }
+        let pid = name.rsplit('-').next().and_then(|p| p.parse::<i32>().ok());
+        // SAFETY: kill with signal 0 only checks whether the process exists.
+        let alive = pid.is_some_and(|p| unsafe { libc::kill(p, 0) } == 0);
+        if !alive {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+/// Exports every task whose status is in `opts.statuses` (or just `opts.task`).
+pub fn export(store: &Store, opts: &ExportOptions) -> Result<ExportSummary, ExportError> {
+    std::fs::create_dir_all(&opts.out).map_err(io_err(&opts.out))?;
+    clean_stale(&opts.out);
+    let tasks = match &opts.task {
+        Some(id) => vec![store.task(id)?],
+        None => store.list_tasks(&TaskFilter::default())?,
+    };
+    let mut summary = ExportSummary::default();
+    for task in tasks {
+        if opts.task.is_none() && !opts.statuses.contains(&task.status) {
+            continue;
+        }
+        match render(store, &task, &opts.url_prefix)? {
+            Err(reason) => summary.skipped.push((task.task.task_id.clone(), reason)),
+            Ok(files) => {
+                if write_bundle(&opts.out, &task.task.task_id, &files)? {
+                    summary.written += 1;
+                } else {
+                    summary.unchanged += 1;
+                }
+            }
+        }
+    }
+    Ok(summary)
+}

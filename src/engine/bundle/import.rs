@@ -1,0 +1,237 @@
+//! `import`: task-generation files and public-layout bundle directories into the store.
+//!
+//! Items are written in batches (one transaction each) with a savepoint per item: a bad item is
+//! rolled back alone and reported; a killed process loses at most the uncommitted batch, never
+//! part of an item. Re-importing the same data changes nothing.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::json;
+use walkdir::WalkDir;
+
+use super::public::{read_bundle, PublicBundle};
+use super::{layout, taskgen, Problem};
+use crate::engine::store::{now, DecisionSource, Store, StoreError, TaskRecord, Tx, Upsert};
+
+/// Items per transaction.
+const BATCH: usize = 512;
+
+/// What an import did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ImportSummary {
+    /// Task-generation files read.
+    pub task_files: usize,
+    /// Bundle directories read.
+    pub bundles: usize,
+    /// New tasks.
+    pub inserted: usize,
+    /// Tasks whose content changed.
+    pub updated: usize,
+    /// Items identical to what was stored.
+    pub unchanged: usize,
+    /// New rounds recorded from bundles.
+    pub rounds_recorded: usize,
+    /// Rejected items, each naming file, index/path and field.
+    pub problems: Vec<Problem>,
+}
+
+/// One thing to import.
+enum Item {
+    Task(Box<TaskRecord>),
+    Bundle(Box<PublicBundle>),
+}
+
+/// Failure of one item: bad input (reported, skipped) or the store (aborts the import).
+enum ItemError {
+    Bad(Problem),
+    Store(StoreError),
+}
+
+impl From<StoreError> for ItemError {
+    fn from(e: StoreError) -> Self {
+        Self::Store(e)
+    }
+}
+
+/// Files and bundle directories found under the given paths, in a stable order.
+fn discover(paths: &[PathBuf], summary: &mut ImportSummary) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let (mut files, mut bundles) = (Vec::new(), Vec::new());
+    for path in paths {
+        if path.is_file() {
+            files.push(path.clone());
+            continue;
+        }
+        if !path.is_dir() {
+            summary.problems.push(Problem::item(
+                path.display().to_string(),
+                "no such file or directory",
+            ));
+            continue;
+        }
+        let mut walk = WalkDir::new(path).sort_by_file_name().into_iter();
+        while let Some(entry) = walk.next() {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    let loc = e
+                        .path()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default();
+                    summary.problems.push(Problem::item(loc, e.to_string()));
+                    continue;
+                }
+            };
+            let p = entry.path();
+            if entry.file_type().is_dir() && p.join(layout::CONFIG_JSON).is_file() {
+                bundles.push(p.to_path_buf());
+                walk.skip_current_dir();
+            } else if entry.file_type().is_file()
+                && p.extension().is_some_and(|e| e == "json")
+                && !p
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            {
+                files.push(p.to_path_buf());
+            }
+        }
+    }
+    (files, bundles)
+}
+
+/// Imports every task file and bundle under `paths`. `progress` gets the number of items done.
+pub fn import_paths(
+    store: &mut Store,
+    paths: &[PathBuf],
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<ImportSummary, StoreError> {
+    let mut summary = ImportSummary::default();
+    let (files, bundles) = discover(paths, &mut summary);
+    let mut items: Vec<Result<Item, Problem>> = Vec::new();
+    for file in &files {
+        summary.task_files += 1;
+        let label = file.display().to_string();
+        match std::fs::read_to_string(file) {
+            Err(e) => summary
+                .problems
+                .push(Problem::item(&label, format!("cannot read: {e}"))),
+            Ok(text) => match taskgen::parse_file(&text, &label) {
+                Err(p) => summary.problems.push(p),
+                Ok(tasks) => items.extend(
+                    tasks
+                        .into_iter()
+                        .map(|t| t.map(|t| Item::Task(Box::new(t)))),
+                ),
+            },
+        }
+    }
+    let total = items.len() + bundles.len();
+    summary.bundles = bundles.len();
+    // Bundles are read lazily, batch by batch, so 30k bundles are never all in memory.
+    let bundle_items = bundles
+        .iter()
+        .map(|dir| read_bundle(dir).map(|b| Item::Bundle(Box::new(b))));
+    let mut all = items.into_iter().chain(bundle_items);
+    let mut done = 0;
+    loop {
+        let batch: Vec<Result<Item, Problem>> = all.by_ref().take(BATCH).collect();
+        if batch.is_empty() {
+            break;
+        }
+        let n = batch.len();
+        store.write(|tx| {
+            for item in batch {
+                let outcome = match item {
+                    Err(p) => Err(ItemError::Bad(p)),
+                    Ok(item) => tx.savepoint(|tx| import_item(tx, item)),
+                };
+                match outcome {
+                    Ok((upsert, rounds)) => {
+                        match upsert {
+                            Upsert::Inserted => summary.inserted += 1,
+                            Upsert::Updated => summary.updated += 1,
+                            Upsert::Unchanged => summary.unchanged += 1,
+                        }
+                        summary.rounds_recorded += rounds;
+                    }
+                    Err(ItemError::Bad(p)) => summary.problems.push(p),
+                    Err(ItemError::Store(e)) => return Err(e),
+                }
+            }
+            Ok(())
+        })?;
+        done += n;
+        progress(done, total);
+    }
+    Ok(summary)
+}
+
+fn import_item(tx: &Tx<'_>, item: Item) -> Result<(Upsert, usize), ItemError> {
+    match item {
+        Item::Task(task) => {
+            let up = tx.upsert_task(&task)?;
+            if up != Upsert::Unchanged {
+                let payload =
+                    json!({"origin": task.origin, "outcome": format!("{up:?}").to_lowercase()});
+                tx.append_event("task.imported", Some(&task.task_id), &payload)?;
+            }
+            Ok((up, 0))
+        }
+        Item::Bundle(b) => import_bundle(tx, *b),
+    }
+}
+
+fn import_bundle(tx: &Tx<'_>, mut b: PublicBundle) -> Result<(Upsert, usize), ItemError> {
+    let id = b.task.task_id.clone();
+    let mut up = tx.upsert_task(&b.task)?;
+    let rounds = tx.rounds(&id)?;
+    let same = rounds.last().is_some_and(|last| {
+        last.round.source == "import"
+            && last.round.scripts == b.round.scripts
+            && last.round.review_md == b.round.review_md
+    });
+    let mut recorded = 0;
+    if !same {
+        let next = rounds.last().and_then(|r| r.round.round_no).unwrap_or(0) + 1;
+        b.round.round_no = Some(b.round.round_no.unwrap_or(1).max(next));
+        if b.round.finished_at.is_empty() {
+            b.round.started_at = now();
+            b.round.finished_at = b.round.started_at.clone();
+        }
+        tx.record_round(&b.round)?;
+        recorded = 1;
+        if up == Upsert::Unchanged {
+            up = Upsert::Updated;
+        }
+    }
+    let current = tx.task(&id)?.map(|t| t.status).unwrap_or_default();
+    if current != b.status.as_str() {
+        let reason = format!("imported bundle {}", b.task.origin);
+        let at = rounds
+            .last()
+            .filter(|_| same)
+            .map(|r| r.round.finished_at.clone())
+            .unwrap_or_else(|| b.round.finished_at.clone());
+        tx.record_decision(
+            &id,
+            b.status,
+            "import",
+            DecisionSource::Policy,
+            &reason,
+            Some(&at),
+        )?;
+        if up == Upsert::Unchanged {
+            up = Upsert::Updated;
+        }
+    }
+    if up != Upsert::Unchanged {
+        let payload = json!({"origin": b.task.origin, "status": b.status.as_str(), "round_recorded": recorded == 1});
+        tx.append_event("bundle.imported", Some(&id), &payload)?;
+    }
+    Ok((up, recorded))
+}
+
+/// Convenience for tests and tools: the import of a single path.
+pub fn import_path(store: &mut Store, path: &Path) -> Result<ImportSummary, StoreError> {
+    import_paths(store, &[path.to_path_buf()], &mut |_, _| {})
+}

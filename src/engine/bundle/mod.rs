@@ -1,0 +1,75 @@
+//! Task input and OSWorld-compatible bundles.
+//!
+//! - [`taskgen`]: task-generation JSON (a list or `{"tasks": [...]}`).
+//! - [`public`]: reading a bundle directory in the public layout (both `config.json` variants).
+//! - [`import`]: walking files/directories into the store, item by item, with a summary.
+//! - [`export`]: writing `DIR/<task_id>/` bundles plus `meta.json`, atomically and reproducibly.
+
+pub mod export;
+pub mod import;
+pub mod layout;
+pub mod meta;
+pub mod public;
+pub mod taskgen;
+
+use std::fmt;
+
+/// One rejected input item: where it is and what was wrong with which field.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Problem {
+    /// File (and index or path inside it), e.g. `tasks.json: tasks[3]`.
+    pub location: String,
+    /// The offending field, if one field is to blame.
+    pub field: Option<String>,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem with a field.
+    pub fn field(location: impl Into<String>, field: &str, message: impl Into<String>) -> Self {
+        Self {
+            location: location.into(),
+            field: Some(field.to_string()),
+            message: message.into(),
+        }
+    }
+
+    /// A problem with the item as a whole.
+    pub fn item(location: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            location: location.into(),
+            field: None,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.field {
+            Some(field) => write!(f, "{}: field `{}`: {}", self.location, field, self.message),
+            None => write!(f, "{}: {}", self.location, self.message),
+        }
+    }
+}
+
+/// Describes a JSON value's type for error messages.
+pub(crate) fn json_type(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+/// True when `id` is safe as a directory name: starts alphanumeric, then `[A-Za-z0-9_.-]`.
+pub fn valid_task_id(id: &str) -> bool {
+    let mut chars = id.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphanumeric())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        && id.len() <= 200
+}

@@ -1,0 +1,246 @@
+//! `tuplewright.toml`: the configuration file.
+//!
+//! Every section is its own `#[serde(default)]` struct, so a file only names what it overrides and
+//! later areas add a section by adding one field to [`Config`]. Unknown keys are rejected with their
+//! full dotted path (`stats.prices.models.x.inptu_per_mtok`), never silently ignored.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// Errors reading or validating the configuration file.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file exists but could not be read.
+    #[error("cannot read config file {path}: {cause}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        cause: std::io::Error,
+    },
+    /// The file is not valid TOML or has a bad/unknown key.
+    #[error("invalid config file {path}: at `{key}`: {message}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// Dotted path of the offending key (`.` for the whole document).
+        key: String,
+        /// What was wrong.
+        message: String,
+    },
+}
+
+/// The whole configuration. Missing sections and keys take their documented defaults.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// The SQLite task store.
+    pub store: StoreConfig,
+    /// Bundle export (`tuplewright export`).
+    pub export: ExportConfig,
+    /// Dataset statistics (`tuplewright stats`).
+    pub stats: StatsConfig,
+}
+
+/// `[store]`: the SQLite task store.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StoreConfig {
+    /// How long a writer waits for another process's lock before failing, in milliseconds.
+    pub busy_timeout_ms: u64,
+}
+
+impl Default for StoreConfig {
+    fn default() -> Self {
+        Self {
+            busy_timeout_ms: 5_000,
+        }
+    }
+}
+
+/// `[export]`: how verified tuples are written as OSWorld-compatible bundles.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ExportConfig {
+    /// Default output directory (`--out` overrides it).
+    pub out_dir: PathBuf,
+    /// Prefix put before `initial_setup.py` / `reward.py` in `config.json` URLs. Empty = relative
+    /// file names; e.g. `"https://bucket.example/tasks/{task_id}/"` (`{task_id}` is substituted).
+    pub url_prefix: String,
+    /// Tuple statuses that are exported.
+    pub statuses: Vec<String>,
+}
+
+impl Default for ExportConfig {
+    fn default() -> Self {
+        Self {
+            out_dir: PathBuf::from("output/final"),
+            url_prefix: String::new(),
+            statuses: vec!["final".to_string()],
+        }
+    }
+}
+
+/// `[stats]`: dataset statistics (paper Appendix F).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StatsConfig {
+    /// How many first imperative verbs to list.
+    pub top_verbs: usize,
+    /// How many cross-app pairs to list.
+    pub top_pairs: usize,
+    /// Token prices used to cost the recorded token usage.
+    pub prices: PricesConfig,
+}
+
+impl Default for StatsConfig {
+    fn default() -> Self {
+        Self {
+            top_verbs: 20,
+            top_pairs: 15,
+            prices: PricesConfig::default(),
+        }
+    }
+}
+
+/// `[stats.prices]`: USD per million tokens; `models.<name>` overrides `default` for one model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PricesConfig {
+    /// Price applied to models not listed in `models`.
+    pub default: Price,
+    /// Per-model prices, keyed by the model name recorded in the store.
+    pub models: BTreeMap<String, Price>,
+}
+
+impl Default for PricesConfig {
+    fn default() -> Self {
+        Self {
+            // The paper's figure (F.2.1): Claude Sonnet at $3 / $15 per million tokens.
+            default: Price {
+                input_per_mtok: 3.0,
+                output_per_mtok: 15.0,
+            },
+            models: BTreeMap::new(),
+        }
+    }
+}
+
+/// A token price in USD per million tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Price {
+    /// USD per million input tokens.
+    pub input_per_mtok: f64,
+    /// USD per million output tokens.
+    pub output_per_mtok: f64,
+}
+
+/// The documented default configuration, printed by `tuplewright config --default`.
+/// A test checks that it parses to exactly [`Config::default`].
+pub const DEFAULT_TOML: &str = r#"# tuplewright.toml — every key is optional; these are the defaults.
+
+[store]
+# How long a writer waits for another process's lock before failing (milliseconds).
+busy_timeout_ms = 5000
+
+[export]
+# Where `tuplewright export` writes <task_id>/ bundles (--out overrides).
+out_dir = "output/final"
+# Prefix for the URLs in config.json. Empty: plain relative names ("initial_setup.py").
+# "{task_id}" inside the prefix is replaced by the task id.
+url_prefix = ""
+# Tuple statuses that get exported.
+statuses = ["final"]
+
+[stats]
+# Rows in the first-imperative-verb table and the cross-app pair table.
+top_verbs = 20
+top_pairs = 15
+
+[stats.prices]
+# USD per million tokens for models without their own entry.
+default = { input_per_mtok = 3.0, output_per_mtok = 15.0 }
+
+[stats.prices.models]
+# "claude-sonnet-4-6" = { input_per_mtok = 3.0, output_per_mtok = 15.0 }
+"#;
+
+impl Config {
+    /// Parses a TOML document; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &Path) -> Result<Self, ConfigError> {
+        let invalid = |key: String, message: String| ConfigError::Invalid {
+            path: origin.to_path_buf(),
+            key,
+            message,
+        };
+        let de = toml::Deserializer::parse(text).map_err(|e| invalid(".".into(), e.to_string()))?;
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            let key = e.path().to_string();
+            let message = e.inner().message().to_string();
+            invalid(key, message)
+        })
+    }
+
+    /// Loads `path`; a missing file means the defaults (`explicit` = the user named the file, so
+    /// it must exist).
+    pub fn load(path: &Path, explicit: bool) -> Result<Self, ConfigError> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Self::parse(&text, path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !explicit => Ok(Self::default()),
+            Err(cause) => Err(ConfigError::Read {
+                path: path.to_path_buf(),
+                cause,
+            }),
+        }
+    }
+
+    /// The effective configuration as TOML.
+    pub fn to_toml(&self) -> String {
+        toml::to_string_pretty(self).unwrap_or_else(|e| format!("# cannot render config: {e}\n"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn documented_default_parses_to_default() {
+        let parsed = Config::parse(DEFAULT_TOML, Path::new("default")).unwrap();
+        assert_eq!(parsed, Config::default());
+    }
+
+    #[test]
+    fn effective_config_round_trips() {
+        let cfg = Config::default();
+        let again = Config::parse(&cfg.to_toml(), Path::new("x")).unwrap();
+        assert_eq!(again, cfg);
+    }
+
+    #[test]
+    fn unknown_key_is_named_with_its_path() {
+        let err = Config::parse(
+            "[stats.prices.models.m]\ninptu_per_mtok = 1.0\n",
+            Path::new("t.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("stats.prices.models.m"), "{err}");
+        assert!(err.contains("inptu_per_mtok"), "{err}");
+        let err = Config::parse("[exprot]\n", Path::new("t.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("exprot"), "{err}");
+    }
+
+    #[test]
+    fn partial_file_keeps_other_defaults() {
+        let cfg = Config::parse("[export]\nurl_prefix = \"https://x/\"\n", Path::new("t")).unwrap();
+        assert_eq!(cfg.export.url_prefix, "https://x/");
+        assert_eq!(cfg.export.out_dir, PathBuf::from("output/final"));
+        assert_eq!(cfg.store, StoreConfig::default());
+    }
+}

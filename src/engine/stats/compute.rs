@@ -1,0 +1,311 @@
+//! Computing [`Stats`] from the store: one pass over the tasks, one aggregate over token usage.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use super::text::{apps_mentioned, first_verb, percentile, short_app, word_count};
+use super::{Costs, DomainRow, Lengths, ModelCost, Population, Share, Stats, Target, Yield};
+use crate::engine::config::StatsConfig;
+use crate::engine::store::{Store, StoreError, TupleStatus};
+
+/// Length buckets of Table 13: (label, lower bound inclusive).
+const BUCKETS: [(&str, usize); 6] = [
+    ("0-29", 0),
+    ("30-59", 30),
+    ("60-99", 60),
+    ("100-149", 100),
+    ("150-249", 150),
+    ("250+", 250),
+];
+
+struct Row {
+    instruction: String,
+    domain: Option<String>,
+    difficulty: Option<String>,
+    scenario: Option<String>,
+    task_type: Option<String>,
+    apps: Vec<String>,
+    status: String,
+}
+
+fn pct(n: usize, of: usize) -> f64 {
+    if of == 0 {
+        0.0
+    } else {
+        // Rounded to 0.01 so the JSON is stable and readable.
+        (n as f64 * 10_000.0 / of as f64).round() / 100.0
+    }
+}
+
+fn shares(counts: HashMap<String, usize>, of: usize, top: usize) -> Vec<Share> {
+    let mut v: Vec<(String, usize)> = counts.into_iter().collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    v.into_iter()
+        .take(top)
+        .map(|(name, count)| Share {
+            percent: pct(count, of),
+            name,
+            count,
+        })
+        .collect()
+}
+
+fn label(v: &Option<String>) -> String {
+    v.clone()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "(none)".into())
+}
+
+/// Computes every Appendix F table.
+pub fn compute(
+    store: &Store,
+    cfg: &StatsConfig,
+    population: Population,
+) -> Result<Stats, StoreError> {
+    let conn = store.conn();
+    let mut stmt = conn.prepare(
+        "SELECT t.instruction, t.domain, t.difficulty, t.scenario, t.task_type, t.apps, u.status \
+         FROM tasks t JOIN tuples u ON u.task_id = t.task_id",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok((
+            Row {
+                instruction: r.get(0)?,
+                domain: r.get(1)?,
+                difficulty: r.get(2)?,
+                scenario: r.get(3)?,
+                task_type: r.get(4)?,
+                apps: Vec::new(),
+                status: r.get(6)?,
+            },
+            r.get::<_, String>(5)?,
+        ))
+    })?;
+    let mut all = Vec::new();
+    for row in rows {
+        let (mut row, apps) = row?;
+        row.apps = serde_json::from_str(&apps)?;
+        all.push(row);
+    }
+    let synthetic_tasks: usize = conn.query_row(
+        "SELECT COUNT(*) FROM tasks WHERE origin LIKE 'synthetic:%'",
+        [],
+        |r| r.get::<_, i64>(0),
+    )? as usize;
+
+    let yield_per_stage = stage_yield(&all);
+    let population = match population {
+        Population::Auto if yield_per_stage.final_tuples > 0 => Population::Final,
+        Population::Auto => Population::All,
+        p => p,
+    };
+    let rows: Vec<&Row> = all
+        .iter()
+        .filter(|r| population == Population::All || r.status == "final")
+        .collect();
+    let n = rows.len();
+
+    let mut scenarios = HashMap::new();
+    let mut domains: BTreeMap<String, DomainRow> = BTreeMap::new();
+    let mut verbs = HashMap::new();
+    let mut pairs = HashMap::new();
+    let mut lengths = Vec::with_capacity(n);
+    let mut cross = 0;
+    let mut totals = DomainRow {
+        domain: "Total".into(),
+        easy: 0,
+        medium: 0,
+        hard: 0,
+        unlabelled: 0,
+        total: 0,
+    };
+    for r in &rows {
+        *scenarios.entry(label(&r.scenario)).or_insert(0) += 1;
+        let d = label(&r.domain);
+        let row = domains.entry(d.clone()).or_insert_with(|| DomainRow {
+            domain: d,
+            easy: 0,
+            medium: 0,
+            hard: 0,
+            unlabelled: 0,
+            total: 0,
+        });
+        for target in [row, &mut totals] {
+            match r.difficulty.as_deref() {
+                Some("easy") => target.easy += 1,
+                Some("medium") => target.medium += 1,
+                Some("hard") => target.hard += 1,
+                _ => target.unlabelled += 1,
+            }
+            target.total += 1;
+        }
+        if let Some(v) = first_verb(&r.instruction) {
+            *verbs.entry(v).or_insert(0) += 1;
+        }
+        lengths.push(word_count(&r.instruction));
+        let is_cross = r.task_type.as_deref() == Some("cross_app") || r.apps.len() > 1;
+        if is_cross {
+            cross += 1;
+            let mut apps: BTreeSet<String> = r.apps.iter().map(|a| short_app(a)).collect();
+            if apps.len() < 2 {
+                apps.extend(apps_mentioned(&r.instruction));
+            }
+            let apps: Vec<&String> = apps.iter().collect();
+            for (i, a) in apps.iter().enumerate() {
+                for b in &apps[i + 1..] {
+                    *pairs.entry(format!("{a} + {b}")).or_insert(0) += 1;
+                }
+            }
+        }
+    }
+    let mut domain_difficulty: Vec<DomainRow> = domains.into_values().collect();
+    domain_difficulty.sort_by(|a, b| b.total.cmp(&a.total).then_with(|| a.domain.cmp(&b.domain)));
+
+    let scenario_shares = shares(scenarios, n, usize::MAX);
+    let coverage_targets = targets(&scenario_shares, &domain_difficulty, &totals, cross, n);
+    let costs = costs(store, cfg, yield_per_stage.final_tuples)?;
+    Ok(Stats {
+        population,
+        population_size: n,
+        synthetic_tasks,
+        scenarios: scenario_shares,
+        domain_difficulty,
+        difficulty_totals: totals,
+        top_verbs: shares(verbs, n, cfg.top_verbs),
+        cross_app_tasks: Share {
+            name: "cross_app".into(),
+            count: cross,
+            percent: pct(cross, n),
+        },
+        app_pairs: shares(pairs, cross, cfg.top_pairs),
+        instruction_lengths: length_stats(lengths),
+        yield_per_stage,
+        coverage_targets,
+        costs,
+    })
+}
+
+fn length_stats(mut lengths: Vec<usize>) -> Lengths {
+    lengths.sort_unstable();
+    let n = lengths.len();
+    let buckets = BUCKETS
+        .iter()
+        .enumerate()
+        .map(|(i, (name, lo))| {
+            let hi = BUCKETS.get(i + 1).map_or(usize::MAX, |b| b.1);
+            let count = lengths.iter().filter(|l| **l >= *lo && **l < hi).count();
+            Share {
+                name: name.to_string(),
+                count,
+                percent: pct(count, n),
+            }
+        })
+        .collect();
+    let mean = if n == 0 {
+        0.0
+    } else {
+        lengths.iter().sum::<usize>() as f64 / n as f64
+    };
+    Lengths {
+        buckets,
+        mean: (mean * 100.0).round() / 100.0,
+        p10: percentile(&lengths, 10.0),
+        p25: percentile(&lengths, 25.0),
+        p50: percentile(&lengths, 50.0),
+        p75: percentile(&lengths, 75.0),
+        p90: percentile(&lengths, 90.0),
+        p99: percentile(&lengths, 99.0),
+        max: lengths.last().copied().unwrap_or(0),
+    }
+}
+
+fn stage_yield(all: &[Row]) -> Yield {
+    let count = |s: TupleStatus| all.iter().filter(|r| r.status == s.as_str()).count();
+    let loop_accepted = all
+        .iter()
+        .filter(|r| TupleStatus::parse(&r.status).is_some_and(TupleStatus::passed_loop))
+        .count();
+    let final_tuples = count(TupleStatus::Final);
+    Yield {
+        tasks: all.len(),
+        not_yet_looped: count(TupleStatus::Pending) + count(TupleStatus::InLoop),
+        loop_failed: count(TupleStatus::LoopFailed),
+        loop_accepted,
+        vote_rejected: count(TupleStatus::VoteRejected),
+        needs_human: count(TupleStatus::NeedsHuman),
+        rollout_rejected: count(TupleStatus::RolloutRejected),
+        final_tuples,
+        dropped: count(TupleStatus::Dropped),
+        final_percent_of_loop_accepted: pct(final_tuples, loop_accepted),
+    }
+}
+
+/// A.2.5. "Largest category": the paper states it for domains (A.2.5) and for scenarios (F.1.1);
+/// we measure scenarios when tasks carry scenario labels (Table 9 is the table that honours it),
+/// otherwise domains.
+fn targets(
+    scen: &[Share],
+    dom: &[DomainRow],
+    totals: &DomainRow,
+    cross: usize,
+    n: usize,
+) -> Vec<Target> {
+    let labelled_scenarios = scen.iter().any(|s| s.name != "(none)");
+    let (what, largest) = if labelled_scenarios {
+        (
+            "largest scenario share",
+            scen.first().map_or(0.0, |s| s.percent),
+        )
+    } else {
+        (
+            "largest domain share",
+            dom.first().map_or(0.0, |d| pct(d.total, n)),
+        )
+    };
+    let t = |name: &str, v: f64, op: &str, thr: f64| Target {
+        name: name.into(),
+        value_percent: v,
+        op: op.into(),
+        threshold_percent: thr,
+        met: if op == "<=" { v <= thr } else { v >= thr },
+    };
+    vec![
+        t(what, largest, "<=", 21.0),
+        t("hard tasks", pct(totals.hard, n), ">=", 40.0),
+        t("cross-app tasks", pct(cross, n), ">=", 35.0),
+    ]
+}
+
+fn costs(store: &Store, cfg: &StatsConfig, finals: usize) -> Result<Costs, StoreError> {
+    let mut stmt = store.conn().prepare(
+        "SELECT model, SUM(input_tokens), SUM(output_tokens) FROM usage GROUP BY model ORDER BY model",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, i64>(2)?,
+        ))
+    })?;
+    let mut models = Vec::new();
+    for row in rows {
+        let (model, input_tokens, output_tokens) = row?;
+        let price = cfg.prices.models.get(&model).unwrap_or(&cfg.prices.default);
+        let cost = input_tokens as f64 / 1e6 * price.input_per_mtok
+            + output_tokens as f64 / 1e6 * price.output_per_mtok;
+        models.push(ModelCost {
+            model,
+            input_tokens,
+            output_tokens,
+            cost_usd: (cost * 1e4).round() / 1e4,
+        });
+    }
+    let cost_usd = (models.iter().map(|m| m.cost_usd).sum::<f64>() * 1e4).round() / 1e4;
+    Ok(Costs {
+        input_tokens: models.iter().map(|m| m.input_tokens).sum(),
+        output_tokens: models.iter().map(|m| m.output_tokens).sum(),
+        cost_usd,
+        cost_per_final_tuple_usd: (finals > 0)
+            .then(|| (cost_usd / finals as f64 * 1e4).round() / 1e4),
+        models,
+    })
+}

@@ -1,0 +1,176 @@
+//! Dataset statistics of the paper's Appendix F, computed from the store.
+//!
+//! [`compute`] reads the store once and builds a [`Stats`] value; [`render`] turns it into
+//! human-readable tables; `serde_json` of [`Stats`] is the stable `--json` form (field order and
+//! names are part of the interface).
+
+mod compute;
+mod render;
+pub mod text;
+
+use serde::Serialize;
+
+pub use compute::compute;
+pub use render::render;
+
+/// Which tuples the distribution tables describe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Population {
+    /// Final tuples if there are any, else every task.
+    Auto,
+    /// Only tuples with status `final` (the released corpus).
+    Final,
+    /// Every task in the store.
+    All,
+}
+
+/// A labelled count with its share of the population.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Share {
+    /// The label.
+    pub name: String,
+    /// How many.
+    pub count: usize,
+    /// Percentage of the population (0–100).
+    pub percent: f64,
+}
+
+/// One row of the domain × difficulty matrix.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DomainRow {
+    /// Domain label (`(none)` when unlabelled).
+    pub domain: String,
+    /// Easy tasks.
+    pub easy: usize,
+    /// Medium tasks.
+    pub medium: usize,
+    /// Hard tasks.
+    pub hard: usize,
+    /// Tasks without a difficulty.
+    pub unlabelled: usize,
+    /// Row total.
+    pub total: usize,
+}
+
+/// Instruction-length distribution (whitespace words).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Lengths {
+    /// Buckets 0–29, 30–59, 60–99, 100–149, 150–249, 250+.
+    pub buckets: Vec<Share>,
+    /// Mean length.
+    pub mean: f64,
+    /// Percentiles (nearest rank).
+    pub p10: usize,
+    /// 25th percentile.
+    pub p25: usize,
+    /// Median.
+    pub p50: usize,
+    /// 75th percentile.
+    pub p75: usize,
+    /// 90th percentile.
+    pub p90: usize,
+    /// 99th percentile.
+    pub p99: usize,
+    /// Longest.
+    pub max: usize,
+}
+
+/// Yield per pipeline stage (over every tuple in the store).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Yield {
+    /// All tasks.
+    pub tasks: usize,
+    /// Not yet through the loop (pending or in the loop).
+    pub not_yet_looped: usize,
+    /// The loop did not converge.
+    pub loop_failed: usize,
+    /// Got past the agreement loop (whatever happened after).
+    pub loop_accepted: usize,
+    /// Rejected by the critic vote.
+    pub vote_rejected: usize,
+    /// Waiting for a human decision.
+    pub needs_human: usize,
+    /// Rejected by teacher rollouts.
+    pub rollout_rejected: usize,
+    /// Released.
+    pub final_tuples: usize,
+    /// Dropped by a person or policy.
+    pub dropped: usize,
+    /// final / loop_accepted, percent.
+    pub final_percent_of_loop_accepted: f64,
+}
+
+/// One A.2.5 coverage target.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Target {
+    /// What is measured.
+    pub name: String,
+    /// The measured percentage.
+    pub value_percent: f64,
+    /// `<=` or `>=`.
+    pub op: String,
+    /// The threshold percentage.
+    pub threshold_percent: f64,
+    /// Whether the target is met.
+    pub met: bool,
+}
+
+/// Token usage and cost of one model.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelCost {
+    /// Model name.
+    pub model: String,
+    /// Input tokens.
+    pub input_tokens: i64,
+    /// Output tokens.
+    pub output_tokens: i64,
+    /// Cost in USD at the configured prices.
+    pub cost_usd: f64,
+}
+
+/// Token and cost totals.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Costs {
+    /// Per model, sorted by name.
+    pub models: Vec<ModelCost>,
+    /// All input tokens.
+    pub input_tokens: i64,
+    /// All output tokens.
+    pub output_tokens: i64,
+    /// Total cost (USD).
+    pub cost_usd: f64,
+    /// Total cost divided by the final tuples (null without any).
+    pub cost_per_final_tuple_usd: Option<f64>,
+}
+
+/// Everything `tuplewright stats` reports.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Stats {
+    /// Which tuples the distribution tables describe (`final` or `all`).
+    pub population: Population,
+    /// Size of that population.
+    pub population_size: usize,
+    /// Tasks carrying the synthetic marker (see `tuplewright synth`).
+    pub synthetic_tasks: usize,
+    /// Table 9: tasks per scenario.
+    pub scenarios: Vec<Share>,
+    /// Table 10: domain × difficulty, rows by total.
+    pub domain_difficulty: Vec<DomainRow>,
+    /// Table 10's total row.
+    pub difficulty_totals: DomainRow,
+    /// Table 11: top first imperative verbs.
+    pub top_verbs: Vec<Share>,
+    /// Cross-app tasks (task_type cross_app, or two or more apps).
+    pub cross_app_tasks: Share,
+    /// Table 12: top app pairs among cross-app tasks (`a + b`).
+    pub app_pairs: Vec<Share>,
+    /// Table 13: instruction lengths.
+    pub instruction_lengths: Lengths,
+    /// A.4.3: yield per stage.
+    pub yield_per_stage: Yield,
+    /// A.2.5 coverage targets.
+    pub coverage_targets: Vec<Target>,
+    /// F.2.1: tokens and cost.
+    pub costs: Costs,
+}

@@ -1,0 +1,189 @@
+//! Human-readable tables for [`Stats`].
+
+use std::fmt::Write as _;
+
+use super::{Share, Stats};
+
+fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn share_table(out: &mut String, title: &str, head: &str, rows: &[Share]) {
+    let _ = writeln!(out, "\n{title}");
+    let width = rows
+        .iter()
+        .map(|r| r.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(head.len());
+    let _ = writeln!(out, "  {head:<width$}  {:>8}  {:>6}", "Tasks", "%");
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "  {:<width$}  {:>8}  {:>6.1}",
+            r.name,
+            thousands(r.count),
+            r.percent
+        );
+    }
+    if rows.is_empty() {
+        let _ = writeln!(out, "  (none)");
+    }
+}
+
+/// Renders every table as plain text.
+pub fn render(s: &Stats) -> String {
+    let mut out = String::new();
+    let pop = match s.population {
+        super::Population::Final => "final tuples",
+        _ => "all tasks",
+    };
+    let _ = writeln!(
+        out,
+        "Dataset statistics over {} {pop}",
+        thousands(s.population_size)
+    );
+    if s.synthetic_tasks > 0 {
+        let _ = writeln!(
+            out,
+            "NOTE: {} task(s) in this store are SYNTHETIC (tuplewright synth)",
+            thousands(s.synthetic_tasks)
+        );
+    }
+    share_table(
+        &mut out,
+        "Tasks per scenario (Table 9)",
+        "Scenario",
+        &s.scenarios,
+    );
+
+    let _ = writeln!(out, "\nDomain x difficulty (Table 10)");
+    let width = s
+        .domain_difficulty
+        .iter()
+        .map(|r| r.domain.chars().count())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let _ = writeln!(
+        out,
+        "  {:<width$}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}",
+        "Domain", "Easy", "Medium", "Hard", "None", "Total"
+    );
+    for r in s
+        .domain_difficulty
+        .iter()
+        .chain(std::iter::once(&s.difficulty_totals))
+    {
+        let _ = writeln!(
+            out,
+            "  {:<width$}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}",
+            r.domain,
+            thousands(r.easy),
+            thousands(r.medium),
+            thousands(r.hard),
+            thousands(r.unlabelled),
+            thousands(r.total)
+        );
+    }
+
+    share_table(
+        &mut out,
+        "Top first imperative verbs (Table 11)",
+        "Verb",
+        &s.top_verbs,
+    );
+    let _ = writeln!(
+        out,
+        "\nCross-app tasks: {} ({:.1}%)",
+        thousands(s.cross_app_tasks.count),
+        s.cross_app_tasks.percent
+    );
+    share_table(
+        &mut out,
+        "Cross-app pair co-occurrence (Table 12; % of cross-app tasks)",
+        "Pair",
+        &s.app_pairs,
+    );
+    let l = &s.instruction_lengths;
+    share_table(
+        &mut out,
+        "Instruction length in words (Table 13)",
+        "Length",
+        &l.buckets,
+    );
+    let _ = writeln!(
+        out,
+        "  mean {:.1}; p10 {}; p25 {}; p50 {}; p75 {}; p90 {}; p99 {}; max {}",
+        l.mean, l.p10, l.p25, l.p50, l.p75, l.p90, l.p99, l.max
+    );
+
+    let y = &s.yield_per_stage;
+    let _ = writeln!(out, "\nYield per stage (A.4.3, all tuples)");
+    for (name, v) in [
+        ("tasks", y.tasks),
+        ("not yet through the loop", y.not_yet_looped),
+        ("loop failed", y.loop_failed),
+        ("loop-accepted", y.loop_accepted),
+        ("vote-rejected", y.vote_rejected),
+        ("waiting for a human", y.needs_human),
+        ("rollout-rejected", y.rollout_rejected),
+        ("final", y.final_tuples),
+        ("dropped", y.dropped),
+    ] {
+        let _ = writeln!(out, "  {name:<26} {:>8}", thousands(v));
+    }
+    let _ = writeln!(
+        out,
+        "  final / loop-accepted      {:>7.1}%",
+        y.final_percent_of_loop_accepted
+    );
+
+    let _ = writeln!(out, "\nCoverage targets (A.2.5)");
+    for t in &s.coverage_targets {
+        let mark = if t.met { "met" } else { "NOT met" };
+        let _ = writeln!(
+            out,
+            "  {:<24} {:>6.1}% {} {:>4.0}%  {mark}",
+            t.name, t.value_percent, t.op, t.threshold_percent
+        );
+    }
+
+    let c = &s.costs;
+    let _ = writeln!(out, "\nTokens and cost (F.2.1, configured prices)");
+    let _ = writeln!(
+        out,
+        "  {:<28} {:>14} {:>14} {:>12}",
+        "Model", "Input tok", "Output tok", "USD"
+    );
+    for m in &c.models {
+        let _ = writeln!(
+            out,
+            "  {:<28} {:>14} {:>14} {:>12.2}",
+            m.model,
+            thousands(m.input_tokens.max(0) as usize),
+            thousands(m.output_tokens.max(0) as usize),
+            m.cost_usd
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  {:<28} {:>14} {:>14} {:>12.2}",
+        "Total",
+        thousands(c.input_tokens.max(0) as usize),
+        thousands(c.output_tokens.max(0) as usize),
+        c.cost_usd
+    );
+    if let Some(per) = c.cost_per_final_tuple_usd {
+        let _ = writeln!(out, "  per final tuple: ${per:.3}");
+    }
+    out
+}

@@ -1,0 +1,40 @@
+//! Content-addressed script texts: `blobs(sha256, size, content)`.
+
+use rusqlite::{params, Connection, OptionalExtension};
+use sha2::{Digest, Sha256};
+
+use super::{Result, Store, Tx};
+
+/// Lower-case hex sha256 of `text`.
+pub fn sha256_hex(text: &str) -> String {
+    hex::encode(Sha256::digest(text.as_bytes()))
+}
+
+impl Tx<'_> {
+    /// Stores `text` (once) and returns its sha256.
+    pub fn put_blob(&self, text: &str) -> Result<String> {
+        let sha = sha256_hex(text);
+        self.tx.execute(
+            "INSERT OR IGNORE INTO blobs (sha256, size, content) VALUES (?1, ?2, ?3)",
+            params![sha, text.len() as i64, text],
+        )?;
+        Ok(sha)
+    }
+}
+
+impl Store {
+    /// The text stored under `sha`.
+    pub fn blob(&self, sha: &str) -> Result<Option<String>> {
+        get_blob(&self.conn, sha)
+    }
+}
+
+pub(super) fn get_blob(conn: &Connection, sha: &str) -> Result<Option<String>> {
+    Ok(conn
+        .query_row(
+            "SELECT content FROM blobs WHERE sha256 = ?1",
+            params![sha],
+            |r| r.get(0),
+        )
+        .optional()?)
+}

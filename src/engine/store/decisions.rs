@@ -1,0 +1,270 @@
+//! Append-only decisions (status changes), critic votes and teacher rollouts.
+//!
+//! A tuple's effective status is the `after` of its latest decision (`pending` if none); the
+//! `tuples.status` column caches it and is updated in the same transaction. An undo is a
+//! compensating decision that moves the status back and names the decision it undoes.
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::{
+    now, Decision, DecisionSource, Result, Rollout, Store, StoreError, TupleStatus, Tx, Vote,
+};
+
+const DECISION_COLUMNS: &str =
+    "id, task_id, actor, source, before, after, reason, created_at, compensates";
+
+fn decision_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Decision> {
+    Ok(Decision {
+        id: r.get(0)?,
+        task_id: r.get(1)?,
+        actor: r.get(2)?,
+        source: r.get(3)?,
+        before: r.get(4)?,
+        after: r.get(5)?,
+        reason: r.get(6)?,
+        created_at: r.get(7)?,
+        compensates: r.get(8)?,
+    })
+}
+
+impl Tx<'_> {
+    /// Moves a tuple to `after`, appending a decision (`before` is read from the store). Returns it.
+    /// `at` = the decision time (RFC 3339), `None` = now.
+    pub fn record_decision(
+        &self,
+        task_id: &str,
+        after: TupleStatus,
+        actor: &str,
+        source: DecisionSource,
+        reason: &str,
+        at: Option<&str>,
+    ) -> Result<Decision> {
+        self.append_decision(task_id, after.as_str(), actor, source, reason, at, None)
+    }
+
+    /// Undoes the latest decision of a task that is not itself undone, by appending a compensating
+    /// decision back to its `before`. Returns `None` when there is nothing to undo.
+    pub fn undo_last_decision(
+        &self,
+        task_id: &str,
+        actor: &str,
+        source: DecisionSource,
+        reason: &str,
+    ) -> Result<Option<Decision>> {
+        // The latest decision that is neither an undo nor already undone.
+        let target: Option<Decision> = self
+            .tx
+            .query_row(
+                &format!(
+                    "SELECT {DECISION_COLUMNS} FROM decisions d WHERE task_id = ?1 AND compensates IS NULL \
+                     AND NOT EXISTS (SELECT 1 FROM decisions c WHERE c.compensates = d.id) \
+                     ORDER BY id DESC LIMIT 1"
+                ),
+                params![task_id],
+                decision_from_row,
+            )
+            .optional()?;
+        let Some(target) = target else {
+            return Ok(None);
+        };
+        let reason = format!("undo decision #{}: {reason}", target.id);
+        self.append_decision(
+            task_id,
+            &target.before,
+            actor,
+            source,
+            &reason,
+            None,
+            Some(target.id),
+        )
+        .map(Some)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn append_decision(
+        &self,
+        task_id: &str,
+        after: &str,
+        actor: &str,
+        source: DecisionSource,
+        reason: &str,
+        at: Option<&str>,
+        compensates: Option<i64>,
+    ) -> Result<Decision> {
+        let before: String = self
+            .tx
+            .query_row(
+                "SELECT status FROM tuples WHERE task_id = ?1",
+                params![task_id],
+                |r| r.get(0),
+            )
+            .optional()?
+            .ok_or_else(|| StoreError::UnknownTask(task_id.to_string()))?;
+        let time = at.map(str::to_string).unwrap_or_else(now);
+        self.tx.execute(
+            "INSERT INTO decisions (task_id, actor, source, before, after, reason, created_at, compensates) \
+             VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
+            params![task_id, actor, source.as_str(), before, after, reason, time, compensates],
+        )?;
+        let id = self.tx.last_insert_rowid();
+        self.tx.execute(
+            "UPDATE tuples SET status = ?2, updated_at = ?3 WHERE task_id = ?1",
+            params![task_id, after, time],
+        )?;
+        let payload = serde_json::json!({"id": id, "actor": actor, "source": source.as_str(),
+            "before": before, "after": after, "compensates": compensates});
+        self.append_event("decision", Some(task_id), &payload)?;
+        Ok(Decision {
+            id,
+            task_id: task_id.to_string(),
+            actor: actor.to_string(),
+            source: source.as_str().to_string(),
+            before,
+            after: after.to_string(),
+            reason: reason.to_string(),
+            created_at: time,
+            compensates,
+        })
+    }
+
+    /// Appends one critic vote (verdict, severity, confidence and pool fit are indexed columns).
+    pub fn record_vote(&self, vote: &Vote) -> Result<i64> {
+        let field = |k: &str| {
+            vote.vote
+                .get(k)
+                .and_then(|v| v.as_str())
+                .map(str::to_string)
+        };
+        let confidence = vote.vote.get("confidence").and_then(|v| v.as_f64());
+        let verdict = field("verdict").ok_or_else(|| {
+            StoreError::Invalid(format!(
+                "vote of {} on {} has no verdict",
+                vote.critic, vote.task_id
+            ))
+        })?;
+        self.tx.execute(
+            "INSERT INTO votes (task_id, critic, model, verdict, severity, confidence, pool_fit, \
+             vote_json, created_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+            params![
+                vote.task_id,
+                vote.critic,
+                vote.model,
+                verdict,
+                field("severity"),
+                confidence,
+                field("training_pool_fit"),
+                serde_json::to_string(&vote.vote)?,
+                vote.created_at.clone().unwrap_or_else(now)
+            ],
+        )?;
+        let id = self.tx.last_insert_rowid();
+        let payload = serde_json::json!({"id": id, "critic": vote.critic, "verdict": verdict});
+        self.append_event("vote.recorded", Some(&vote.task_id), &payload)?;
+        Ok(id)
+    }
+
+    /// Appends one teacher rollout.
+    pub fn record_rollout(&self, r: &Rollout) -> Result<i64> {
+        self.tx.execute(
+            "INSERT INTO rollouts (task_id, model, trial, reward, judge_verdict, failure, detail_json, \
+             created_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
+            params![
+                r.task_id,
+                r.model,
+                r.trial,
+                r.reward,
+                r.judge_verdict,
+                r.failure,
+                serde_json::to_string(&r.detail)?,
+                r.created_at.clone().unwrap_or_else(now)
+            ],
+        )?;
+        let id = self.tx.last_insert_rowid();
+        let payload =
+            serde_json::json!({"id": id, "model": r.model, "trial": r.trial, "reward": r.reward});
+        self.append_event("rollout.recorded", Some(&r.task_id), &payload)?;
+        Ok(id)
+    }
+}
+
+impl Store {
+    /// Every decision of a task, oldest first.
+    pub fn decisions(&self, task_id: &str) -> Result<Vec<Decision>> {
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT {DECISION_COLUMNS} FROM decisions WHERE task_id = ?1 ORDER BY id"
+        ))?;
+        let rows = stmt.query_map(params![task_id], decision_from_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The effective status derived from the decision log alone (`pending` without decisions).
+    pub fn effective_status(&self, task_id: &str) -> Result<String> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT after FROM decisions WHERE task_id = ?1 ORDER BY id DESC LIMIT 1",
+                params![task_id],
+                |r| r.get(0),
+            )
+            .optional()?
+            .unwrap_or_else(|| TupleStatus::Pending.as_str().to_string()))
+    }
+
+    /// Every vote on a task, oldest first.
+    pub fn votes(&self, task_id: &str) -> Result<Vec<Vote>> {
+        load_votes(&self.conn, task_id)
+    }
+
+    /// Every rollout of a task, oldest first.
+    pub fn rollouts(&self, task_id: &str) -> Result<Vec<Rollout>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT model, trial, reward, judge_verdict, failure, detail_json, created_at \
+             FROM rollouts WHERE task_id = ?1 ORDER BY id",
+        )?;
+        let rows: Vec<(Rollout, String)> = stmt
+            .query_map(params![task_id], |r| {
+                Ok((
+                    Rollout {
+                        task_id: task_id.to_string(),
+                        model: r.get(0)?,
+                        trial: r.get(1)?,
+                        reward: r.get(2)?,
+                        judge_verdict: r.get(3)?,
+                        failure: r.get(4)?,
+                        detail: serde_json::Value::Null,
+                        created_at: r.get(6)?,
+                    },
+                    r.get(5)?,
+                ))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        rows.into_iter()
+            .map(|(mut r, d)| {
+                r.detail = serde_json::from_str(&d)?;
+                Ok(r)
+            })
+            .collect()
+    }
+}
+
+fn load_votes(conn: &Connection, task_id: &str) -> Result<Vec<Vote>> {
+    let mut stmt = conn.prepare(
+        "SELECT critic, model, vote_json, created_at FROM votes WHERE task_id = ?1 ORDER BY id",
+    )?;
+    let rows: Vec<(String, Option<String>, String, String)> = stmt
+        .query_map(params![task_id], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    rows.into_iter()
+        .map(|(critic, model, json, at)| {
+            Ok(Vote {
+                task_id: task_id.to_string(),
+                critic,
+                model,
+                vote: serde_json::from_str(&json)?,
+                created_at: Some(at),
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,337 @@
+//! The task store as a library: migrations, atomic rounds, decisions and undo, votes, events.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::json;
+use tuplewright::engine::store::{
+    DecisionSource, Labels, RewardRun, RoundRecord, ScriptRun, Scripts, Store, StoreError,
+    TaskRecord, TupleStatus, Usage, Vote, SCHEMA_VERSION,
+};
+
+fn open(path: &Path) -> Store {
+    Store::open(path, Duration::from_secs(5)).unwrap()
+}
+
+fn task(id: &str) -> TaskRecord {
+    TaskRecord {
+        task_id: id.into(),
+        instruction: "Open a.xlsx and bold row 1.".into(),
+        context: "a.xlsx exists".into(),
+        labels: Labels {
+            domain: Some("Spreadsheet".into()),
+            apps: vec!["libreoffice_calc".into()],
+            difficulty: Some("easy".into()),
+            ..Labels::default()
+        },
+        app_type: None,
+        original_json: json!({"task_id": id, "extra": [1, 2]}),
+        origin: "test".into(),
+    }
+}
+
+fn round(id: &str, setup: &str) -> RoundRecord {
+    RoundRecord {
+        task_id: id.into(),
+        round_no: None,
+        verdict: "fail".into(),
+        source: "loop".into(),
+        scripts: Scripts {
+            setup: Some(setup.into()),
+            golden: Some("golden".into()),
+            reward: Some("print('REWARD: 1.0')".into()),
+        },
+        review_md: "# Round 1 Review\n## Verdict: FAIL\n".into(),
+        scan_findings: json!([{"rule": "dynamic_import", "span": [3, 10]}]),
+        generator_model: Some("gen-model".into()),
+        discriminator_model: Some("disc-model".into()),
+        started_at: "2026-01-01T00:00:00.000Z".into(),
+        finished_at: "2026-01-01T00:01:00.000Z".into(),
+        script_runs: vec![ScriptRun {
+            script: "setup".into(),
+            exit_code: None,
+            stdout: String::new(),
+            stderr: "killed".into(),
+            duration_ms: 120_000,
+            failure: Some("timeout".into()),
+        }],
+        reward_runs: vec![RewardRun {
+            endpoint: "golden".into(),
+            reward: Some(0.7),
+            components: json!([{"name": "c1", "points": 0.7, "status": "PASS"}]),
+            exit_code: Some(0),
+            stdout: "REWARD: 0.7\n".into(),
+            stderr: String::new(),
+            duration_ms: 50,
+            failure: None,
+        }],
+        usage: vec![Usage {
+            stage: "generator".into(),
+            model: "gen-model".into(),
+            input_tokens: 100,
+            output_tokens: 50,
+        }],
+    }
+}
+
+#[test]
+fn store_is_wal_with_foreign_keys_and_current_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir.path().join("s.db"));
+    let mode: String = store
+        .conn()
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    let fk: i64 = store
+        .conn()
+        .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(fk, 1);
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    assert_eq!(store.upgraded_from(), 0);
+}
+
+#[test]
+fn version_1_store_is_upgraded_in_place_keeping_its_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(include_str!("fixtures/store_v1.sql"))
+            .unwrap();
+    }
+    let mut store = open(&path);
+    assert_eq!(store.upgraded_from(), 1);
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    let old = store.task("libreoffice_calc_old_001").unwrap();
+    assert_eq!(old.status, "final");
+    assert_eq!(old.task.labels.source_pass, None);
+    let rounds = store.rounds("libreoffice_calc_old_001").unwrap();
+    assert_eq!(rounds.len(), 1);
+    assert_eq!(rounds[0].round.source, "loop");
+    assert_eq!(
+        rounds[0].round.scripts.setup.as_deref(),
+        Some("print(\"hi\")")
+    );
+    // The new tables work on the upgraded store.
+    store
+        .write(|tx| {
+            tx.append_event("test", Some("libreoffice_calc_old_001"), &json!({}))?;
+            tx.record_rollout(&tuplewright::engine::store::Rollout {
+                task_id: "libreoffice_calc_old_001".into(),
+                model: "teacher".into(),
+                trial: 1,
+                reward: Some(1.0),
+                judge_verdict: Some("success".into()),
+                failure: None,
+                detail: json!({}),
+                created_at: None,
+            })
+        })
+        .unwrap();
+    assert!(store.check_integrity().unwrap().is_empty());
+    drop(store);
+    // Re-opening does not migrate again.
+    assert_eq!(open(&path).upgraded_from(), SCHEMA_VERSION);
+}
+
+#[test]
+fn store_from_a_newer_binary_is_refused_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("new.db");
+    drop(open(&path));
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch("PRAGMA user_version = 99")
+        .unwrap();
+    let err = Store::open(&path, Duration::from_secs(1)).err().unwrap();
+    assert!(matches!(err, StoreError::TooNew { found: 99, .. }));
+    assert!(
+        err.to_string()
+            .contains("newer than this tuplewright supports"),
+        "{err}"
+    );
+}
+
+#[test]
+fn whole_round_is_recorded_atomically_or_not_at_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = open(&dir.path().join("s.db"));
+    store.write(|tx| tx.upsert_task(&task("t_001"))).unwrap();
+    let id = store
+        .write(|tx| {
+            let id = tx.record_round(&round("t_001", "setup v1"))?;
+            tx.append_event("round.recorded", Some("t_001"), &json!({"round": id}))?;
+            Ok::<_, StoreError>(id)
+        })
+        .unwrap();
+    let stored = store.rounds("t_001").unwrap();
+    assert_eq!(stored.len(), 1);
+    assert_eq!(stored[0].id, id);
+    assert_eq!(stored[0].round.round_no, Some(1));
+    assert_eq!(
+        stored[0].round.script_runs[0].failure.as_deref(),
+        Some("timeout")
+    );
+    assert_eq!(stored[0].round.reward_runs[0].reward, Some(0.7));
+    assert_eq!(stored[0].round.usage[0].input_tokens, 100);
+    assert_eq!(
+        stored[0].script_shas[0].as_deref(),
+        Some(tuplewright::engine::store::sha256_hex("setup v1").as_str())
+    );
+    // A failure after the round was written rolls the round, its blobs, runs and event back.
+    let events_before = store.last_event_seq().unwrap();
+    let res: Result<(), StoreError> = store.write(|tx| {
+        tx.record_round(&round("t_001", "setup v2"))?;
+        tx.append_event("round.recorded", Some("t_001"), &json!({}))?;
+        Err(StoreError::Invalid("agent crashed".into()))
+    });
+    assert!(res.is_err());
+    assert_eq!(store.rounds("t_001").unwrap().len(), 1);
+    assert_eq!(store.last_event_seq().unwrap(), events_before);
+    assert_eq!(
+        store
+            .blob(&tuplewright::engine::store::sha256_hex("setup v2"))
+            .unwrap(),
+        None
+    );
+    // Unknown task: refused.
+    let err = store
+        .write(|tx| tx.record_round(&round("nope", "x")))
+        .unwrap_err();
+    assert!(matches!(err, StoreError::UnknownTask(_)));
+    // Round numbers continue.
+    store
+        .write(|tx| tx.record_round(&round("t_001", "setup v3")))
+        .unwrap();
+    assert_eq!(store.rounds("t_001").unwrap()[1].round.round_no, Some(2));
+}
+
+#[test]
+fn decisions_are_append_only_and_undo_compensates() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = open(&dir.path().join("s.db"));
+    store.write(|tx| tx.upsert_task(&task("t_001"))).unwrap();
+    store
+        .write(|tx| {
+            tx.record_decision(
+                "t_001",
+                TupleStatus::LoopAccepted,
+                "loop",
+                DecisionSource::Policy,
+                "agreed",
+                None,
+            )?;
+            tx.record_decision(
+                "t_001",
+                TupleStatus::Dropped,
+                "ana",
+                DecisionSource::Human,
+                "dup",
+                None,
+            )
+        })
+        .unwrap();
+    assert_eq!(store.task("t_001").unwrap().status, "dropped");
+    let undo = store
+        .write(|tx| tx.undo_last_decision("t_001", "ana", DecisionSource::Human, "oops"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (undo.before.as_str(), undo.after.as_str()),
+        ("dropped", "loop_accepted")
+    );
+    let log = store.decisions("t_001").unwrap();
+    assert_eq!(log.len(), 3);
+    assert_eq!(log[2].compensates, Some(log[1].id));
+    assert_eq!(store.task("t_001").unwrap().status, "loop_accepted");
+    assert_eq!(store.effective_status("t_001").unwrap(), "loop_accepted");
+    // The next undo targets the first decision (the second is already undone).
+    store
+        .write(|tx| tx.undo_last_decision("t_001", "ana", DecisionSource::Human, "again"))
+        .unwrap();
+    assert_eq!(store.task("t_001").unwrap().status, "pending");
+    let none = store
+        .write(|tx| tx.undo_last_decision("t_001", "ana", DecisionSource::Human, "more"))
+        .unwrap();
+    assert!(none.is_none());
+    // The source column is constrained.
+    let bad = store.conn().execute(
+        "INSERT INTO decisions (task_id, actor, source, before, after, created_at) VALUES ('t_001','x','robot','a','b','t')",
+        [],
+    );
+    assert!(bad.is_err());
+}
+
+#[test]
+fn votes_keep_the_critic_json_and_require_a_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = open(&dir.path().join("s.db"));
+    store.write(|tx| tx.upsert_task(&task("t_001"))).unwrap();
+    let vote = json!({"verdict": "modify_query", "severity": "P1", "confidence": 0.8,
+        "training_pool_fit": "good", "query_issues": [{"type": "ambiguity", "severity": "medium", "evidence": "x"}]});
+    store
+        .write(|tx| {
+            tx.record_vote(&Vote {
+                task_id: "t_001".into(),
+                critic: "c1".into(),
+                model: Some("m".into()),
+                vote: vote.clone(),
+                created_at: None,
+            })
+        })
+        .unwrap();
+    assert_eq!(store.votes("t_001").unwrap()[0].vote, vote);
+    let err = store
+        .write(|tx| {
+            tx.record_vote(&Vote {
+                task_id: "t_001".into(),
+                critic: "c2".into(),
+                model: None,
+                vote: json!({}),
+                created_at: None,
+            })
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("no verdict"), "{err}");
+}
+
+#[test]
+fn upsert_is_idempotent_and_events_are_read_after_a_seq() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = open(&dir.path().join("s.db"));
+    use tuplewright::engine::store::Upsert;
+    assert_eq!(
+        store.write(|tx| tx.upsert_task(&task("t_001"))).unwrap(),
+        Upsert::Inserted
+    );
+    let mut moved = task("t_001");
+    moved.origin = "elsewhere".into();
+    assert_eq!(
+        store.write(|tx| tx.upsert_task(&moved)).unwrap(),
+        Upsert::Unchanged
+    );
+    moved.instruction = "Open b.xlsx".into();
+    assert_eq!(
+        store.write(|tx| tx.upsert_task(&moved)).unwrap(),
+        Upsert::Updated
+    );
+    assert_eq!(
+        store.task("t_001").unwrap().task.original_json,
+        json!({"task_id": "t_001", "extra": [1, 2]})
+    );
+    let seqs: Vec<i64> = store
+        .write(|tx| {
+            (0..5)
+                .map(|i| tx.append_event("k", None, &json!({"i": i})))
+                .collect::<Result<_, _>>()
+        })
+        .unwrap();
+    assert!(seqs.windows(2).all(|w| w[1] > w[0]));
+    let after = store.events_after(seqs[1], 100).unwrap();
+    assert_eq!(after.len(), 3);
+    assert_eq!(after[0].seq, seqs[2]);
+    assert_eq!(after[0].payload, json!({"i": 2}));
+    assert_eq!(store.events_after(seqs[1], 2).unwrap().len(), 2);
+}
