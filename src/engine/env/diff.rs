@@ -254,3 +254,7 @@ fn id_index(items: &[Value]) -> Option<HashMap<String, usize>> {
     }
     Some(ids)
 }
+
+#[cfg(test)]
+#[path = "diff_tests.rs"]
+mod tests;

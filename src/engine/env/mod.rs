@@ -21,6 +21,9 @@ pub mod session;
 pub mod store;
 pub mod uploads;
 
+#[cfg(test)]
+mod tests;
+
 pub use apps::{App, AppRegistry};
 pub use config::ServerConfig;
 pub use role::Role;
