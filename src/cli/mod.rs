@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 mod config_cmd;
 mod context;
+pub mod env;
 mod export;
 mod import;
 mod stats;
@@ -64,6 +65,8 @@ pub enum Command {
     Config(config_cmd::ConfigArgs),
     /// Build a clearly-marked synthetic store (benchmarks and tests).
     Synth(synth::SynthArgs),
+    /// Environments: serve the built-in apps' state API, list the apps.
+    Env(env::EnvArgs),
 }
 
 /// Entry point used by `main.rs`: parse, dispatch, map errors to exit codes.
@@ -79,19 +82,22 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    match &cli.command {
+    let mut cli = cli;
+    let command = cli.command.take();
+    match command {
         None => {
             anyhow::bail!(
                 "the terminal workbench is not built yet; run `tuplewright --help` for the available subcommands"
             )
         }
         Some(cmd) => match cmd {
-            Command::Import(args) => import::run(&cli, args),
-            Command::Export(args) => export::run(&cli, args),
-            Command::Stats(args) => stats::run(&cli, args),
-            Command::Tasks(args) => tasks::run(&cli, args),
-            Command::Config(args) => config_cmd::run(&cli, args),
-            Command::Synth(args) => synth::run(&cli, args),
+            Command::Import(args) => import::run(&cli, &args),
+            Command::Export(args) => export::run(&cli, &args),
+            Command::Stats(args) => stats::run(&cli, &args),
+            Command::Tasks(args) => tasks::run(&cli, &args),
+            Command::Config(args) => config_cmd::run(&cli, &args),
+            Command::Synth(args) => synth::run(&cli, &args),
+            Command::Env(args) => env::run(args),
         },
     }
 }

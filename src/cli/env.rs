@@ -1,0 +1,157 @@
+//! `tuplewright env …`: serve the built-in apps' state API, list the apps.
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+
+use crate::engine::env::apps::AppKind;
+use crate::engine::env::{self, AppRegistry, ServerConfig};
+
+/// `tuplewright env`.
+#[derive(Debug, Args)]
+pub struct EnvArgs {
+    #[command(subcommand)]
+    command: EnvCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum EnvCommand {
+    /// Serve one or more apps' state API (POST /post, GET /go, GET /state, POST /upload,
+    /// GET /files/<sid>/<name>, DELETE /session, GET /health), each app on its own port.
+    ///
+    /// Prints one JSON line `{"app": …, "url": …}` per app once it is listening, then serves
+    /// until Ctrl-C (or SIGTERM). Example: `tuplewright env serve --app team-chat --port 0`.
+    Serve(ServeArgs),
+    /// List the built-in apps (name, kind, conventional port, title).
+    Apps(AppsArgs),
+}
+
+#[derive(Debug, Args)]
+struct ServeArgs {
+    /// App to serve (repeatable). See `tuplewright env apps`.
+    #[arg(long = "app", value_name = "NAME", required_unless_present = "all")]
+    apps: Vec<String>,
+    /// Serve every state-API app.
+    #[arg(long, conflicts_with = "apps")]
+    all: bool,
+    /// Port of the first app; the next apps take the following ports. Default: each app's
+    /// conventional port. 0 = ephemeral ports (read the URLs from the JSON lines).
+    #[arg(long)]
+    port: Option<u16>,
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: IpAddr,
+    /// Directory where sessions are stored (kept across restarts).
+    #[arg(long, value_name = "DIR", default_value = "tuplewright-env-state")]
+    state_dir: PathBuf,
+    /// Directory of app overrides: `<dir>/<app>/manifest.toml` and `seed.json`.
+    #[arg(long, value_name = "DIR")]
+    apps_dir: Option<PathBuf>,
+    /// Sessions untouched for this many seconds are deleted.
+    #[arg(long, default_value_t = 3600)]
+    ttl_secs: u64,
+    /// Largest accepted request body in bytes (larger gets 413).
+    #[arg(long, default_value_t = 16 * 1024 * 1024)]
+    body_limit_bytes: usize,
+}
+
+#[derive(Debug, Args)]
+struct AppsArgs {
+    /// Directory of app overrides, as for `env serve`.
+    #[arg(long, value_name = "DIR")]
+    apps_dir: Option<PathBuf>,
+    /// Print JSON lines instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `tuplewright env …`.
+pub fn run(args: EnvArgs) -> anyhow::Result<ExitCode> {
+    match args.command {
+        EnvCommand::Serve(a) => serve(a),
+        EnvCommand::Apps(a) => apps(a),
+    }
+}
+
+fn apps(args: AppsArgs) -> anyhow::Result<ExitCode> {
+    let reg = AppRegistry::with_overrides(args.apps_dir.as_deref())?;
+    for app in reg.iter() {
+        let m = &app.manifest;
+        let kind = match m.kind {
+            AppKind::StateApi => "state-api",
+            AppKind::Files => "files",
+        };
+        if args.json {
+            let line = serde_json::json!({"name": m.name, "kind": kind, "port": m.port, "title": m.title,
+                "volatile": m.volatile, "entities": m.entities.iter().map(|e| &e.key).collect::<Vec<_>>()});
+            println!("{line}");
+        } else {
+            let port = m.port.map(|p| p.to_string()).unwrap_or_else(|| "-".into());
+            println!("{:<16} {:<10} {:<6} {}", m.name, kind, port, m.title);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    let reg = AppRegistry::with_overrides(args.apps_dir.as_deref())?;
+    let apps: Vec<Arc<env::App>> = if args.all {
+        reg.served()
+    } else {
+        let mut out = Vec::new();
+        for name in &args.apps {
+            let app = reg.get(name)?;
+            anyhow::ensure!(
+                app.manifest.kind == AppKind::StateApi,
+                "app {name:?} is the files domain (a home directory), it has no state API to serve"
+            );
+            out.push(app);
+        }
+        out
+    };
+    let cfg = ServerConfig {
+        host: args.host,
+        port: args.port,
+        state_dir: args.state_dir,
+        apps_dir: args.apps_dir,
+        body_limit_bytes: args.body_limit_bytes,
+        session_ttl_secs: args.ttl_secs,
+        ..ServerConfig::default()
+    };
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .try_init();
+    let rt = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    rt.block_on(async move {
+        let handle = env::spawn(cfg, apps).await?;
+        for app in &handle.apps {
+            println!(
+                "{}",
+                serde_json::json!({"app": app.name, "url": format!("http://{}", app.addr)})
+            );
+        }
+        wait_for_signal().await?;
+        eprintln!("shutting down");
+        handle.shutdown().await;
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+async fn wait_for_signal() -> anyhow::Result<()> {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .context("installing the SIGTERM handler")?;
+    tokio::select! {
+        r = tokio::signal::ctrl_c() => r.context("waiting for Ctrl-C")?,
+        _ = term.recv() => {}
+    }
+    Ok(())
+}

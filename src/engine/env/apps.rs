@@ -1,0 +1,209 @@
+//! The built-in apps: a manifest (`manifest.toml`) and a default seed (`seed.json`) each,
+//! embedded in the binary so it works from any directory; an override directory can replace
+//! or add apps.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::mask::{Mask, DEFAULT_VOLATILE};
+use super::EnvError;
+
+/// What kind of environment an app is.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum AppKind {
+    /// A headless web app behind the state API.
+    StateApi,
+    /// The files desktop domain: a home directory, no server.
+    Files,
+}
+
+/// Notes about one top-level entity collection of an app's state.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct EntityNote {
+    /// Top-level key (or dotted path) of the collection.
+    pub key: String,
+    /// What it holds, its invariants and how rewards usually read it.
+    pub notes: String,
+}
+
+/// An app's `manifest.toml`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AppManifest {
+    /// Generic public name (also the directory name), e.g. `team-chat`.
+    pub name: String,
+    /// Human title.
+    pub title: String,
+    /// State API app or files domain.
+    pub kind: AppKind,
+    /// Conventional port scripts use (`http://localhost:<port>`); none for the files domain.
+    #[serde(default)]
+    pub port: Option<u16>,
+    /// One-paragraph description.
+    pub description: String,
+    /// Volatile key-path globs masked before diffing; default `["**.lastViewedAt"]`.
+    #[serde(default = "default_volatile")]
+    pub volatile: Vec<String>,
+    /// Entity notes.
+    #[serde(default)]
+    pub entities: Vec<EntityNote>,
+}
+
+fn default_volatile() -> Vec<String> {
+    DEFAULT_VOLATILE.iter().map(|s| s.to_string()).collect()
+}
+
+/// A loaded app: manifest, default seed and compiled mask.
+#[derive(Debug)]
+pub struct App {
+    /// The manifest.
+    pub manifest: AppManifest,
+    /// The default seed state (an object; `{}` for the files domain).
+    pub seed: Arc<Value>,
+    /// The compiled volatile mask.
+    pub mask: Mask,
+}
+
+impl App {
+    /// Parses an app from the texts of its manifest and seed; `origin` names it in errors.
+    pub fn parse(origin: &str, manifest: &str, seed: Option<&str>) -> Result<App, EnvError> {
+        let bad = |detail: String| EnvError::BadApp {
+            app: origin.to_string(),
+            detail,
+        };
+        let manifest: AppManifest =
+            toml::from_str(manifest).map_err(|e| bad(format!("manifest.toml: {e}")))?;
+        let seed: Value = match seed {
+            Some(text) => serde_json::from_str(text).map_err(|e| bad(format!("seed.json: {e}")))?,
+            None if manifest.kind == AppKind::Files => Value::Object(Default::default()),
+            None => return Err(bad("seed.json is missing".into())),
+        };
+        if !seed.is_object() {
+            return Err(bad(format!(
+                "seed.json must be a JSON object, got {}",
+                super::json_type(&seed)
+            )));
+        }
+        if manifest.kind == AppKind::StateApi && manifest.port.is_none() {
+            return Err(bad("manifest.toml: a state-api app needs a `port`".into()));
+        }
+        let mask = Mask::new(&manifest.volatile).map_err(bad)?;
+        Ok(App {
+            manifest,
+            seed: Arc::new(seed),
+            mask,
+        })
+    }
+
+    /// The app's name.
+    pub fn name(&self) -> &str {
+        &self.manifest.name
+    }
+}
+
+macro_rules! builtin {
+    ($name:literal) => {
+        (
+            $name,
+            include_str!(concat!("../../../assets/apps/", $name, "/manifest.toml")),
+            Some(include_str!(concat!(
+                "../../../assets/apps/",
+                $name,
+                "/seed.json"
+            ))),
+        )
+    };
+}
+
+/// The embedded apps: (name, manifest text, seed text).
+const BUILTIN: &[(&str, &str, Option<&str>)] = &[
+    builtin!("team-chat"),
+    builtin!("mail"),
+    builtin!("issue-tracker"),
+    builtin!("ecommerce-admin"),
+    (
+        "files",
+        include_str!("../../../assets/apps/files/manifest.toml"),
+        None,
+    ),
+];
+
+/// All known apps by name.
+#[derive(Debug, Clone, Default)]
+pub struct AppRegistry {
+    apps: BTreeMap<String, Arc<App>>,
+}
+
+impl AppRegistry {
+    /// The embedded apps only.
+    pub fn builtin() -> Result<AppRegistry, EnvError> {
+        let mut reg = AppRegistry::default();
+        for (name, manifest, seed) in BUILTIN {
+            let app = App::parse(name, manifest, *seed)?;
+            reg.apps.insert(app.manifest.name.clone(), Arc::new(app));
+        }
+        Ok(reg)
+    }
+
+    /// The embedded apps, with `<dir>/<app>/{manifest.toml,seed.json}` replacing or adding apps.
+    pub fn with_overrides(dir: Option<&Path>) -> Result<AppRegistry, EnvError> {
+        let mut reg = AppRegistry::builtin()?;
+        let Some(dir) = dir else { return Ok(reg) };
+        let entries = std::fs::read_dir(dir).map_err(|e| EnvError::io("read apps dir", dir, e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| EnvError::io("read apps dir", dir, e))?;
+            let manifest_path = entry.path().join("manifest.toml");
+            if !manifest_path.is_file() {
+                continue;
+            }
+            let manifest = std::fs::read_to_string(&manifest_path)
+                .map_err(|e| EnvError::io("read", &manifest_path, e))?;
+            let seed_path = entry.path().join("seed.json");
+            let seed = match std::fs::read_to_string(&seed_path) {
+                Ok(text) => Some(text),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                Err(e) => return Err(EnvError::io("read", &seed_path, e)),
+            };
+            let origin = entry.path().display().to_string();
+            let app = App::parse(&origin, &manifest, seed.as_deref())?;
+            reg.apps.insert(app.manifest.name.clone(), Arc::new(app));
+        }
+        Ok(reg)
+    }
+
+    /// Looks an app up by name, with a clear error listing the known ones.
+    pub fn get(&self, name: &str) -> Result<Arc<App>, EnvError> {
+        self.apps
+            .get(name)
+            .cloned()
+            .ok_or_else(|| EnvError::UnknownApp {
+                name: name.to_string(),
+                available: self.names().join(", "),
+            })
+    }
+
+    /// Names of all apps, sorted.
+    pub fn names(&self) -> Vec<String> {
+        self.apps.keys().cloned().collect()
+    }
+
+    /// All apps, sorted by name.
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<App>> {
+        self.apps.values()
+    }
+
+    /// The apps served by the state API (not the files domain).
+    pub fn served(&self) -> Vec<Arc<App>> {
+        self.apps
+            .values()
+            .filter(|a| a.manifest.kind == AppKind::StateApi)
+            .cloned()
+            .collect()
+    }
+}

@@ -1,0 +1,54 @@
+//! [`ServerConfig`]: configuration of the state API server (the `[env]` table of
+//! `tuplewright.toml`).
+
+use std::net::{IpAddr, Ipv4Addr};
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// Configuration of the state API server. Every field has a sane local default.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServerConfig {
+    /// Address to listen on. Default `127.0.0.1` (loopback only).
+    pub host: IpAddr,
+    /// Port of the first app; further apps take the following ports. `None` = each app's
+    /// conventional port from its manifest; `Some(0)` = ephemeral ports.
+    pub port: Option<u16>,
+    /// Directory holding the sessions (one sub-directory per app). Default
+    /// `tuplewright-env-state` in the working directory.
+    pub state_dir: PathBuf,
+    /// Directory whose `<app>/manifest.toml` + `<app>/seed.json` override or add to the
+    /// built-in apps. Default: none (only the embedded apps).
+    pub apps_dir: Option<PathBuf>,
+    /// Largest accepted request body in bytes (JSON and multipart); larger gets 413.
+    /// Default 16 MiB.
+    pub body_limit_bytes: usize,
+    /// A session untouched (neither read nor written) for this many seconds is deleted.
+    /// Default 3600 (one hour, paper §B.3.2).
+    pub session_ttl_secs: u64,
+    /// How often the garbage collector runs, in seconds. Default 60.
+    pub gc_interval_secs: u64,
+    /// How many sessions' snapshots are kept loaded in memory (LRU); the rest live on disk
+    /// only. Default 512.
+    pub cache_capacity: usize,
+    /// `fsync` each session file before its atomic rename (durable across power loss).
+    /// Default true.
+    pub fsync: bool,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            host: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: None,
+            state_dir: PathBuf::from("tuplewright-env-state"),
+            apps_dir: None,
+            body_limit_bytes: 16 * 1024 * 1024,
+            session_ttl_secs: 3600,
+            gc_interval_secs: 60,
+            cache_capacity: 512,
+            fsync: true,
+        }
+    }
+}

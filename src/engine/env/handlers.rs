@@ -1,0 +1,411 @@
+//! The HTTP handlers of the state API. Every error is JSON `{"error", "detail"}` with its
+//! status; role checks happen here, before any state is touched.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{FromRequest, Multipart, Path, Query, Request, State};
+use axum::http::{header, HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::{json, Value};
+
+use super::role::{Role, ROLE_HEADER};
+use super::server::AppState;
+use super::session::Action;
+use super::uploads::{self, UploadedFile};
+use super::{validate_sid, EnvError};
+
+/// A JSON error response.
+pub struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    detail: String,
+}
+
+impl ApiError {
+    /// Builds an error with a status, a short code and a detail message.
+    pub fn new(status: StatusCode, code: &'static str, detail: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            detail: detail.into(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            axum::Json(json!({"error": self.code, "detail": self.detail})),
+        )
+            .into_response()
+    }
+}
+
+impl From<EnvError> for ApiError {
+    fn from(e: EnvError) -> ApiError {
+        let (status, code) = match &e {
+            EnvError::InvalidSid(_) => (StatusCode::BAD_REQUEST, "invalid_sid"),
+            EnvError::UnknownAction(_) => (StatusCode::BAD_REQUEST, "unknown_action"),
+            EnvError::StateNotObject(_) => (StatusCode::BAD_REQUEST, "state_not_object"),
+            EnvError::InvalidFileName(_) => (StatusCode::BAD_REQUEST, "invalid_file_name"),
+            _ => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        };
+        ApiError::new(status, code, e.to_string())
+    }
+}
+
+type ApiResult = Result<Response, ApiError>;
+type Params = Result<Query<HashMap<String, String>>, QueryRejection>;
+
+fn json_bytes(body: Bytes) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+fn sid_of(params: Params) -> Result<String, ApiError> {
+    let Query(params) =
+        params.map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "bad_query", e.body_text()))?;
+    let sid = params.get("sid").ok_or_else(|| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "missing_sid",
+            "the `sid` query parameter is required",
+        )
+    })?;
+    validate_sid(sid)?;
+    Ok(sid.clone())
+}
+
+fn role_of(
+    st: &AppState,
+    headers: &HeaderMap,
+    method: &Method,
+    path: &str,
+) -> Result<Role, ApiError> {
+    let raw = headers
+        .get(ROLE_HEADER)
+        .map(|v| v.to_str().unwrap_or("<non-ascii>"));
+    Role::from_header(raw).ok_or_else(|| {
+        st.audit.refuse(
+            st.app.name(),
+            raw.unwrap_or_default(),
+            method.as_str(),
+            path,
+            None,
+        );
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            format!(
+                "unknown role {:?} in {ROLE_HEADER}",
+                raw.unwrap_or_default()
+            ),
+        )
+    })
+}
+
+fn refuse(
+    st: &AppState,
+    role: Role,
+    method: &Method,
+    path: &str,
+    action: Option<&str>,
+) -> ApiError {
+    st.audit.refuse(
+        st.app.name(),
+        &role.to_string(),
+        method.as_str(),
+        path,
+        action,
+    );
+    let what = action
+        .map(|a| format!("action {a:?}"))
+        .unwrap_or_else(|| format!("{method} {path}"));
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "forbidden",
+        format!("role {role} may not perform {what}; the refusal was recorded"),
+    )
+}
+
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, EnvError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                format!("worker failed: {e}"),
+            )
+        })?
+        .map_err(ApiError::from)
+}
+
+/// `GET /health`.
+pub async fn health(State(st): State<Arc<AppState>>) -> Response {
+    axum::Json(json!({
+        "ok": true,
+        "app": st.app.name(),
+        "port": st.app.manifest.port,
+        "refused_writes": st.audit.count(),
+        "cached_sessions": st.store.cached_len(),
+    }))
+    .into_response()
+}
+
+/// `GET /go?sid=`.
+pub async fn go(State(st): State<Arc<AppState>>, params: Params) -> ApiResult {
+    let sid = sid_of(params)?;
+    if let Some(body) = st.store.cached_go_body(&sid) {
+        return Ok(json_bytes(body));
+    }
+    let store = st.store.clone();
+    Ok(json_bytes(blocking(move || store.go_body(&sid)).await?))
+}
+
+/// `GET /state?sid=`.
+pub async fn state(State(st): State<Arc<AppState>>, params: Params) -> ApiResult {
+    let sid = sid_of(params)?;
+    let store = st.store.clone();
+    let snap = blocking({
+        let sid = sid.clone();
+        move || store.snapshot(&sid)
+    })
+    .await?;
+    Ok(json_bytes(snap.state_body(&sid)))
+}
+
+/// `POST /post?sid=` with `{"action", "state", "merge"?}`.
+pub async fn post(State(st): State<Arc<AppState>>, params: Params, req: Request) -> ApiResult {
+    let sid = sid_of(params)?;
+    let role = role_of(&st, req.headers(), req.method(), "/post")?;
+    if role == Role::Reader {
+        return Err(refuse(&st, role, &Method::POST, "/post", None));
+    }
+    let body = read_body(req.into_body(), st.body_limit).await?;
+    let parsed: Value = serde_json::from_slice(&body).map_err(|e| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "malformed_json",
+            format!("request body: {e}"),
+        )
+    })?;
+    let Value::Object(mut obj) = parsed else {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "malformed_json",
+            "the body must be a JSON object",
+        ));
+    };
+    let action_name = match obj.get("action") {
+        Some(Value::String(a)) => a.clone(),
+        Some(other) => return Err(EnvError::UnknownAction(other.to_string()).into()),
+        None => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "unknown_action",
+                "missing `action`",
+            ))
+        }
+    };
+    let mut action: Action = action_name.parse()?;
+    if action == Action::SetCurrent && obj.get("merge") == Some(&Value::Bool(true)) {
+        action = Action::Merge;
+    }
+    if !role.may_post(action.as_str()) {
+        return Err(refuse(
+            &st,
+            role,
+            &Method::POST,
+            "/post",
+            Some(action.as_str()),
+        ));
+    }
+    let state = obj.remove("state");
+    let store = st.store.clone();
+    let state_id = blocking({
+        let sid = sid.clone();
+        move || store.apply(&sid, action, state)
+    })
+    .await?;
+    Ok(axum::Json(
+        json!({"success": true, "sid": sid, "action": action.as_str(), "state_id": state_id}),
+    )
+    .into_response())
+}
+
+async fn read_body(body: Body, limit: usize) -> Result<Bytes, ApiError> {
+    axum::body::to_bytes(body, limit).await.map_err(|e| {
+        let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(&e);
+        let mut too_large = false;
+        while let Some(s) = source {
+            too_large |= s.is::<http_body_util::LengthLimitError>();
+            source = s.source();
+        }
+        if too_large {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "payload_too_large",
+                format!("the body exceeds the limit of {limit} bytes"),
+            )
+        } else {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad_body",
+                format!("reading the body: {e}"),
+            )
+        }
+    })
+}
+
+/// `POST /upload?sid=` (multipart; every part with a file name is stored).
+pub async fn upload(State(st): State<Arc<AppState>>, params: Params, req: Request) -> ApiResult {
+    let sid = sid_of(params)?;
+    let role = role_of(&st, req.headers(), &Method::POST, "/upload")?;
+    if !role.may_upload() {
+        return Err(refuse(&st, role, &Method::POST, "/upload", None));
+    }
+    let mut multipart = Multipart::from_request(req, &())
+        .await
+        .map_err(|e| ApiError::new(e.status(), code_for(e.status()), e.body_text()))?;
+    let store = st.store.clone();
+    blocking({
+        let sid = sid.clone();
+        move || store.ensure(&sid)
+    })
+    .await?;
+    let dir = st.store.uploads_dir(&sid);
+    let mut files: Vec<UploadedFile> = Vec::new();
+    loop {
+        let field = multipart
+            .next_field()
+            .await
+            .map_err(|e| ApiError::new(e.status(), code_for(e.status()), e.body_text()))?;
+        let Some(field) = field else { break };
+        let Some(original) = field.file_name().map(str::to_string) else {
+            continue;
+        };
+        let content_type = field
+            .content_type()
+            .map(str::to_string)
+            .unwrap_or_else(|| uploads::guess_content_type(&original).to_string());
+        let data = field
+            .bytes()
+            .await
+            .map_err(|e| ApiError::new(e.status(), code_for(e.status()), e.body_text()))?;
+        let stored = uploads::stored_name(&original);
+        let size = data.len() as u64;
+        let dir = dir.clone();
+        let name = stored.clone();
+        blocking(move || uploads::write_atomic(&dir, &name, &data)).await?;
+        files.push(UploadedFile {
+            url: format!("/files/{sid}/{stored}"),
+            original_name: original,
+            stored_name: stored,
+            size,
+            content_type,
+        });
+    }
+    if files.is_empty() {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "no_files",
+            "the multipart body holds no part with a file name",
+        ));
+    }
+    Ok(axum::Json(json!({"success": true, "sid": sid, "files": files})).into_response())
+}
+
+fn code_for(status: StatusCode) -> &'static str {
+    if status == StatusCode::PAYLOAD_TOO_LARGE {
+        "payload_too_large"
+    } else {
+        "bad_multipart"
+    }
+}
+
+/// `GET /files/<sid>/<name>`.
+pub async fn file(
+    State(st): State<Arc<AppState>>,
+    Path((sid, name)): Path<(String, String)>,
+) -> ApiResult {
+    validate_sid(&sid)?;
+    uploads::validate_name(&name)?;
+    let path = st.store.uploads_dir(&sid).join(&name);
+    match tokio::fs::read(&path).await {
+        Ok(data) => Ok((
+            [(header::CONTENT_TYPE, uploads::guess_content_type(&name))],
+            data,
+        )
+            .into_response()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("no file {name:?} in session {sid:?}"),
+        )),
+        Err(e) => Err(EnvError::io("read upload", path, e).into()),
+    }
+}
+
+/// `DELETE /session?sid=`.
+pub async fn delete_session(
+    State(st): State<Arc<AppState>>,
+    params: Params,
+    headers: HeaderMap,
+) -> ApiResult {
+    let sid = sid_of(params)?;
+    let role = role_of(&st, &headers, &Method::DELETE, "/session")?;
+    if !role.may_delete() {
+        return Err(refuse(&st, role, &Method::DELETE, "/session", None));
+    }
+    let store = st.store.clone();
+    let existed = blocking({
+        let sid = sid.clone();
+        move || store.delete(&sid)
+    })
+    .await?;
+    Ok(axum::Json(json!({"success": true, "sid": sid, "existed": existed})).into_response())
+}
+
+/// Any other path: 404 JSON (403, recorded, when a reader tries anything but a read).
+pub async fn not_found(
+    State(st): State<Arc<AppState>>,
+    method: Method,
+    uri: axum::http::Uri,
+    headers: HeaderMap,
+) -> ApiError {
+    if let Ok(role) = role_of(&st, &headers, &method, uri.path()) {
+        if role == Role::Reader && method != Method::GET && method != Method::HEAD {
+            return refuse(&st, role, &method, uri.path(), None);
+        }
+    }
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        format!("no endpoint {method} {}", uri.path()),
+    )
+}
+
+/// A known path with the wrong method: 405 JSON (and recorded when a reader tries to write).
+pub async fn method_not_allowed(
+    State(st): State<Arc<AppState>>,
+    method: Method,
+    uri: axum::http::Uri,
+    headers: HeaderMap,
+) -> ApiError {
+    if let Ok(role) = role_of(&st, &headers, &method, uri.path()) {
+        if role == Role::Reader && method != Method::GET && method != Method::HEAD {
+            return refuse(&st, role, &method, uri.path(), None);
+        }
+    }
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("{method} is not allowed on {}", uri.path()),
+    )
+}
