@@ -4,3 +4,4 @@
 //! persisted in the store before any face sees them.
 pub mod agents;
 pub mod agreement;
+pub mod providers;

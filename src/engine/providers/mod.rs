@@ -1,0 +1,173 @@
+//! HTTP chat providers for the LLM-backed agents: one [`ChatProvider`] interface, two wire formats
+//! (OpenAI-compatible chat completions and the Anthropic Messages API).
+//!
+//! Calls are blocking (the agreement loop runs each task on its own worker thread; do not call a
+//! provider from inside an async task). Every call retries transient failures (429 honouring
+//! `Retry-After`, 5xx, timeouts, dropped connections) with exponential backoff and jitter, and records
+//! tokens and cost. Streaming is not implemented: each call waits for the complete response.
+
+mod anthropic;
+mod config;
+mod http;
+mod openai;
+
+pub use anthropic::AnthropicProvider;
+pub use config::{ProviderConfig, ProviderKind};
+pub use openai::OpenAiProvider;
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::agents::Usage;
+
+/// A tool the model may call: a name, what it does, and a JSON Schema of its arguments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    /// Tool name as the model sees it.
+    pub name: String,
+    /// One-paragraph description for the model.
+    pub description: String,
+    /// JSON Schema (`{"type": "object", ...}`) of the arguments.
+    pub parameters: serde_json::Value,
+}
+
+/// One tool invocation requested by the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// Provider-assigned id, echoed back in the matching [`Message::ToolResult`].
+    pub id: String,
+    /// Tool name.
+    pub name: String,
+    /// Parsed arguments; a string when the model sent arguments that are not valid JSON.
+    pub arguments: serde_json::Value,
+}
+
+/// One message of a conversation (the system prompt travels separately in [`ChatRequest`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Message {
+    /// Text from the user (the harness).
+    User(String),
+    /// A model turn: its text and the tool calls it made.
+    Assistant {
+        /// Free text (may be empty).
+        text: String,
+        /// Tool calls, in order.
+        tool_calls: Vec<ToolCall>,
+    },
+    /// The harness's answer to one tool call.
+    ToolResult {
+        /// The [`ToolCall::id`] answered.
+        call_id: String,
+        /// Text result shown to the model.
+        content: String,
+        /// Whether the call failed (refused or errored).
+        is_error: bool,
+    },
+}
+
+/// A complete request: system prompt, conversation, tools.
+#[derive(Debug, Clone, Default)]
+pub struct ChatRequest {
+    /// System prompt.
+    pub system: String,
+    /// The conversation so far.
+    pub messages: Vec<Message>,
+    /// Tools offered to the model (may be empty).
+    pub tools: Vec<ToolSpec>,
+}
+
+/// The model's answer to one request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChatResponse {
+    /// Concatenated text content.
+    pub text: String,
+    /// Tool calls requested, in order.
+    pub tool_calls: Vec<ToolCall>,
+    /// Tokens and cost of this call (attempts that failed and were retried count in `calls`).
+    pub usage: Usage,
+    /// The provider's stop/finish reason, as sent (`stop`, `end_turn`, `tool_use`, ...).
+    pub stop_reason: String,
+}
+
+/// Why a provider call failed after its retries.
+#[derive(Debug, thiserror::Error)]
+pub enum ProviderError {
+    /// A configuration or spec string is invalid.
+    #[error("provider configuration: {0}")]
+    Config(String),
+    /// A non-retryable HTTP status (4xx other than 429), with an excerpt of the body.
+    #[error("{provider} answered HTTP {status}: {body}{hint}")]
+    Status {
+        /// Provider name.
+        provider: String,
+        /// HTTP status code.
+        status: u16,
+        /// Start of the response body.
+        body: String,
+        /// Extra advice (e.g. which env var should hold the API key), may be empty.
+        hint: String,
+    },
+    /// Transient failures (429, 5xx, timeouts, dropped connections) exhausted every attempt.
+    #[error("{provider}: gave up after {attempts} attempts; last error: {last}")]
+    Exhausted {
+        /// Provider name.
+        provider: String,
+        /// Requests made.
+        attempts: u32,
+        /// The last failure.
+        last: String,
+    },
+    /// The server answered 2xx with a body that is not the expected JSON.
+    #[error("{provider} sent an unreadable response ({reason}): {body}")]
+    BadResponse {
+        /// Provider name.
+        provider: String,
+        /// What was wrong.
+        reason: String,
+        /// Start of the response body.
+        body: String,
+    },
+}
+
+/// A chat-completion endpoint.
+pub trait ChatProvider: Send + Sync {
+    /// `kind:model`, as recorded in [`Usage::model`].
+    fn name(&self) -> String;
+    /// Sends one request (with retries) and returns the model's answer.
+    fn chat(&self, request: &ChatRequest) -> Result<ChatResponse, ProviderError>;
+}
+
+/// Builds the provider a configuration describes.
+pub fn build_provider(config: &ProviderConfig) -> Result<Arc<dyn ChatProvider>, ProviderError> {
+    config.validate()?;
+    Ok(match config.kind {
+        ProviderKind::Openai => Arc::new(OpenAiProvider::new(config.clone())?),
+        ProviderKind::Anthropic => Arc::new(AnthropicProvider::new(config.clone())?),
+    })
+}
+
+/// Builds a provider from a spec string (`openai:MODEL@BASE_URL`, `anthropic:MODEL`), taking timeouts,
+/// retries, prices and the key variable from `defaults`.
+pub fn provider_from_spec(
+    spec: &str,
+    defaults: &ProviderConfig,
+) -> Result<Arc<dyn ChatProvider>, ProviderError> {
+    build_provider(&ProviderConfig::from_spec(spec, defaults)?)
+}
+
+/// Cost in USD of a call from its token counts and per-million prices.
+pub fn cost_usd(config: &ProviderConfig, input_tokens: u64, output_tokens: u64) -> f64 {
+    (input_tokens as f64 * config.input_price_per_mtok
+        + output_tokens as f64 * config.output_price_per_mtok)
+        / 1_000_000.0
+}
+
+/// The first `max` characters of `text` (trimmed), with an ellipsis when cut.
+pub fn excerpt(text: &str, max: usize) -> String {
+    let t = text.trim();
+    match t.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &t[..i]),
+        None => t.to_string(),
+    }
+}
