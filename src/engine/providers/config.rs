@@ -112,7 +112,17 @@ impl ProviderConfig {
             "anthropic" => ProviderKind::Anthropic,
             other => return Err(bad(&format!("unknown provider kind {other:?}"))),
         };
-        let (model, base_url) = match rest.find("@http://").or_else(|| rest.find("@https://")) {
+        // The base URL starts at the first `@` followed by `scheme://`; other `@`s belong to the model.
+        let url_start = rest.match_indices('@').map(|(i, _)| i).find(|&i| {
+            let after = &rest[i + 1..];
+            after.find("://").is_some_and(|j| {
+                j > 0
+                    && after[..j]
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '+')
+            })
+        });
+        let (model, base_url) = match url_start {
             Some(i) => (&rest[..i], &rest[i + 1..]),
             None => (rest, ""),
         };
