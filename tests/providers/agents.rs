@@ -1,6 +1,9 @@
 //! The LLM Generator over the OpenAI-compatible provider, against a stand-in server: tool round trip,
 //! fenced-block fallback, re-prompting with the parser's error, and the limits.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 use serde_json::json;
 use tuplewright::engine::agents::llm::{LlmAgentConfig, LlmGenerator};
 use tuplewright::engine::agents::{AgentError, Generator, GeneratorInput, GeneratorOutput};
@@ -245,4 +248,24 @@ fn openai_standin_generator_turn_limit_is_malformed() {
         "{err:?}"
     );
     assert_eq!(server.requests().len(), 3);
+}
+
+#[test]
+fn openai_standin_generator_cancelled_before_start_sends_nothing() {
+    let server = StandIn::start(vec![], Some(Reply::json(openai_text("x", 1, 1))));
+    let provider = build_provider(&config(ProviderKind::Openai, &server.base, "")).expect("p");
+    let flag = Arc::new(AtomicBool::new(true));
+    let generator = LlmGenerator::new(provider, agent_config())
+        .expect("prompts")
+        .with_cancel(flag);
+    let brief = brief();
+    let err = generator
+        .generate(&GeneratorInput {
+            brief: &brief,
+            round: 1,
+            previous_review: None,
+        })
+        .unwrap_err();
+    assert!(matches!(err, AgentError::Cancelled), "{err:?}");
+    assert!(server.requests().is_empty());
 }

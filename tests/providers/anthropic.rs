@@ -1,5 +1,8 @@
 //! The Anthropic provider and the LLM Discriminator against a stand-in Messages API server.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 use serde_json::json;
 use tuplewright::engine::agents::llm::LlmDiscriminator;
 use tuplewright::engine::agents::{AgentError, Discriminator, DiscriminatorInput};
@@ -309,4 +312,38 @@ fn anthropic_standin_discriminator_accepts_a_single_python_block() {
         .write_reward(&input, &RecordingProbe::default())
         .expect("reward");
     assert_eq!(out.reward, "print('REWARD: 0.0')\n");
+}
+
+#[test]
+fn anthropic_standin_discriminator_cancel_stops_between_tool_calls() {
+    let server = StandIn::start(
+        vec![],
+        Some(Reply::json(anthropic_tools(
+            &[
+                ("t1", "read_state", json!({"env": "init"})),
+                ("t2", "read_state", json!({"env": "gold"})),
+            ],
+            1,
+            1,
+        ))),
+    );
+    let flag = Arc::new(AtomicBool::new(false));
+    let provider = build_provider(&config(ProviderKind::Anthropic, &server.base, "")).expect("p");
+    let disc = LlmDiscriminator::new(provider, agent_config())
+        .expect("prompts")
+        .with_cancel(flag.clone());
+    let probe = RecordingProbe {
+        cancel_on_read: Some(flag),
+        ..RecordingProbe::default()
+    };
+    let brief = brief();
+    let input = DiscriminatorInput {
+        brief: &brief,
+        round: 1,
+        previous_review: None,
+    };
+    let err = disc.write_reward(&input, &probe).unwrap_err();
+    assert!(matches!(err, AgentError::Cancelled), "{err:?}");
+    assert_eq!(*probe.calls.lock().expect("lock"), ["read_state:Init"]);
+    assert_eq!(server.requests().len(), 1);
 }

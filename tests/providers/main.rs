@@ -9,7 +9,8 @@ mod openai;
 mod standin;
 
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use tuplewright::engine::agents::llm::LlmAgentConfig;
 use tuplewright::engine::agents::{AgentError, Endpoint, EnvProbe, TaskBrief};
@@ -61,6 +62,8 @@ pub fn brief() -> TaskBrief {
 pub struct RecordingProbe {
     pub calls: Mutex<Vec<String>>,
     pub fail_infra: bool,
+    /// Set this flag when `read_state` is called (simulates Ctrl-C during a tool call).
+    pub cancel_on_read: Option<Arc<AtomicBool>>,
 }
 
 impl EnvProbe for RecordingProbe {
@@ -69,6 +72,9 @@ impl EnvProbe for RecordingProbe {
             .lock()
             .expect("lock")
             .push(format!("read_state:{which:?}"));
+        if let Some(flag) = &self.cancel_on_read {
+            flag.store(true, Ordering::SeqCst);
+        }
         if self.fail_infra {
             return Err(AgentError::Infra("sandbox missing".into()));
         }

@@ -19,6 +19,13 @@ fn spec_strings_parse_kind_model_and_base_url() {
     assert_eq!(c.model, "qwen2.5-coder");
     assert_eq!(c.base_url_or_default(), "http://127.0.0.1:8000/v1");
     assert_eq!(c.api_key_env_or_default(), "OPENAI_API_KEY");
+    assert_eq!(c.max_tokens_field_or_default(), "max_tokens");
+    let hosted = ProviderConfig::from_spec("openai:gpt-x", &d).expect("hosted");
+    assert_eq!(hosted.base_url_or_default(), "https://api.openai.com/v1");
+    assert_eq!(
+        hosted.max_tokens_field_or_default(),
+        "max_completion_tokens"
+    );
 
     let c = ProviderConfig::from_spec("openai:llama3.1:8b@http://localhost:11434/v1/", &d)
         .expect("ollama spec");

@@ -59,6 +59,7 @@ fn openai_standin_plain_reply_with_bearer_key_tokens_and_cost() {
         json!({"role": "user", "content": "hello"})
     );
     assert!(body.get("tools").is_none(), "no tools were offered");
+    assert_eq!(body["max_tokens"], 8192, "local servers get `max_tokens`");
 }
 
 #[test]

@@ -70,6 +70,9 @@ pub struct ProviderConfig {
     pub output_price_per_mtok: f64,
     /// `anthropic-version` header value (anthropic only).
     pub anthropic_version: String,
+    /// Request field carrying `max_tokens` (openai only). Empty = `max_completion_tokens` for
+    /// api.openai.com (its newer models refuse `max_tokens`), `max_tokens` for every other server.
+    pub max_tokens_field: String,
 }
 
 impl Default for ProviderConfig {
@@ -89,6 +92,7 @@ impl Default for ProviderConfig {
             input_price_per_mtok: 0.0,
             output_price_per_mtok: 0.0,
             anthropic_version: "2023-06-01".to_string(),
+            max_tokens_field: String::new(),
         }
     }
 }
@@ -215,6 +219,18 @@ impl ProviderConfig {
         std::env::var(self.api_key_env_or_default())
             .ok()
             .filter(|k| !k.trim().is_empty())
+    }
+
+    /// The openai request field for the token limit (see [`ProviderConfig::max_tokens_field`]).
+    pub fn max_tokens_field_or_default(&self) -> String {
+        if !self.max_tokens_field.trim().is_empty() {
+            return self.max_tokens_field.trim().to_string();
+        }
+        if self.base_url_or_default().contains("://api.openai.com") {
+            "max_completion_tokens".into()
+        } else {
+            "max_tokens".into()
+        }
     }
 
     /// `kind:model`.

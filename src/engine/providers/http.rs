@@ -1,6 +1,6 @@
 //! The shared HTTP layer: one blocking client per provider, and the retry loop (exponential backoff
-//! with jitter; `Retry-After` honoured on 429; retries on 5xx, timeouts and dropped connections; other
-//! 4xx fail at once with a typed error).
+//! with jitter; `Retry-After` honoured on 429; retries on 5xx, 408, timeouts and dropped connections;
+//! other 4xx fail at once with a typed error).
 
 use std::sync::Once;
 use std::thread;
@@ -136,7 +136,7 @@ fn read_response(
             retry_after,
         ));
     }
-    if status.is_server_error() {
+    if status.is_server_error() || status == StatusCode::REQUEST_TIMEOUT {
         return Err(Failure::Transient(
             format!("HTTP {}: {}", status.as_u16(), excerpt(&text, 200)),
             retry_after,
@@ -213,4 +213,79 @@ fn error_chain(e: &dyn std::error::Error) -> String {
         src = s.source();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(base: u64, max: u64) -> ProviderConfig {
+        ProviderConfig {
+            backoff_base_ms: base,
+            backoff_max_ms: max,
+            ..ProviderConfig::default()
+        }
+    }
+
+    #[test]
+    fn backoff_doubles_with_bounded_jitter_and_cap() {
+        let c = cfg(100, 1000);
+        for (attempt, lo) in [
+            (1u32, 100u64),
+            (2, 200),
+            (3, 400),
+            (4, 800),
+            (5, 1000),
+            (9, 1000),
+        ] {
+            let d = backoff_delay(&c, attempt, None).as_millis() as u64;
+            assert!(d >= lo && d <= lo + lo / 2, "attempt {attempt}: {d} ms");
+        }
+    }
+
+    #[test]
+    fn retry_after_is_a_floor_capped_by_backoff_max() {
+        let c = cfg(1, 5000);
+        let d = backoff_delay(&c, 1, Some(Duration::from_secs(2)));
+        assert!(
+            d >= Duration::from_secs(2) && d < Duration::from_millis(2100),
+            "{d:?}"
+        );
+        let d = backoff_delay(&c, 1, Some(Duration::from_secs(3600)));
+        assert_eq!(
+            d,
+            Duration::from_millis(5000),
+            "an hour-long Retry-After is capped"
+        );
+    }
+
+    #[test]
+    fn retry_after_parses_seconds_and_http_dates() {
+        let mut h = HeaderMap::new();
+        assert_eq!(parse_retry_after(&h), None);
+        h.insert(RETRY_AFTER, "7".parse().expect("value"));
+        assert_eq!(parse_retry_after(&h), Some(Duration::from_secs(7)));
+        h.insert(RETRY_AFTER, "0.5".parse().expect("value"));
+        assert_eq!(parse_retry_after(&h), Some(Duration::from_millis(500)));
+        let soon = (chrono::Utc::now() + chrono::Duration::seconds(30))
+            .format("%a, %d %b %Y %H:%M:%S GMT")
+            .to_string();
+        h.insert(RETRY_AFTER, soon.parse().expect("value"));
+        let d = parse_retry_after(&h).expect("http date");
+        assert!(
+            d > Duration::from_secs(25) && d <= Duration::from_secs(30),
+            "{d:?}"
+        );
+        h.insert(
+            RETRY_AFTER,
+            "Wed, 21 Oct 2015 07:28:00 GMT".parse().expect("value"),
+        );
+        assert_eq!(
+            parse_retry_after(&h),
+            Some(Duration::ZERO),
+            "a past date means now"
+        );
+        h.insert(RETRY_AFTER, "soon".parse().expect("value"));
+        assert_eq!(parse_retry_after(&h), None);
+    }
 }

@@ -80,11 +80,8 @@ pub(crate) fn request_body(cfg: &ProviderConfig, request: &ChatRequest) -> Value
             }
         });
     }
-    let mut body = json!({
-        "model": cfg.model,
-        "messages": messages,
-        "max_tokens": cfg.max_tokens,
-    });
+    let mut body = json!({"model": cfg.model, "messages": messages});
+    body[cfg.max_tokens_field_or_default()] = json!(cfg.max_tokens);
     if let Some(t) = cfg.temperature {
         body["temperature"] = json!(t);
     }

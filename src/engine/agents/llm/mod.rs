@@ -14,6 +14,7 @@ pub mod session;
 pub mod tools;
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -66,6 +67,7 @@ impl LlmAgentConfig {
 pub struct LlmGenerator {
     provider: Arc<dyn ChatProvider>,
     config: LlmAgentConfig,
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl LlmGenerator {
@@ -75,7 +77,18 @@ impl LlmGenerator {
         config: LlmAgentConfig,
     ) -> Result<Self, PromptError> {
         config.check_prompts(Role::Generator)?;
-        Ok(Self { provider, config })
+        Ok(Self {
+            provider,
+            config,
+            cancel: None,
+        })
+    }
+
+    /// Makes calls end with [`AgentError::Cancelled`] once `flag` is set (checked between model
+    /// turns and tool calls).
+    pub fn with_cancel(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.cancel = Some(flag);
+        self
     }
 }
 
@@ -99,6 +112,7 @@ impl Generator for LlmGenerator {
             system,
             user,
             &mut tools,
+            self.cancel.as_deref(),
         )?;
         Ok(GeneratorOutput {
             initial_setup: tools.files.take("initial_setup.py"),
@@ -113,6 +127,7 @@ impl Generator for LlmGenerator {
 pub struct LlmDiscriminator {
     provider: Arc<dyn ChatProvider>,
     config: LlmAgentConfig,
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl LlmDiscriminator {
@@ -122,7 +137,18 @@ impl LlmDiscriminator {
         config: LlmAgentConfig,
     ) -> Result<Self, PromptError> {
         config.check_prompts(Role::Discriminator)?;
-        Ok(Self { provider, config })
+        Ok(Self {
+            provider,
+            config,
+            cancel: None,
+        })
+    }
+
+    /// Makes calls end with [`AgentError::Cancelled`] once `flag` is set (checked between model
+    /// turns and tool calls).
+    pub fn with_cancel(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.cancel = Some(flag);
+        self
     }
 }
 
@@ -150,6 +176,7 @@ impl Discriminator for LlmDiscriminator {
             system,
             user,
             &mut tools,
+            self.cancel.as_deref(),
         )?;
         Ok(DiscriminatorOutput {
             reward: tools.files.take("reward.py"),

@@ -2,6 +2,8 @@
 //! model answers without tool calls; check that answer (re-prompting with the parser's error at most
 //! `max_reprompts` times); give up after `max_turns` model turns.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::engine::agents::{AgentError, Usage};
 use crate::engine::providers::{ChatProvider, ChatRequest, Message, ToolCall, ToolSpec};
 
@@ -45,13 +47,23 @@ pub trait Toolbox {
     fn finish(&mut self, text: &str) -> Result<(), String>;
 }
 
-/// Runs the loop; returns the summed usage once `toolbox.finish` accepts an answer.
+fn check_cancel(cancel: Option<&AtomicBool>) -> Result<(), AgentError> {
+    match cancel {
+        Some(flag) if flag.load(Ordering::SeqCst) => Err(AgentError::Cancelled),
+        _ => Ok(()),
+    }
+}
+
+/// Runs the loop; returns the summed usage once `toolbox.finish` accepts an answer. `cancel` is
+/// checked before every model turn and every tool call (an HTTP request in flight is bounded by the
+/// provider's timeout, not interrupted).
 pub fn run(
     provider: &dyn ChatProvider,
     config: &LlmAgentConfig,
     system: String,
     user: String,
     toolbox: &mut dyn Toolbox,
+    cancel: Option<&AtomicBool>,
 ) -> Result<Usage, AgentError> {
     let mut request = ChatRequest {
         system,
@@ -64,6 +76,7 @@ pub fn run(
     };
     let mut reprompts = 0u32;
     for turn in 1..=config.max_turns.max(1) {
+        check_cancel(cancel)?;
         let response = provider
             .chat(&request)
             .map_err(|e| AgentError::Infra(e.to_string()))?;
@@ -74,6 +87,7 @@ pub fn run(
         });
         if !response.tool_calls.is_empty() {
             for call in &response.tool_calls {
+                check_cancel(cancel)?;
                 let outcome = toolbox.call(call)?;
                 tracing::debug!(turn, tool = %call.name, is_error = outcome.is_error, "tool call");
                 request.messages.push(Message::ToolResult {
