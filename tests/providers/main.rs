@@ -4,6 +4,7 @@
 
 mod agents;
 mod anthropic;
+mod cli;
 mod offline;
 mod openai;
 mod standin;

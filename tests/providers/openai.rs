@@ -292,3 +292,23 @@ fn openai_standin_connection_refused_exhausts_as_transient() {
         "{err:?}"
     );
 }
+
+/// The agreement loop may drive blocking agents from `tokio::task::spawn_blocking`: the blocking
+/// client must work (and be dropped) there without panicking.
+#[test]
+fn openai_standin_provider_works_inside_tokio_spawn_blocking() {
+    let server = StandIn::start(
+        vec![Reply::json(openai_text("from a blocking task", 1, 1))],
+        None,
+    );
+    let cfg = config(ProviderKind::Openai, &server.base, "");
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let text = rt
+        .block_on(tokio::task::spawn_blocking(move || {
+            let provider = build_provider(&cfg).expect("provider");
+            provider.chat(&hello()).map(|r| r.text)
+        }))
+        .expect("join")
+        .expect("reply");
+    assert_eq!(text, "from a blocking task");
+}

@@ -103,7 +103,9 @@ pub const MAX_RETRIES_CAP: u32 = 5;
 impl ProviderConfig {
     /// Parses `openai:MODEL`, `openai:MODEL@BASE_URL`, `anthropic:MODEL[@BASE_URL]` over `defaults`
     /// (which supply timeouts, retries, prices and the key variable). The base URL must start with
-    /// `http://` or `https://`; a model may itself contain `:` or `@` (e.g. `llama3:8b`).
+    /// `http://` or `https://`; a model may itself contain `:` or `@` (e.g. `llama3:8b`). When the
+    /// spec's kind differs from `defaults.kind`, the defaults' `base_url` and `api_key_env` are
+    /// dropped (they belong to the other kind's endpoint).
     pub fn from_spec(spec: &str, defaults: &ProviderConfig) -> Result<Self, ProviderError> {
         let bad = |why: &str| {
             ProviderError::Config(format!(
