@@ -304,10 +304,13 @@ fn openai_standin_provider_works_inside_tokio_spawn_blocking() {
     let cfg = config(ProviderKind::Openai, &server.base, "");
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     let text = rt
-        .block_on(tokio::task::spawn_blocking(move || {
-            let provider = build_provider(&cfg).expect("provider");
-            provider.chat(&hello()).map(|r| r.text)
-        }))
+        .block_on(async move {
+            tokio::task::spawn_blocking(move || {
+                let provider = build_provider(&cfg).expect("provider");
+                provider.chat(&hello()).map(|r| r.text)
+            })
+            .await
+        })
         .expect("join")
         .expect("reply");
     assert_eq!(text, "from a blocking task");
