@@ -171,3 +171,15 @@ fn a_missing_prompt_file_is_an_error_naming_the_path() {
         .check_prompts(tuplewright::engine::agents::llm::prompt::Role::Generator)
         .is_ok());
 }
+
+#[test]
+fn long_tool_output_keeps_its_head_and_its_reward_line() {
+    use tuplewright::engine::providers::head_tail;
+    let stdout = format!("START\n{}\nREWARD: 1.0\n", "x".repeat(10_000));
+    let cut = head_tail(&stdout, 200);
+    assert!(cut.len() < 300, "{}", cut.len());
+    assert!(cut.starts_with("START"));
+    assert!(cut.ends_with("REWARD: 1.0\n"));
+    assert!(cut.contains("characters cut"));
+    assert_eq!(head_tail("short", 200), "short");
+}

@@ -163,6 +163,21 @@ pub fn cost_usd(config: &ProviderConfig, input_tokens: u64, output_tokens: u64) 
         / 1_000_000.0
 }
 
+/// The first and last characters of `text` (about `max` in all), with a marker where the middle was
+/// cut; the end of a script's output (its `REWARD:` line) survives.
+pub fn head_tail(text: &str, max: usize) -> String {
+    let total = text.chars().count();
+    if total <= max {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(max / 2).collect();
+    let tail: String = text.chars().skip(total - max / 2).collect();
+    format!(
+        "{head}\n[... {} characters cut ...]\n{tail}",
+        total - 2 * (max / 2)
+    )
+}
+
 /// The first `max` characters of `text` (trimmed), with an ellipsis when cut.
 pub fn excerpt(text: &str, max: usize) -> String {
     let t = text.trim();

@@ -80,6 +80,16 @@ pub fn run(
         let response = provider
             .chat(&request)
             .map_err(|e| AgentError::Infra(e.to_string()))?;
+        tracing::info!(
+            provider = %response.usage.model,
+            turn,
+            requests = response.usage.calls,
+            input_tokens = response.usage.input_tokens,
+            output_tokens = response.usage.output_tokens,
+            cost_usd = response.usage.cost_usd,
+            tool_calls = response.tool_calls.len(),
+            "provider call"
+        );
         usage.add(&response.usage);
         request.messages.push(Message::Assistant {
             text: response.text.clone(),

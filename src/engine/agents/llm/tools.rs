@@ -9,7 +9,7 @@ use serde_json::json;
 use super::reply::extract_files;
 use super::session::{str_arg, ToolOutcome, Toolbox};
 use crate::engine::agents::{AgentError, Endpoint, EnvProbe};
-use crate::engine::providers::{excerpt, ToolCall, ToolSpec};
+use crate::engine::providers::{head_tail, ToolCall, ToolSpec};
 
 /// The Generator's files.
 pub const GENERATOR_FILES: [&str; 2] = ["initial_setup.py", "golden_patch.py"];
@@ -190,7 +190,7 @@ impl<'p> DiscriminatorTools<'p> {
     /// cancellation end the call.
     fn probe_result(&self, r: Result<String, AgentError>) -> Result<ToolOutcome, AgentError> {
         match r {
-            Ok(text) => Ok(ToolOutcome::ok(excerpt(&text, self.max_output))),
+            Ok(text) => Ok(ToolOutcome::ok(head_tail(&text, self.max_output))),
             Err(AgentError::Malformed(why)) => Ok(ToolOutcome::err(why)),
             Err(e) => Err(e),
         }
