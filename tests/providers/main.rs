@@ -8,6 +8,7 @@ mod cli;
 mod offline;
 mod openai;
 mod standin;
+mod streaming;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};

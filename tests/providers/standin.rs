@@ -149,10 +149,42 @@ async fn handle(
     resp
 }
 
-/// A raw TCP stand-in: drops the first `drops` connections right after reading the request head,
-/// then answers every later request with `ok_body` (HTTP/1.1 200, JSON). Returns the base URL and a
-/// counter of connections accepted.
-pub fn dropping_server(drops: usize, ok_body: Value) -> (String, Arc<Mutex<usize>>) {
+/// Reads one HTTP/1.1 request (head + `content-length` body) so that closing afterwards does not
+/// reset the connection under the client.
+fn read_request(stream: &mut std::net::TcpStream) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 8192];
+    let mut need: Option<usize> = None;
+    loop {
+        if let Some(total) = need {
+            if buf.len() >= total {
+                return;
+            }
+        }
+        let n = match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        buf.extend_from_slice(&chunk[..n]);
+        if need.is_none() {
+            if let Some(pos) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&buf[..pos]).to_ascii_lowercase();
+                let len = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .and_then(|v| v.trim().parse::<usize>().ok())
+                    .unwrap_or(0);
+                need = Some(pos + 4 + len);
+            }
+        }
+    }
+}
+
+/// A raw TCP stand-in: connection `i` gets `script[i]`, a list of (pause, bytes) writes, then the
+/// connection is closed (later connections are closed at once). Returns the base URL and a counter
+/// of connections accepted. Lets tests drop a stream mid-way or pace its chunks.
+pub fn raw_server(script: Vec<Vec<(Duration, String)>>) -> (String, Arc<Mutex<usize>>) {
     let listener = StdListener::bind("127.0.0.1:0").expect("bind");
     let base = format!("http://{}", listener.local_addr().expect("addr"));
     let count = Arc::new(Mutex::new(0usize));
@@ -165,23 +197,61 @@ pub fn dropping_server(drops: usize, ok_body: Value) -> (String, Arc<Mutex<usize
                 *c += 1;
                 *c
             };
-            let mut buf = vec![0u8; 65536];
-            let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
-            let _ = stream.read(&mut buf);
-            if n <= drops {
-                drop(stream);
-                continue;
-            }
-            let body = ok_body.to_string();
-            let head = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-                body.len()
-            );
-            let _ = stream.write_all(head.as_bytes());
-            let _ = stream.write_all(body.as_bytes());
+            let writes = script.get(n - 1).cloned().unwrap_or_default();
+            std::thread::spawn(move || {
+                read_request(&mut stream);
+                for (pause, bytes) in writes {
+                    std::thread::sleep(pause);
+                    if stream.write_all(bytes.as_bytes()).is_err() {
+                        return;
+                    }
+                    let _ = stream.flush();
+                }
+            });
         }
     });
     (base, count)
+}
+
+/// The head of a close-delimited HTTP/1.1 response.
+pub fn http_head(content_type: &str) -> String {
+    format!("HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\nconnection: close\r\n\r\n")
+}
+
+/// A raw stand-in that drops the first `drops` connections after reading the request, then
+/// answers `ok_body` as JSON.
+pub fn dropping_server(drops: usize, ok_body: Value) -> (String, Arc<Mutex<usize>>) {
+    let mut script: Vec<Vec<(Duration, String)>> = vec![Vec::new(); drops];
+    let body = ok_body.to_string();
+    for _ in 0..4 {
+        script.push(vec![(
+            Duration::ZERO,
+            http_head("application/json") + &body,
+        )]);
+    }
+    raw_server(script)
+}
+
+/// An SSE body from `(event name or "", data)` pairs.
+pub fn sse(events: &[(&str, Value)]) -> String {
+    let mut out = String::new();
+    for (name, data) in events {
+        if !name.is_empty() {
+            out.push_str(&format!("event: {name}\n"));
+        }
+        out.push_str(&format!("data: {data}\n\n"));
+    }
+    out
+}
+
+/// An SSE reply served by the axum stand-in.
+pub fn sse_reply(body: String) -> Reply {
+    Reply {
+        status: 200,
+        headers: vec![("content-type".into(), "text/event-stream".into())],
+        body,
+        delay: Duration::ZERO,
+    }
 }
 
 // ---- wire-format reply builders ----

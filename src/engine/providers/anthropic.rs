@@ -106,6 +106,9 @@ pub(crate) fn request_body(cfg: &ProviderConfig, request: &ChatRequest) -> Value
         "system": request.system,
         "messages": messages,
     });
+    if cfg.stream {
+        body["stream"] = json!(true);
+    }
     if let Some(t) = cfg.temperature {
         body["temperature"] = json!(t);
     }
@@ -203,7 +206,11 @@ impl ChatProvider for AnthropicProvider {
     fn chat(&self, request: &ChatRequest) -> Result<ChatResponse, ProviderError> {
         let url = format!("{}/v1/messages", self.cfg.base_url_or_default());
         let body = request_body(&self.cfg, request);
-        let exchange = post_json(&self.client, &self.cfg, &url, self.headers()?, &body)?;
+        let fold = self
+            .cfg
+            .stream
+            .then_some(super::sse::fold_anthropic as super::http::Fold);
+        let exchange = post_json(&self.client, &self.cfg, &url, self.headers()?, &body, fold)?;
         parse_response(&self.cfg, &exchange.body, exchange.attempts)
     }
 }

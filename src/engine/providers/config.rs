@@ -52,8 +52,12 @@ pub struct ProviderConfig {
     pub api_key_env: String,
     /// TCP connect timeout, seconds.
     pub connect_timeout_secs: f64,
-    /// Whole-request timeout (connect + generation + body), seconds.
+    /// Request timeout, seconds: the longest wait for the response headers, and again for the
+    /// body. With `stream = true` it bounds each wait between two chunks of the stream instead, so
+    /// long generations do not hit it while tokens keep coming.
     pub request_timeout_secs: f64,
+    /// Ask for a streamed (server-sent events) response.
+    pub stream: bool,
     /// Retries after the first attempt on 429, 5xx, timeouts and dropped connections (at most 5).
     pub max_retries: u32,
     /// First backoff delay, milliseconds; doubles per retry, with up to 50% random jitter added.
@@ -84,6 +88,7 @@ impl Default for ProviderConfig {
             api_key_env: String::new(),
             connect_timeout_secs: 10.0,
             request_timeout_secs: 300.0,
+            stream: false,
             max_retries: 5,
             backoff_base_ms: 1000,
             backoff_max_ms: 60_000,

@@ -2,6 +2,7 @@
 //! with jitter; `Retry-After` honoured on 429; retries on 5xx, 408, timeouts and dropped connections;
 //! other 4xx fail at once with a typed error).
 
+use std::io::BufReader;
 use std::sync::Once;
 use std::thread;
 use std::time::Duration;
@@ -11,7 +12,11 @@ use reqwest::blocking::Client;
 use reqwest::header::{HeaderMap, RETRY_AFTER};
 use reqwest::StatusCode;
 
+use super::sse::StreamError;
 use super::{excerpt, ProviderConfig, ProviderError};
+
+/// Folds a streamed (SSE) response into the equivalent non-streaming JSON body.
+pub(crate) type Fold = fn(&mut dyn std::io::BufRead) -> Result<serde_json::Value, StreamError>;
 
 /// Installs the ring crypto provider for rustls once per process (an already installed provider wins).
 pub(crate) fn ensure_crypto_provider() {
@@ -47,13 +52,15 @@ enum Failure {
     Fatal(ProviderError),
 }
 
-/// POSTs `body` to `url` with `headers`, retrying transient failures per `cfg`.
+/// POSTs `body` to `url` with `headers`, retrying transient failures per `cfg`. With `fold`, a
+/// `text/event-stream` answer is folded into JSON (a JSON answer is still accepted).
 pub(crate) fn post_json(
     client: &Client,
     cfg: &ProviderConfig,
     url: &str,
     headers: HeaderMap,
     body: &serde_json::Value,
+    fold: Option<Fold>,
 ) -> Result<Exchange, ProviderError> {
     let provider = cfg.display_name();
     let attempts_allowed = cfg.max_retries.min(super::config::MAX_RETRIES_CAP) + 1;
@@ -65,7 +72,7 @@ pub(crate) fn post_json(
             .json(body)
             .send()
             .map_err(|e| classify_transport(&provider, e))
-            .and_then(|resp| read_response(&provider, cfg, resp));
+            .and_then(|resp| read_response(&provider, cfg, resp, fold));
         match result {
             Ok(body) => {
                 return Ok(Exchange {
@@ -110,9 +117,31 @@ fn read_response(
     provider: &str,
     cfg: &ProviderConfig,
     resp: reqwest::blocking::Response,
+    fold: Option<Fold>,
 ) -> Result<serde_json::Value, Failure> {
     let status = resp.status();
     let retry_after = parse_retry_after(resp.headers());
+    let is_stream = resp
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.starts_with("text/event-stream"));
+    if status.is_success() && is_stream {
+        if let Some(fold) = fold {
+            let mut reader = BufReader::new(resp);
+            return fold(&mut reader).map_err(|e| match e {
+                StreamError::Io(why) => Failure::Transient(why, None),
+                StreamError::Remote(why) => {
+                    Failure::Transient(format!("error event in the stream: {why}"), None)
+                }
+                StreamError::Protocol(reason) => Failure::Fatal(ProviderError::BadResponse {
+                    provider: provider.to_string(),
+                    reason,
+                    body: String::new(),
+                }),
+            });
+        }
+    }
     let text = match resp.text() {
         Ok(t) => t,
         Err(e) => {

@@ -4,12 +4,14 @@
 //! Calls are blocking (the agreement loop runs each task on its own worker thread; do not call a
 //! provider from inside an async task). Every call retries transient failures (429 honouring
 //! `Retry-After`, 5xx, timeouts, dropped connections) with exponential backoff and jitter, and records
-//! tokens and cost. Streaming is not implemented: each call waits for the complete response.
+//! tokens and cost. With `stream = true` responses arrive as server-sent events and are folded into
+//! the same result; the request timeout then bounds each wait for data rather than the whole answer.
 
 mod anthropic;
 mod config;
 mod http;
 mod openai;
+mod sse;
 
 pub use anthropic::AnthropicProvider;
 pub use config::{ProviderConfig, ProviderKind};

@@ -82,6 +82,10 @@ pub(crate) fn request_body(cfg: &ProviderConfig, request: &ChatRequest) -> Value
     }
     let mut body = json!({"model": cfg.model, "messages": messages});
     body[cfg.max_tokens_field_or_default()] = json!(cfg.max_tokens);
+    if cfg.stream {
+        body["stream"] = json!(true);
+        body["stream_options"] = json!({"include_usage": true});
+    }
     if let Some(t) = cfg.temperature {
         body["temperature"] = json!(t);
     }
@@ -184,7 +188,11 @@ impl ChatProvider for OpenAiProvider {
     fn chat(&self, request: &ChatRequest) -> Result<ChatResponse, ProviderError> {
         let url = format!("{}/chat/completions", self.cfg.base_url_or_default());
         let body = request_body(&self.cfg, request);
-        let exchange = post_json(&self.client, &self.cfg, &url, self.headers()?, &body)?;
+        let fold = self
+            .cfg
+            .stream
+            .then_some(super::sse::fold_openai as super::http::Fold);
+        let exchange = post_json(&self.client, &self.cfg, &url, self.headers()?, &body, fold)?;
         parse_response(&self.cfg, &exchange.body, exchange.attempts)
     }
 }
