@@ -40,15 +40,54 @@ fn anthropic_standin_plain_reply_headers_system_and_tokens() {
         (resp.usage.input_tokens, resp.usage.output_tokens),
         (150, 20)
     );
-    assert!((resp.usage.cost_usd - (150.0 * 2.0 + 20.0 * 8.0) / 1e6).abs() < 1e-12);
+    // 100 plain at 2/M, 50 cache reads at the default 0.1 x 2/M, 20 output at 8/M.
+    let expected = (100.0 * 2.0 + 50.0 * 0.2 + 20.0 * 8.0) / 1e6;
+    assert!(
+        (resp.usage.cost_usd - expected).abs() < 1e-12,
+        "{}",
+        resp.usage.cost_usd
+    );
 
     let r = &server.requests()[0];
     assert_eq!(r.path, "/v1/messages");
     assert_eq!(r.header("x-api-key"), Some("sk-ant-standin"));
     assert_eq!(r.header("anthropic-version"), Some("2023-06-01"));
     assert_eq!(r.header("authorization"), None);
-    assert_eq!(r.body["system"], "SYS");
     assert_eq!(r.body["max_tokens"], 8192);
+    // Prompt caching (the default): system and first user turn carry cache breakpoints.
+    let ephemeral = json!({"type": "ephemeral"});
+    assert_eq!(
+        r.body["system"],
+        json!([{"type": "text", "text": "SYS", "cache_control": ephemeral}])
+    );
+    assert_eq!(
+        r.body["messages"],
+        json!([{"role": "user", "content": [
+            {"type": "text", "text": "hi", "cache_control": ephemeral}]}])
+    );
+}
+
+#[test]
+fn anthropic_standin_without_prompt_cache_sends_a_plain_system_string() {
+    let mut body = anthropic_text("ok", 1000, 0);
+    body["usage"]["cache_creation_input_tokens"] = json!(1000);
+    let server = StandIn::start(vec![Reply::json(body)], None);
+    let mut cfg = config(ProviderKind::Anthropic, &server.base, "");
+    cfg.prompt_cache = false;
+    cfg.cache_write_price_per_mtok = Some(10.0);
+    let req = ChatRequest {
+        system: "SYS".into(),
+        messages: vec![Message::User("hi".into())],
+        tools: vec![],
+    };
+    let resp = build_provider(&cfg)
+        .expect("provider")
+        .chat(&req)
+        .expect("reply");
+    assert_eq!(resp.usage.input_tokens, 2000);
+    assert!((resp.usage.cost_usd - (1000.0 * 2.0 + 1000.0 * 10.0) / 1e6).abs() < 1e-12);
+    let r = &server.requests()[0];
+    assert_eq!(r.body["system"], "SYS");
     assert_eq!(
         r.body["messages"],
         json!([{"role": "user", "content": [{"type": "text", "text": "hi"}]}])

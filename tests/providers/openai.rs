@@ -315,3 +315,24 @@ fn openai_standin_provider_works_inside_tokio_spawn_blocking() {
         .expect("reply");
     assert_eq!(text, "from a blocking task");
 }
+
+#[test]
+fn openai_standin_cached_prompt_tokens_are_billed_at_the_cache_price() {
+    let mut body = openai_text("ok", 1000, 100);
+    body["usage"]["prompt_tokens_details"] = json!({"cached_tokens": 800});
+    let server = StandIn::start(vec![Reply::json(body)], None);
+    let mut cfg = config(ProviderKind::Openai, &server.base, "");
+    cfg.cache_read_price_per_mtok = Some(0.5);
+    let resp = build_provider(&cfg)
+        .expect("provider")
+        .chat(&hello())
+        .expect("reply");
+    assert_eq!(resp.usage.input_tokens, 1000);
+    // 200 plain at 2/M + 800 cached at 0.5/M + 100 output at 8/M.
+    let expected = (200.0 * 2.0 + 800.0 * 0.5 + 100.0 * 8.0) / 1e6;
+    assert!(
+        (resp.usage.cost_usd - expected).abs() < 1e-12,
+        "{}",
+        resp.usage.cost_usd
+    );
+}

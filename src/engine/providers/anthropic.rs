@@ -8,8 +8,8 @@ use serde_json::{json, Value};
 
 use super::http::{build_client, post_json};
 use super::{
-    cost_usd, excerpt, ChatProvider, ChatRequest, ChatResponse, Message, ProviderConfig,
-    ProviderError, ToolCall,
+    cost_usd, excerpt, ChatProvider, ChatRequest, ChatResponse, InputTokens, Message,
+    ProviderConfig, ProviderError, ToolCall,
 };
 use crate::engine::agents::Usage;
 
@@ -100,10 +100,24 @@ pub(crate) fn request_body(cfg: &ProviderConfig, request: &ChatRequest) -> Value
             ),
         }
     }
+    let system = if cfg.prompt_cache {
+        // Cache breakpoints: tools + system, then the first user turn (the task brief).
+        if let Some(block) = messages
+            .first_mut()
+            .and_then(|m| m["content"].get_mut(0))
+            .filter(|b| b["type"] == "text")
+        {
+            block["cache_control"] = json!({"type": "ephemeral"});
+        }
+        json!([{"type": "text", "text": request.system,
+                "cache_control": {"type": "ephemeral"}}])
+    } else {
+        json!(request.system)
+    };
     let mut body = json!({
         "model": cfg.model,
         "max_tokens": cfg.max_tokens,
-        "system": request.system,
+        "system": system,
         "messages": messages,
     });
     if cfg.stream {
@@ -176,9 +190,12 @@ pub(crate) fn parse_response(
             .and_then(Value::as_u64)
             .unwrap_or(0)
     };
-    let input_tokens = tokens("input_tokens")
-        + tokens("cache_creation_input_tokens")
-        + tokens("cache_read_input_tokens");
+    let input = InputTokens {
+        plain: tokens("input_tokens"),
+        cache_write: tokens("cache_creation_input_tokens"),
+        cache_read: tokens("cache_read_input_tokens"),
+    };
+    let input_tokens = input.total();
     let output_tokens = tokens("output_tokens");
     Ok(ChatResponse {
         text,
@@ -188,7 +205,7 @@ pub(crate) fn parse_response(
             calls: attempts,
             input_tokens,
             output_tokens,
-            cost_usd: cost_usd(cfg, input_tokens, output_tokens),
+            cost_usd: cost_usd(cfg, input, output_tokens),
         },
         stop_reason: body
             .get("stop_reason")

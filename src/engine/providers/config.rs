@@ -72,6 +72,13 @@ pub struct ProviderConfig {
     pub input_price_per_mtok: f64,
     /// USD per million output (completion) tokens.
     pub output_price_per_mtok: f64,
+    /// USD per million input tokens read from the prompt cache; `None` = 0.1 × the input price.
+    pub cache_read_price_per_mtok: Option<f64>,
+    /// USD per million input tokens written to the prompt cache; `None` = 1.25 × the input price.
+    pub cache_write_price_per_mtok: Option<f64>,
+    /// Mark the system prompt and the task brief as cacheable (anthropic `cache_control`; the
+    /// tool loop resends them every turn). OpenAI-compatible servers cache on their own.
+    pub prompt_cache: bool,
     /// `anthropic-version` header value (anthropic only).
     pub anthropic_version: String,
     /// Request field carrying `max_tokens` (openai only). Empty = `max_completion_tokens` for
@@ -96,6 +103,9 @@ impl Default for ProviderConfig {
             temperature: None,
             input_price_per_mtok: 0.0,
             output_price_per_mtok: 0.0,
+            cache_read_price_per_mtok: None,
+            cache_write_price_per_mtok: None,
+            prompt_cache: true,
             anthropic_version: "2023-06-01".to_string(),
             max_tokens_field: String::new(),
         }
@@ -179,6 +189,14 @@ impl ProviderConfig {
         for (name, v) in [
             ("input_price_per_mtok", self.input_price_per_mtok),
             ("output_price_per_mtok", self.output_price_per_mtok),
+            (
+                "cache_read_price_per_mtok",
+                self.cache_read_price_per_mtok.unwrap_or(0.0),
+            ),
+            (
+                "cache_write_price_per_mtok",
+                self.cache_write_price_per_mtok.unwrap_or(0.0),
+            ),
         ] {
             if !(v.is_finite() && v >= 0.0) {
                 return err(format!("`{name}` must be >= 0, got {v}"));

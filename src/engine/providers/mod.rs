@@ -158,9 +158,35 @@ pub fn provider_from_spec(
     build_provider(&ProviderConfig::from_spec(spec, defaults)?)
 }
 
-/// Cost in USD of a call from its token counts and per-million prices.
-pub fn cost_usd(config: &ProviderConfig, input_tokens: u64, output_tokens: u64) -> f64 {
-    (input_tokens as f64 * config.input_price_per_mtok
+/// Input tokens of one call split by how the provider bills them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct InputTokens {
+    /// Billed at the plain input price.
+    pub plain: u64,
+    /// Written to the prompt cache (Anthropic `cache_creation_input_tokens`).
+    pub cache_write: u64,
+    /// Read from the prompt cache (Anthropic `cache_read_input_tokens`, OpenAI `cached_tokens`).
+    pub cache_read: u64,
+}
+
+impl InputTokens {
+    /// All input tokens.
+    pub fn total(&self) -> u64 {
+        self.plain + self.cache_write + self.cache_read
+    }
+}
+
+/// Cost in USD of a call from its token counts and the configured per-million prices.
+pub fn cost_usd(config: &ProviderConfig, input: InputTokens, output_tokens: u64) -> f64 {
+    let read = config
+        .cache_read_price_per_mtok
+        .unwrap_or(config.input_price_per_mtok * 0.1);
+    let write = config
+        .cache_write_price_per_mtok
+        .unwrap_or(config.input_price_per_mtok * 1.25);
+    (input.plain as f64 * config.input_price_per_mtok
+        + input.cache_write as f64 * write
+        + input.cache_read as f64 * read
         + output_tokens as f64 * config.output_price_per_mtok)
         / 1_000_000.0
 }

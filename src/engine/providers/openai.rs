@@ -8,8 +8,8 @@ use serde_json::{json, Value};
 
 use super::http::{build_client, post_json};
 use super::{
-    cost_usd, excerpt, ChatProvider, ChatRequest, ChatResponse, Message, ProviderConfig,
-    ProviderError, ToolCall,
+    cost_usd, excerpt, ChatProvider, ChatRequest, ChatResponse, InputTokens, Message,
+    ProviderConfig, ProviderError, ToolCall,
 };
 use crate::engine::agents::Usage;
 
@@ -162,6 +162,16 @@ pub(crate) fn parse_response(
             .unwrap_or(0)
     };
     let (input_tokens, output_tokens) = (tokens("prompt_tokens"), tokens("completion_tokens"));
+    let cached = body
+        .pointer("/usage/prompt_tokens_details/cached_tokens")
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+        .min(input_tokens);
+    let input = InputTokens {
+        plain: input_tokens - cached,
+        cache_write: 0,
+        cache_read: cached,
+    };
     Ok(ChatResponse {
         text,
         tool_calls,
@@ -170,7 +180,7 @@ pub(crate) fn parse_response(
             calls: attempts,
             input_tokens,
             output_tokens,
-            cost_usd: cost_usd(cfg, input_tokens, output_tokens),
+            cost_usd: cost_usd(cfg, input, output_tokens),
         },
         stop_reason: choice
             .get("finish_reason")
