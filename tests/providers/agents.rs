@@ -94,6 +94,11 @@ fn openai_standin_generator_tool_round_trip_then_final() {
     // Second request replays the tool calls and answers each with a `tool` message.
     let msgs = reqs[1].body["messages"].as_array().expect("messages");
     assert_eq!(msgs[2]["role"], "assistant");
+    assert_eq!(
+        msgs[2]["content"],
+        serde_json::Value::Null,
+        "no text beside tool calls"
+    );
     assert_eq!(msgs[2]["tool_calls"][1]["id"], "c2");
     assert_eq!(msgs[2]["tool_calls"][1]["function"]["name"], "write_file");
     assert_eq!(msgs[3]["role"], "tool");

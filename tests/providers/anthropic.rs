@@ -386,3 +386,39 @@ fn anthropic_standin_discriminator_cancel_stops_between_tool_calls() {
     assert_eq!(*probe.calls.lock().expect("lock"), ["read_state:Init"]);
     assert_eq!(server.requests().len(), 1);
 }
+
+#[test]
+fn anthropic_standin_closing_snippet_does_not_replace_a_saved_reward() {
+    let saved = "print('REWARD: 0.0')  # the real one\n";
+    let server = StandIn::start(
+        vec![
+            Reply::json(anthropic_tools(
+                &[(
+                    "t1",
+                    "write_file",
+                    json!({"path": "reward.py", "content": saved}),
+                )],
+                1,
+                1,
+            )),
+            Reply::json(anthropic_text(
+                "Saved. It uses:\n```python\nstate['x']\n```",
+                1,
+                1,
+            )),
+        ],
+        None,
+    );
+    let provider = build_provider(&config(ProviderKind::Anthropic, &server.base, "")).expect("p");
+    let disc = LlmDiscriminator::new(provider, agent_config()).expect("prompts");
+    let brief = brief();
+    let input = DiscriminatorInput {
+        brief: &brief,
+        round: 1,
+        previous_review: None,
+    };
+    let out = disc
+        .write_reward(&input, &RecordingProbe::default())
+        .expect("reward");
+    assert_eq!(out.reward, saved);
+}

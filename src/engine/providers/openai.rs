@@ -50,6 +50,9 @@ pub(crate) fn request_body(cfg: &ProviderConfig, request: &ChatRequest) -> Value
             Message::User(text) => json!({"role": "user", "content": text}),
             Message::Assistant { text, tool_calls } => {
                 let mut msg = json!({"role": "assistant", "content": text});
+                if !tool_calls.is_empty() && text.is_empty() {
+                    msg["content"] = Value::Null;
+                }
                 if !tool_calls.is_empty() {
                     let calls: Vec<Value> = tool_calls
                         .iter()
@@ -146,6 +149,7 @@ pub(crate) fn parse_response(
             let id = call
                 .get("id")
                 .and_then(Value::as_str)
+                .filter(|id| !id.is_empty())
                 .map(str::to_string)
                 .unwrap_or_else(|| format!("call_{i}"));
             tool_calls.push(ToolCall {

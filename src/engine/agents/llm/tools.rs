@@ -93,6 +93,9 @@ impl FileSet {
     }
 
     fn finish(&mut self, text: &str, single_fallback: bool) -> Result<(), String> {
+        // An unnamed block is only taken when nothing was saved: once a file exists, a stray
+        // snippet in the closing message must not replace it.
+        let single_fallback = single_fallback && self.files.is_empty();
         for (name, body) in extract_files(text, &self.allowed, single_fallback)? {
             if body.trim().is_empty() {
                 return Err(format!("the block {name} is empty"));
