@@ -6,6 +6,30 @@
 //! `Retry-After`, 5xx, timeouts, dropped connections) with exponential backoff and jitter, and records
 //! tokens and cost. With `stream = true` responses arrive as server-sent events and are folded into
 //! the same result; the request timeout then bounds each wait for data rather than the whole answer.
+//!
+//! # Configuration
+//!
+//! A spec string picks kind, model and endpoint; a [`ProviderConfig`] supplies the rest:
+//!
+//! | spec | endpoint |
+//! |---|---|
+//! | `openai:gpt-4.1-mini` | `https://api.openai.com/v1/chat/completions`, key in `OPENAI_API_KEY` |
+//! | `openai:MODEL@http://127.0.0.1:8000/v1` | vLLM / SGLang (`--enable-auto-tool-choice` for tools) |
+//! | `openai:MODEL@http://127.0.0.1:8080/v1` | llama.cpp `llama-server --jinja` |
+//! | `openai:llama3.1:8b@http://localhost:11434/v1` | Ollama |
+//! | `anthropic:MODEL` | `https://api.anthropic.com/v1/messages`, key in `ANTHROPIC_API_KEY` |
+//!
+//! ```toml
+//! kind = "anthropic"
+//! model = "claude-sonnet-4-5"
+//! api_key_env = "ANTHROPIC_API_KEY"   # the variable's name; keys never live in the file
+//! request_timeout_secs = 300
+//! max_retries = 5                     # at most 5
+//! backoff_base_ms = 1000
+//! input_price_per_mtok = 3.0
+//! output_price_per_mtok = 15.0
+//! stream = false
+//! ```
 
 mod anthropic;
 mod config;
