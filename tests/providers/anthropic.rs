@@ -15,15 +15,10 @@ use crate::{agent_config, brief, config, RecordingProbe};
 
 #[test]
 fn anthropic_standin_plain_reply_headers_system_and_tokens() {
-    std::env::set_var("TW_TEST_ANT_KEY_PLAIN", "sk-ant-standin");
     let mut body = anthropic_text("hello from claude", 100, 20);
     body["usage"]["cache_read_input_tokens"] = json!(50);
     let server = StandIn::start(vec![Reply::json(body)], None);
-    let cfg = config(
-        ProviderKind::Anthropic,
-        &server.base,
-        "TW_TEST_ANT_KEY_PLAIN",
-    );
+    let cfg = config(ProviderKind::Anthropic, &server.base, "TW_TEST_NEVER_SET_2");
     let req = ChatRequest {
         system: "SYS".into(),
         messages: vec![Message::User("hi".into())],
@@ -50,7 +45,11 @@ fn anthropic_standin_plain_reply_headers_system_and_tokens() {
 
     let r = &server.requests()[0];
     assert_eq!(r.path, "/v1/messages");
-    assert_eq!(r.header("x-api-key"), Some("sk-ant-standin"));
+    assert_eq!(
+        r.header("x-api-key"),
+        None,
+        "the key variable is unset (see cli.rs)"
+    );
     assert_eq!(r.header("anthropic-version"), Some("2023-06-01"));
     assert_eq!(r.header("authorization"), None);
     assert_eq!(r.body["max_tokens"], 8192);
