@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod agents;
 mod config_cmd;
 mod context;
 pub mod env;
@@ -67,6 +68,8 @@ pub enum Command {
     Synth(synth::SynthArgs),
     /// Environments: serve the built-in apps' state API, list the apps.
     Env(env::EnvArgs),
+    /// LLM providers for the agents: check a provider spec with one tiny request.
+    Agents(agents::AgentsArgs),
 }
 
 /// Entry point used by `main.rs`: parse, dispatch, map errors to exit codes.
@@ -98,6 +101,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Config(args) => config_cmd::run(&cli, &args),
             Command::Synth(args) => synth::run(&cli, &args),
             Command::Env(args) => env::run(args),
+            Command::Agents(args) => agents::run(args),
         },
     }
 }

@@ -151,3 +151,5 @@ pub trait Discriminator: Send + Sync {
         probe: &dyn EnvProbe,
     ) -> Result<DiscriminatorOutput, AgentError>;
 }
+
+pub mod llm;
