@@ -108,9 +108,12 @@ pub async fn execute(
         }
     };
     let mut notes = Vec::new();
+    let status_report = status_path.and_then(|p| std::fs::read_to_string(p).ok());
+    if let Some(inner) = status_report.as_deref().and_then(reported_child_pid) {
+        reap_namespace_init(inner).await;
+    }
     let stdout = join_capture(out, pid, &mut notes).await;
     let stderr = join_capture(err, pid, &mut notes).await;
-    let status_report = status_path.and_then(|p| std::fs::read_to_string(p).ok());
     Ok(Exit {
         status,
         timed_out,
@@ -147,6 +150,42 @@ async fn join_capture(
                 }
             }
         }
+    }
+}
+
+/// The host pid of the sandbox's pid-namespace init (bwrap's `child-pid`).
+fn reported_child_pid(report: &str) -> Option<i32> {
+    report
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find_map(|v| v.get("child-pid").and_then(|c| c.as_i64()))
+        .and_then(|c| i32::try_from(c).ok())
+}
+
+/// Whether `pid` is alive (a zombie counts as dead).
+fn alive(pid: i32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    let state = stat
+        .rsplit_once(')')
+        .and_then(|(_, rest)| rest.trim_start().chars().next());
+    !matches!(state, Some('Z') | Some('X') | None)
+}
+
+/// Make sure the sandbox's pid namespace is gone: its init dies with bwrap (`--die-with-parent`),
+/// but asynchronously; kill it outright and wait (bounded) until it is dead. When a pid
+/// namespace's init dies the kernel kills every process in it, `setsid` or not.
+async fn reap_namespace_init(pid: i32) {
+    for _ in 0..200 {
+        if !alive(pid) {
+            return;
+        }
+        // SAFETY: kill(2) on the namespace init bwrap reported for this run.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
 
