@@ -3,90 +3,89 @@
 1. If TW_FORWARD_PORT and TW_FORWARD_SOCKET are set, listen on 127.0.0.1:<port> and relay every
    connection byte for byte to the Unix socket, where tuplewright's host-side forwarder enforces the
    role and the session id. The relay is a dumb pipe: tampering with it gains nothing.
-2. Run the script as ``__main__`` (argv[1]) in this same interpreter, so no extra process start-up.
+2. Run the script as ``__main__`` (argv[1]) in this same interpreter, so no extra process start-up
+   (imports are kept lazy: this file sits on the start-up path of every sandboxed run).
 3. If the script dies of an exception that means a resource limit was hit, print one line
    ``tuplewright-sandbox: limit exceeded: <kind>`` on stderr after the traceback.
 
 Standard library only.
 """
-import errno
 import os
-import runpy
-import selectors
-import socket
 import sys
-import threading
-import traceback
 
 LIMIT_MARKER = "tuplewright-sandbox: limit exceeded: "
 
 
-def _close_pair(sel, peers, sock):
-    other = peers.pop(sock, None)
-    for s in (sock, other):
-        if s is None:
-            continue
-        peers.pop(s, None)
-        try:
-            sel.unregister(s)
-        except (KeyError, ValueError):
-            pass
-        s.close()
-
-
 def _relay(listener, sock_path):
-    sel = selectors.DefaultSelector()
-    sel.register(listener, selectors.EVENT_READ)
-    peers = {}
-    half_closed = set()
-    while True:
-        for key, _ in sel.select():
-            s = key.fileobj
-            if s is listener:
-                try:
-                    client, _ = listener.accept()
-                except OSError:
-                    continue
-                upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                try:
-                    upstream.connect(sock_path)
-                except OSError:
-                    client.close()
-                    upstream.close()
-                    continue
-                peers[client] = upstream
-                peers[upstream] = client
-                sel.register(client, selectors.EVENT_READ)
-                sel.register(upstream, selectors.EVENT_READ)
-                continue
-            other = peers.get(s)
-            if other is None:
+    # C-level modules only (_socket, select, _thread): importing socket/selectors/threading costs
+    # several milliseconds on every run.
+    import _socket
+    import select
+
+    poll = select.poll()
+    poll.register(listener.fileno(), select.POLLIN)
+    socks = {listener.fileno(): listener}
+    peer = {}
+    eof = set()
+
+    def close(fd):
+        for f in (fd, peer.get(fd)):
+            if f is None or f not in socks:
                 continue
             try:
-                data = s.recv(65536)
-            except BlockingIOError:
+                poll.unregister(f)
+            except (KeyError, ValueError):
+                pass
+            socks.pop(f).close()
+            peer.pop(f, None)
+            eof.discard(f)
+
+    while True:
+        for fd, _ev in poll.poll():
+            s = socks.get(fd)
+            if s is None:
                 continue
+            if s is listener:
+                try:
+                    cfd, _ = listener._accept()
+                except OSError:
+                    continue
+                client = _socket.socket(fileno=cfd)
+                up = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+                try:
+                    up.connect(sock_path)
+                except OSError:
+                    client.close()
+                    up.close()
+                    continue
+                for a, b in ((client, up), (up, client)):
+                    socks[a.fileno()] = a
+                    peer[a.fileno()] = b.fileno()
+                    poll.register(a.fileno(), select.POLLIN)
+                continue
+            other = socks.get(peer.get(fd, -1))
+            try:
+                data = s.recv(65536)
             except OSError:
                 data = b""
+            if other is None:
+                close(fd)
+                continue
             if not data:
-                sel.unregister(s)
-                half_closed.add(s)
+                poll.unregister(fd)
+                eof.add(fd)
                 try:
-                    other.shutdown(socket.SHUT_WR)
+                    other.shutdown(_socket.SHUT_WR)
                 except OSError:
                     pass
-                if other in half_closed:
-                    half_closed.discard(s)
-                    half_closed.discard(other)
-                    _close_pair(sel, peers, s)
+                if other.fileno() in eof:
+                    close(fd)
                 continue
             try:
                 other.settimeout(30)
                 other.sendall(data)
             except OSError:
-                half_closed.discard(s)
-                half_closed.discard(other)
-                _close_pair(sel, peers, s)
+                close(fd)
 
 
 def _start_relay():
@@ -94,14 +93,19 @@ def _start_relay():
     sock_path = os.environ.pop("TW_FORWARD_SOCKET", "")
     if not port or not sock_path:
         return
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    import _socket
+    import _thread
+
+    listener = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
+    listener.setsockopt(_socket.SOL_SOCKET, _socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", int(port)))
     listener.listen(128)
-    threading.Thread(target=_relay, args=(listener, sock_path), daemon=True).start()
+    _thread.start_new_thread(_relay, (listener, sock_path))
 
 
 def _limit_kind(exc):
+    import errno
+
     if isinstance(exc, MemoryError):
         return "memory"
     if isinstance(exc, OSError):
@@ -109,7 +113,7 @@ def _limit_kind(exc):
             return "file_size"
         if exc.errno in (errno.EMFILE, errno.ENFILE):
             return "open_files"
-        if exc.errno == errno.EAGAIN and not isinstance(exc, (socket.timeout,)):
+        if exc.errno == errno.EAGAIN and not isinstance(exc, TimeoutError):
             return "processes"
     if isinstance(exc, RuntimeError) and "can't start new thread" in str(exc):
         return "processes"
@@ -126,11 +130,20 @@ def main():
     sys.path[0] = os.path.dirname(os.path.abspath(script))
     main_pid = os.getpid()
     try:
-        runpy.run_path(script, run_name="__main__")
+        with open(script, "rb") as fh:
+            source = fh.read()
+        code = compile(source, script, "exec")
+        module = type(sys)("__main__")
+        module.__file__ = script
+        module.__builtins__ = __builtins__
+        sys.modules["__main__"] = module
+        exec(code, module.__dict__)
     except SystemExit:
         raise
     except BaseException as exc:  # noqa: BLE001 - report like the interpreter would
         try:
+            import traceback
+
             traceback.print_exc()
             kind = _limit_kind(exc)
             if kind and os.getpid() == main_pid:

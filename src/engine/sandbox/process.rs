@@ -177,7 +177,7 @@ fn alive(pid: i32) -> bool {
 /// but asynchronously; kill it outright and wait (bounded) until it is dead. When a pid
 /// namespace's init dies the kernel kills every process in it, `setsid` or not.
 async fn reap_namespace_init(pid: i32) {
-    for _ in 0..200 {
+    for _ in 0..1000 {
         if !alive(pid) {
             return;
         }
@@ -185,7 +185,7 @@ async fn reap_namespace_init(pid: i32) {
         unsafe {
             libc::kill(pid, libc::SIGKILL);
         }
-        tokio::time::sleep(Duration::from_millis(10)).await;
+        tokio::time::sleep(Duration::from_millis(2)).await;
     }
 }
 
