@@ -240,3 +240,41 @@ except urllib.error.HTTPError as e:
     );
     assert_still_healthy(&env).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn memory_and_open_file_limits_are_typed() {
+    let _g = SERIAL.lock().await;
+    let env = Env::new();
+    let l = Limits {
+        address_space_bytes: 256 << 20,
+        ..limits(30.0)
+    };
+    let r = run(
+        &env.spec("mem", None),
+        Role::Reader,
+        "x = bytearray(2 << 30)\n",
+        &l,
+    )
+    .await;
+    assert_eq!(
+        r.outcome,
+        Outcome::LimitExceeded {
+            limit: LimitKind::Memory
+        },
+        "{r:?}"
+    );
+    let l = Limits {
+        open_files: 32,
+        ..limits(30.0)
+    };
+    let src = "fs = [open('/dev/null') for _ in range(1000)]\n";
+    let r = run(&env.spec("fds", None), Role::Reader, src, &l).await;
+    assert_eq!(
+        r.outcome,
+        Outcome::LimitExceeded {
+            limit: LimitKind::OpenFiles
+        },
+        "{r:?}"
+    );
+    assert_still_healthy(&env).await;
+}

@@ -177,3 +177,94 @@ fn files_path_sid(path: &str) -> Result<Option<&str>, String> {
     }
     Ok(Some(sid))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req<'a>(
+        method: &'a str,
+        path: &'a str,
+        sids: &'a [String],
+        action: Option<&'a str>,
+    ) -> RequestView<'a> {
+        RequestView {
+            method,
+            path,
+            query_sids: sids,
+            action,
+        }
+    }
+
+    #[test]
+    fn write_actions_follow_the_role_matrix() {
+        let s = vec!["e1".to_string()];
+        for (role, action, ok) in [
+            (Role::Setup, "set", true),
+            (Role::Setup, "reset", true),
+            (Role::Setup, "set_current", true),
+            (Role::Setup, "merge", true),
+            (Role::Golden, "set", false),
+            (Role::Golden, "reset", false),
+            (Role::Golden, "set_current", true),
+            (Role::Golden, "merge", true),
+            (Role::Reader, "merge", false),
+            (Role::Setup, "drop_tables", false),
+        ] {
+            let got = check(role, "e1", &req("POST", "/post", &s, Some(action)));
+            assert_eq!(got.is_ok(), ok, "{role} {action}: {got:?}");
+        }
+        assert!(check(Role::Setup, "e1", &req("POST", "/post", &s, None)).is_err());
+        assert!(check(Role::Reader, "e1", &req("POST", "/upload", &s, None)).is_err());
+        assert!(check(Role::Golden, "e1", &req("POST", "/upload", &s, None)).is_ok());
+    }
+
+    #[test]
+    fn reads_need_the_pinned_sid_except_health() {
+        let mine = vec!["e1".to_string()];
+        let other = vec!["e2".to_string()];
+        let both = vec!["e1".to_string(), "e2".to_string()];
+        assert!(check(Role::Reader, "e1", &req("GET", "/health", &[], None)).is_ok());
+        assert!(check(Role::Reader, "e1", &req("GET", "/go", &mine, None)).is_ok());
+        assert!(check(Role::Reader, "e1", &req("GET", "/go", &other, None)).is_err());
+        assert!(check(Role::Reader, "e1", &req("GET", "/go", &both, None)).is_err());
+        assert!(check(Role::Reader, "e1", &req("GET", "/state", &[], None)).is_err());
+        assert!(check(
+            Role::Reader,
+            "e1",
+            &req("GET", "/files/e1/a.csv", &[], None)
+        )
+        .is_ok());
+        assert!(check(
+            Role::Reader,
+            "e1",
+            &req("GET", "/files/e2/a.csv", &[], None)
+        )
+        .is_err());
+        assert!(check(
+            Role::Reader,
+            "e1",
+            &req("GET", "/files/e1/../e2/a", &[], None)
+        )
+        .is_err());
+        assert!(check(
+            Role::Reader,
+            "e1",
+            &req("GET", "/files/e1/%2E%2E", &[], None)
+        )
+        .is_err());
+        assert!(check(Role::Reader, "e1", &req("GET", "/files/e1/", &[], None)).is_err());
+    }
+
+    #[test]
+    fn other_endpoints_and_methods_are_refused() {
+        let s = vec!["e1".to_string()];
+        assert!(check(Role::Setup, "e1", &req("DELETE", "/session", &s, None)).is_err());
+        assert!(check(Role::Setup, "e1", &req("GET", "/post", &s, None)).is_err());
+        assert!(check(Role::Setup, "e1", &req("POST", "/go", &s, None)).is_err());
+        assert!(check(Role::Setup, "e1", &req("GET", "/go/", &s, None)).is_err());
+        assert!(check(Role::Setup, "e1", &req("GET", "//go", &s, None)).is_err());
+        assert_eq!("golden".parse::<Role>(), Ok(Role::Golden));
+        assert!("admin".parse::<Role>().is_err());
+    }
+}

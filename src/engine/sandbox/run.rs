@@ -220,7 +220,12 @@ pub async fn run_script(
             .gid(cfg.sandbox_uid);
         process::execute(cmd, limits, Some(&run.path("status.json"))).await
     } else {
-        notes.push("UNSANDBOXED: ran without bubblewrap (--unsafe-no-sandbox); no file-system, network or process isolation".to_string());
+        notes.push(
+            "UNSANDBOXED: ran without bubblewrap (--unsafe-no-sandbox): no file-system, network \
+             or uid isolation; RLIMIT_NPROC is not enforced for root; processes that leave the \
+             process group survive a timeout"
+                .to_string(),
+        );
         env.push(("PYTHONPATH".into(), run.path("lib").display().to_string()));
         write_host_sid(&spec.sid, &mut notes);
         let mut cmd = tokio::process::Command::new(&python);
