@@ -12,6 +12,7 @@ mod context;
 pub mod env;
 mod export;
 mod import;
+pub mod sandbox;
 mod stats;
 mod synth;
 mod tasks;
@@ -70,6 +71,9 @@ pub enum Command {
     Env(env::EnvArgs),
     /// LLM providers for the agents: check a provider spec with one tiny request.
     Agents(agents::AgentsArgs),
+    /// Run agent-written Python in the bubblewrap sandbox (`run`), or build its virtualenv (`setup`).
+    #[command(subcommand)]
+    Sandbox(sandbox::SandboxCommand),
 }
 
 /// Entry point used by `main.rs`: parse, dispatch, map errors to exit codes.
@@ -102,6 +106,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Synth(args) => synth::run(&cli, &args),
             Command::Env(args) => env::run(args),
             Command::Agents(args) => agents::run(args),
+            Command::Sandbox(c) => sandbox::run(c),
         },
     }
 }

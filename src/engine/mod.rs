@@ -9,6 +9,7 @@ pub mod bundle;
 pub mod config;
 pub mod env;
 pub mod providers;
+pub mod sandbox;
 pub mod stats;
 pub mod store;
 pub mod synth;

@@ -1,0 +1,208 @@
+//! The per-run scratch directory on the host and the bubblewrap command line built from it.
+//!
+//! Inside the sandbox the script sees: `/usr` (and the `/bin`, `/lib*`, `/sbin` links) read-only;
+//! a handful of `/etc` files (the dynamic-linker cache, time zone, MIME types and a generated
+//! `passwd`, `group`, `hosts`); the script virtualenv read-only; a private `/proc`, `/dev` and
+//! `/tmp`; `/tmp/task_web_sid`; `/tmp/.tw/` with the bootstrap, `tw_reward.py`, the script and the
+//! forwarder socket; and the environment's home at `/home/user` (writable for setup/golden,
+//! read-only for reader). Nothing else of the host exists there: other environments' homes, the
+//! engine's store and `/root` are simply not mounted. Network: a private namespace whose only
+//! reachable service is the forwarder.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use super::policy::Role;
+
+/// The bootstrap run inside the sandbox before the script.
+pub const BOOT_PY: &str = include_str!("../../../assets/python/tw_boot.py");
+/// The reward helper module importable inside the sandbox.
+pub const REWARD_PY: &str = include_str!("../../../assets/python/tw_reward.py");
+
+/// Where things live inside the sandbox.
+pub const IN_TW_DIR: &str = "/tmp/.tw";
+/// The forwarder socket inside the sandbox.
+pub const IN_SOCKET: &str = "/tmp/.tw/api.sock";
+/// The environment's home inside the sandbox.
+pub const IN_HOME: &str = "/home/user";
+
+/// Files written for one run (removed with the directory).
+pub struct RunDir {
+    /// The temporary directory (0755, files 0644).
+    pub dir: tempfile::TempDir,
+}
+
+impl RunDir {
+    /// Create the scratch directory with the sid file, bootstrap, helper and script.
+    pub fn create(
+        parent: &Path,
+        sid: &str,
+        uid: u32,
+        script_name: &str,
+        script: &str,
+    ) -> std::io::Result<Self> {
+        let dir = tempfile::Builder::new()
+            .prefix("tw-sandbox-")
+            .tempdir_in(parent)?;
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755))?;
+        let me = Self { dir };
+        me.write("task_web_sid", sid)?;
+        me.write(
+            "passwd",
+            &format!("root:x:0:0:root:/root:/usr/sbin/nologin\nuser:x:{uid}:{uid}:sandbox user:{IN_HOME}:/bin/sh\n"),
+        )?;
+        me.write("group", &format!("root:x:0:\nuser:x:{uid}:\n"))?;
+        me.write("hosts", "127.0.0.1\tlocalhost\n")?;
+        fs::create_dir(me.path("lib"))?;
+        fs::set_permissions(me.path("lib"), fs::Permissions::from_mode(0o755))?;
+        me.write("lib/tw_boot.py", BOOT_PY)?;
+        me.write("lib/tw_reward.py", REWARD_PY)?;
+        fs::create_dir(me.path("script"))?;
+        fs::set_permissions(me.path("script"), fs::Permissions::from_mode(0o755))?;
+        me.write(&format!("script/{script_name}"), script)?;
+        Ok(me)
+    }
+
+    /// Path of a file in the scratch directory.
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    fn write(&self, rel: &str, text: &str) -> std::io::Result<()> {
+        let path = self.path(rel);
+        let mut f = fs::File::create(&path)?;
+        f.write_all(text.as_bytes())?;
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o644))
+    }
+}
+
+/// Inputs to [`bwrap_args`].
+pub struct BwrapPlan<'a> {
+    /// The scratch directory.
+    pub run: &'a RunDir,
+    /// The environment's home on the host.
+    pub home: &'a Path,
+    /// The role (decides whether home is writable).
+    pub role: Role,
+    /// Sandbox uid/gid.
+    pub uid: u32,
+    /// Interpreter (absolute path, visible inside).
+    pub python: &'a Path,
+    /// Script virtualenv to bind read-only, if used.
+    pub venv: Option<&'a Path>,
+    /// The script's file name (under `script/`).
+    pub script_name: &'a str,
+    /// Bind the forwarder socket (present when the environment has a state API).
+    pub with_socket: bool,
+    /// Environment variables for the script.
+    pub env: &'a [(String, String)],
+}
+
+fn push(args: &mut Vec<OsString>, items: &[&str]) {
+    args.extend(items.iter().map(OsString::from));
+}
+
+fn push_bind(args: &mut Vec<OsString>, flag: &str, src: &Path, dst: &str) {
+    args.push(flag.into());
+    args.push(src.as_os_str().to_owned());
+    args.push(dst.into());
+}
+
+/// The bubblewrap arguments (everything after the `bwrap` binary).
+pub fn bwrap_args(plan: &BwrapPlan<'_>) -> Vec<OsString> {
+    let mut a: Vec<OsString> = Vec::new();
+    let uid = plan.uid.to_string();
+    push(
+        &mut a,
+        &[
+            "--unshare-all",
+            "--unshare-user",
+            "--uid",
+            &uid,
+            "--gid",
+            &uid,
+        ],
+    );
+    push(
+        &mut a,
+        &[
+            "--die-with-parent",
+            "--new-session",
+            "--hostname",
+            "sandbox",
+        ],
+    );
+    push_bind(&mut a, "--ro-bind", Path::new("/usr"), "/usr");
+    for top in ["bin", "sbin", "lib", "lib32", "lib64", "libx32"] {
+        let host = Path::new("/").join(top);
+        match fs::read_link(&host) {
+            Ok(target) => {
+                a.push("--symlink".into());
+                a.push(target.into_os_string());
+                a.push(format!("/{top}").into());
+            }
+            Err(_) if host.is_dir() => push_bind(&mut a, "--ro-bind", &host, &format!("/{top}")),
+            Err(_) => {}
+        }
+    }
+    for etc in [
+        "/etc/ld.so.cache",
+        "/etc/localtime",
+        "/etc/mime.types",
+        "/etc/nsswitch.conf",
+    ] {
+        push_bind(&mut a, "--ro-bind-try", Path::new(etc), etc);
+    }
+    push_bind(&mut a, "--ro-bind", &plan.run.path("passwd"), "/etc/passwd");
+    push_bind(&mut a, "--ro-bind", &plan.run.path("group"), "/etc/group");
+    push_bind(&mut a, "--ro-bind", &plan.run.path("hosts"), "/etc/hosts");
+    if let Some(venv) = plan.venv {
+        if let Some(v) = venv.to_str() {
+            push_bind(&mut a, "--ro-bind", venv, v);
+        }
+    }
+    push(&mut a, &["--proc", "/proc", "--dev", "/dev"]);
+    push(&mut a, &["--perms", "1777", "--tmpfs", "/tmp"]);
+    push_bind(
+        &mut a,
+        "--ro-bind",
+        &plan.run.path("task_web_sid"),
+        "/tmp/task_web_sid",
+    );
+    push_bind(
+        &mut a,
+        "--ro-bind",
+        &plan.run.path("lib"),
+        &format!("{IN_TW_DIR}/lib"),
+    );
+    push_bind(
+        &mut a,
+        "--ro-bind",
+        &plan.run.path("script"),
+        &format!("{IN_TW_DIR}/script"),
+    );
+    if plan.with_socket {
+        push_bind(&mut a, "--bind", &plan.run.path("api.sock"), IN_SOCKET);
+    }
+    let home_flag = if plan.role.writes_home() {
+        "--bind"
+    } else {
+        "--ro-bind"
+    };
+    push_bind(&mut a, home_flag, plan.home, IN_HOME);
+    push(
+        &mut a,
+        &["--remount-ro", "/", "--chdir", IN_HOME, "--clearenv"],
+    );
+    for (k, v) in plan.env {
+        push(&mut a, &["--setenv", k, v]);
+    }
+    push(&mut a, &["--json-status-fd", "3", "--"]);
+    a.push(plan.python.as_os_str().to_owned());
+    a.push(format!("{IN_TW_DIR}/lib/tw_boot.py").into());
+    a.push(format!("{IN_TW_DIR}/script/{}", plan.script_name).into());
+    a
+}

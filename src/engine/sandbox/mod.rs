@@ -1,0 +1,26 @@
+//! The sandboxed script runner: runs agent-written Python (setup, golden patch, reward) against one
+//! environment under bubblewrap, with resource limits, a role-enforcing state-API forwarder and a
+//! typed result. See [`run_script`].
+//!
+//! Access matrix (paper A.3.2): `setup` and `golden` scripts write the environment (home bound
+//! read-write, state-API writes allowed per role); `reader` (reward scripts, the Discriminator side)
+//! reads only: the state API's read endpoints, and the home directory bound READ-ONLY so the files
+//! domain reward can inspect the artifacts it scores. The Discriminator's own working directory, the
+//! Generator's scripts and every other environment are never mounted.
+
+mod capture;
+pub mod config;
+pub mod layout;
+pub mod policy;
+mod process;
+pub mod proxy;
+pub mod result;
+pub mod reward;
+mod run;
+pub mod setup;
+
+pub use config::{Limits, SandboxConfig};
+pub use policy::Role;
+pub use result::{Captured, LimitKind, Outcome, RefusedRequest, RunResult};
+pub use reward::{parse_reward, RewardError, RewardReport};
+pub use run::{run_script, Isolation, SandboxError, SandboxSpec, Script};

@@ -1,0 +1,288 @@
+//! Spawning the sandbox (or the bare interpreter), limits, timeout kill, capture and classification.
+
+use std::ffi::CString;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
+use std::os::unix::io::AsRawFd;
+use std::path::Path;
+use std::process::{ExitStatus, Stdio};
+use std::time::Duration;
+
+use super::capture::capture;
+use super::config::Limits;
+use super::result::{Captured, LimitKind, Outcome};
+use super::run::{wall_timeout, SandboxError};
+
+/// The line the bootstrap prints on stderr when a limit stopped the script.
+pub const LIMIT_MARKER: &str = "tuplewright-sandbox: limit exceeded: ";
+
+/// What came back from one process run.
+#[derive(Debug)]
+pub struct Exit {
+    /// Exit status of the spawned process (bwrap or python).
+    pub status: Option<ExitStatus>,
+    /// Whether the wall timeout killed it.
+    pub timed_out: bool,
+    /// bwrap's `--json-status-fd` report, if any.
+    pub status_report: Option<String>,
+    /// Captured stdout.
+    pub stdout: Captured,
+    /// Captured stderr.
+    pub stderr: Captured,
+    /// Remarks for the result.
+    pub notes: Vec<String>,
+}
+
+fn set_limit(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> std::io::Result<()> {
+    let lim = libc::rlimit {
+        rlim_cur: soft as libc::rlim_t,
+        rlim_max: hard as libc::rlim_t,
+    };
+    // SAFETY: setrlimit is async-signal-safe and `lim` is a valid rlimit value.
+    if unsafe { libc::setrlimit(resource, &lim) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+fn kill_group(pid: u32) {
+    // SAFETY: plain kill(2) on a process group we created (negative pid).
+    unsafe {
+        libc::kill(-(pid as i32), libc::SIGKILL);
+    }
+}
+
+/// Spawn `cmd` in its own process group under `limits`, capture its output and enforce the wall
+/// timeout. With `status_path`, bwrap's JSON status goes to that file through fd 3.
+pub async fn execute(
+    mut cmd: tokio::process::Command,
+    limits: &Limits,
+    status_path: Option<&Path>,
+) -> std::io::Result<Exit> {
+    let status_file = match status_path {
+        Some(p) => Some(std::fs::File::create(p)?),
+        None => None,
+    };
+    let status_fd = status_file.as_ref().map(|f| f.as_raw_fd());
+    let l = limits.clone();
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    cmd.process_group(0).kill_on_drop(true);
+    // SAFETY: the closure only calls async-signal-safe functions (setrlimit, dup2, fcntl).
+    unsafe {
+        cmd.pre_exec(move || {
+            set_limit(libc::RLIMIT_CPU, l.cpu_seconds, l.cpu_seconds + 1)?;
+            set_limit(
+                libc::RLIMIT_AS,
+                l.address_space_bytes,
+                l.address_space_bytes,
+            )?;
+            set_limit(libc::RLIMIT_NPROC, l.processes, l.processes)?;
+            set_limit(libc::RLIMIT_FSIZE, l.file_size_bytes, l.file_size_bytes)?;
+            set_limit(libc::RLIMIT_NOFILE, l.open_files, l.open_files)?;
+            if let Some(fd) = status_fd {
+                if fd == 3 {
+                    libc::fcntl(3, libc::F_SETFD, 0);
+                } else if libc::dup2(fd, 3) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn()?;
+    drop(status_file);
+    let pid = child.id().unwrap_or(0);
+    let cap = limits.capture_bytes;
+    let out = child.stdout.take().map(|s| tokio::spawn(capture(s, cap)));
+    let err = child.stderr.take().map(|s| tokio::spawn(capture(s, cap)));
+    let (status, timed_out) = match tokio::time::timeout(wall_timeout(limits), child.wait()).await {
+        Ok(r) => (Some(r?), false),
+        Err(_) => {
+            if pid != 0 {
+                kill_group(pid);
+            }
+            let _ = child.start_kill();
+            (child.wait().await.ok(), true)
+        }
+    };
+    let mut notes = Vec::new();
+    let status_report = status_path.and_then(|p| std::fs::read_to_string(p).ok());
+    if let Some(inner) = status_report.as_deref().and_then(reported_child_pid) {
+        reap_namespace_init(inner).await;
+    }
+    let stdout = join_capture(out, pid, &mut notes).await;
+    let stderr = join_capture(err, pid, &mut notes).await;
+    Ok(Exit {
+        status,
+        timed_out,
+        status_report,
+        stdout,
+        stderr,
+        notes,
+    })
+}
+
+async fn join_capture(
+    task: Option<tokio::task::JoinHandle<Captured>>,
+    pid: u32,
+    notes: &mut Vec<String>,
+) -> Captured {
+    let Some(mut task) = task else {
+        return Captured::default();
+    };
+    match tokio::time::timeout(Duration::from_secs(2), &mut task).await {
+        Ok(Ok(c)) => c,
+        _ => {
+            // A leftover process still holds the pipe (only possible unsandboxed): kill the group.
+            if pid != 0 {
+                kill_group(pid);
+            }
+            match tokio::time::timeout(Duration::from_secs(2), &mut task).await {
+                Ok(Ok(c)) => c,
+                _ => {
+                    task.abort();
+                    notes.push(
+                        "output capture cut: a leftover process held the pipe open".to_string(),
+                    );
+                    Captured::default()
+                }
+            }
+        }
+    }
+}
+
+/// The host pid of the sandbox's pid-namespace init (bwrap's `child-pid`).
+fn reported_child_pid(report: &str) -> Option<i32> {
+    report
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find_map(|v| v.get("child-pid").and_then(|c| c.as_i64()))
+        .and_then(|c| i32::try_from(c).ok())
+}
+
+/// Whether `pid` is alive (a zombie counts as dead).
+fn alive(pid: i32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    let state = stat
+        .rsplit_once(')')
+        .and_then(|(_, rest)| rest.trim_start().chars().next());
+    !matches!(state, Some('Z') | Some('X') | None)
+}
+
+/// Make sure the sandbox's pid namespace is gone: its init dies with bwrap (`--die-with-parent`),
+/// but asynchronously; kill it outright and wait (bounded) until it is dead. When a pid
+/// namespace's init dies the kernel kills every process in it, `setsid` or not.
+async fn reap_namespace_init(pid: i32) {
+    for _ in 0..1000 {
+        if !alive(pid) {
+            return;
+        }
+        // SAFETY: kill(2) on the namespace init bwrap reported for this run.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+/// The exit code bwrap reported for the script (`None` = the sandbox never ran it).
+fn reported_exit_code(report: &str) -> Option<i32> {
+    report
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find_map(|v| v.get("exit-code").and_then(|c| c.as_i64()))
+        .and_then(|c| i32::try_from(c).ok())
+}
+
+/// Turn a finished run into an [`Outcome`]; an `Err` when bubblewrap never started the script.
+pub fn classify(exit: &Exit, limits: &Limits, sandboxed: bool) -> Result<Outcome, SandboxError> {
+    use std::os::unix::process::ExitStatusExt;
+    if exit.timed_out {
+        return Ok(Outcome::Timeout {
+            after_seconds: limits.wall_seconds,
+        });
+    }
+    let (code, signal) = if sandboxed {
+        let report = exit.status_report.as_deref().unwrap_or("");
+        let Some(code) = reported_exit_code(report) else {
+            let msg = exit.stderr.text.trim();
+            return Err(SandboxError::Setup(if msg.is_empty() {
+                format!(
+                    "bubblewrap exited with {:?} before starting the script",
+                    exit.status
+                )
+            } else {
+                msg.to_string()
+            }));
+        };
+        if code > 128 && code <= 128 + 64 {
+            (None, Some(code - 128))
+        } else {
+            (Some(code), None)
+        }
+    } else {
+        match exit.status {
+            Some(s) => (s.code(), s.signal()),
+            None => (None, Some(libc::SIGKILL)),
+        }
+    };
+    if let Some(sig) = signal {
+        return Ok(match sig {
+            libc::SIGXCPU => Outcome::LimitExceeded {
+                limit: LimitKind::Cpu,
+            },
+            libc::SIGXFSZ => Outcome::LimitExceeded {
+                limit: LimitKind::FileSize,
+            },
+            _ => Outcome::Signal { signal: sig },
+        });
+    }
+    let code = code.unwrap_or(-1);
+    if code == 0 {
+        return Ok(Outcome::Ok);
+    }
+    let marker = exit
+        .stderr
+        .text
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix(LIMIT_MARKER))
+        .and_then(LimitKind::from_marker);
+    Ok(match marker {
+        Some(limit) => Outcome::LimitExceeded { limit },
+        None => Outcome::ExitCode { code },
+    })
+}
+
+/// Make the environment's home writable by the sandbox uid (when the engine runs as root, files
+/// not yet owned by that uid are chowned; symlinks are not followed).
+pub fn hand_home_to(home: &Path, uid: u32, notes: &mut Vec<String>) -> std::io::Result<()> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return Ok(());
+    }
+    let mut changed = 0usize;
+    for entry in walkdir::WalkDir::new(home).follow_links(false) {
+        let entry = entry.map_err(std::io::Error::other)?;
+        let meta = entry.path().symlink_metadata()?;
+        if meta.uid() == uid && meta.gid() == uid {
+            continue;
+        }
+        let c = CString::new(entry.path().as_os_str().as_bytes()).map_err(std::io::Error::other)?;
+        // SAFETY: `c` is a valid NUL-terminated path.
+        if unsafe { libc::lchown(c.as_ptr(), uid, uid) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        changed += 1;
+    }
+    if changed > 0 {
+        notes.push(format!(
+            "gave {changed} home entries to sandbox uid {uid} so the script can write them"
+        ));
+    }
+    Ok(())
+}

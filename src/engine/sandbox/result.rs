@@ -1,0 +1,121 @@
+//! The typed result of one sandboxed run.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::policy::Role;
+
+/// Which resource limit a script ran into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LimitKind {
+    /// `RLIMIT_CPU` (SIGXCPU / SIGKILL).
+    Cpu,
+    /// `RLIMIT_AS` (MemoryError).
+    Memory,
+    /// `RLIMIT_NPROC` (fork or thread creation failed with EAGAIN).
+    Processes,
+    /// `RLIMIT_FSIZE` (EFBIG / SIGXFSZ).
+    FileSize,
+    /// `RLIMIT_NOFILE` (EMFILE).
+    OpenFiles,
+}
+
+impl LimitKind {
+    /// Parse the kind printed by the in-sandbox bootstrap.
+    pub fn from_marker(s: &str) -> Option<Self> {
+        match s.trim() {
+            "cpu" => Some(Self::Cpu),
+            "memory" => Some(Self::Memory),
+            "processes" => Some(Self::Processes),
+            "file_size" => Some(Self::FileSize),
+            "open_files" => Some(Self::OpenFiles),
+            _ => None,
+        }
+    }
+}
+
+/// How the script ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Outcome {
+    /// Exit status 0.
+    Ok,
+    /// A non-zero exit status not attributed to a limit (e.g. an uncaught exception: 1).
+    ExitCode {
+        /// The exit status.
+        code: i32,
+    },
+    /// Killed by a signal not attributed to a limit.
+    Signal {
+        /// The signal number.
+        signal: i32,
+    },
+    /// The wall-clock timeout expired; every process of the run was killed.
+    Timeout {
+        /// The timeout that expired, in seconds.
+        after_seconds: f64,
+    },
+    /// A resource limit stopped the script.
+    LimitExceeded {
+        /// Which limit.
+        limit: LimitKind,
+    },
+}
+
+/// Bounded capture of one output stream.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Captured {
+    /// The kept text (lossy UTF-8): everything, or the head, a marker line and the tail.
+    pub text: String,
+    /// Bytes the script wrote in total.
+    pub total_bytes: u64,
+    /// Whether bytes were dropped.
+    pub truncated: bool,
+}
+
+/// A state-API request the forwarder refused (answered 403 to the script, never forwarded).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RefusedRequest {
+    /// HTTP method.
+    pub method: String,
+    /// Path and query as sent.
+    pub target: String,
+    /// The `action` of a `POST /post` body, if any.
+    pub action: Option<String>,
+    /// Why it was refused.
+    pub reason: String,
+}
+
+/// Everything known about one run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    /// How the script ended.
+    pub outcome: Outcome,
+    /// The role it ran in.
+    pub role: Role,
+    /// Captured stdout.
+    pub stdout: Captured,
+    /// Captured stderr.
+    pub stderr: Captured,
+    /// Wall time of the whole run (sandbox set-up included), seconds.
+    pub wall_seconds: f64,
+    /// State-API requests refused by the forwarder.
+    pub refused: Vec<RefusedRequest>,
+    /// State-API requests forwarded to the server.
+    pub forwarded: u64,
+    /// True when the script ran WITHOUT the sandbox (`--unsafe-no-sandbox`).
+    pub unsandboxed: bool,
+    /// The interpreter used.
+    pub python: PathBuf,
+    /// Remarks worth a human's attention (venv fallback, unsafe mode, ...).
+    pub notes: Vec<String>,
+}
+
+impl RunResult {
+    /// Whether the script exited 0.
+    pub fn succeeded(&self) -> bool {
+        self.outcome == Outcome::Ok
+    }
+}

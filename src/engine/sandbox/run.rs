@@ -1,0 +1,281 @@
+//! `run_script`: run one agent-written Python script against one environment, sandboxed.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::config::{Limits, SandboxConfig};
+use super::layout::{self, BwrapPlan, RunDir};
+use super::policy::Role;
+use super::process;
+use super::proxy::{self, Listen};
+use super::result::RunResult;
+
+/// The environment a script runs against.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SandboxSpec {
+    /// The environment's home directory on the host (seen as `/home/user`).
+    pub home: PathBuf,
+    /// The environment's state-API session id (`[A-Za-z0-9_-]{1,128}`).
+    pub sid: String,
+    /// The app name (`TW_APP`), e.g. `team-chat`; empty for a files-only environment.
+    pub app: String,
+    /// The host-side state API server; `None` = no state API for this environment.
+    pub upstream: Option<SocketAddr>,
+    /// The app's conventional port: inside the sandbox the API answers at `http://localhost:<port>`.
+    pub api_port: u16,
+}
+
+/// A script to run: its file name (for tracebacks) and its source text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Script {
+    /// File name, e.g. `reward.py` (`[A-Za-z0-9_.-]`, ends in `.py`).
+    pub name: String,
+    /// Python source.
+    pub source: String,
+}
+
+/// Whether running without bubblewrap is allowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Isolation {
+    /// Sandbox required: a missing bubblewrap is an error.
+    #[default]
+    Required,
+    /// `--unsafe-no-sandbox`: run without isolation; recorded on the result.
+    UnsafeNoSandbox,
+}
+
+/// Infrastructure failures: never a script outcome, never a reward.
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    /// bubblewrap is not installed (or not at the configured path).
+    #[error("sandbox unavailable: bubblewrap not found at {path}. Install it with `apt-get install bubblewrap` (Debian/Ubuntu) or `dnf install bubblewrap`, or set `bwrap_path` in the sandbox config; to run WITHOUT isolation pass --unsafe-no-sandbox")]
+    Unavailable {
+        /// The path that was tried.
+        path: PathBuf,
+    },
+    /// The request itself is invalid (bad sid, script name, home...).
+    #[error("invalid sandbox request: {0}")]
+    Invalid(String),
+    /// bubblewrap could not build the sandbox (its own message follows).
+    #[error("sandbox set-up failed: {0}")]
+    Setup(String),
+    /// Host-side I/O failed.
+    #[error("sandbox I/O error while {what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+fn io_err(what: &str) -> impl FnOnce(std::io::Error) -> SandboxError + '_ {
+    move |source| SandboxError::Io {
+        what: what.to_string(),
+        source,
+    }
+}
+
+fn validate(spec: &SandboxSpec, script: &Script) -> Result<(), SandboxError> {
+    let sid_ok = !spec.sid.is_empty()
+        && spec.sid.len() <= 128
+        && spec
+            .sid
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !sid_ok {
+        return Err(SandboxError::Invalid(format!(
+            "sid `{}` is not [A-Za-z0-9_-]{{1,128}}",
+            spec.sid
+        )));
+    }
+    let name_ok = script.name.ends_with(".py")
+        && !script.name.starts_with('.')
+        && script
+            .name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b));
+    if !name_ok {
+        return Err(SandboxError::Invalid(format!(
+            "script name `{}` must be a plain file name ending in .py",
+            script.name
+        )));
+    }
+    if !spec.home.is_dir() {
+        return Err(SandboxError::Invalid(format!(
+            "environment home {} is not a directory",
+            spec.home.display()
+        )));
+    }
+    if spec.upstream.is_some() && spec.api_port == 0 {
+        return Err(SandboxError::Invalid(
+            "api_port must be 1..65535".to_string(),
+        ));
+    }
+    Ok(())
+}
+
+/// Run `script` in `role` against the environment `spec`, under `limits`.
+///
+/// Script failures (non-zero exit, timeout, limits) are [`Outcome`]s in an `Ok` result;
+/// `Err` means the sandbox itself could not run ([`SandboxError`]).
+pub async fn run_script(
+    cfg: &SandboxConfig,
+    spec: &SandboxSpec,
+    role: Role,
+    script: &Script,
+    limits: &Limits,
+    isolation: Isolation,
+) -> Result<RunResult, SandboxError> {
+    validate(spec, script)?;
+    let started = Instant::now();
+    let sandboxed = is_executable(&cfg.bwrap_path);
+    if !sandboxed && isolation == Isolation::Required {
+        return Err(SandboxError::Unavailable {
+            path: cfg.bwrap_path.clone(),
+        });
+    }
+    let mut notes = Vec::new();
+    let (python, fallback_note) = cfg.python();
+    notes.extend(fallback_note);
+    let venv = python
+        .starts_with(&cfg.venv_dir)
+        .then_some(cfg.venv_dir.as_path());
+    let run = RunDir::create(
+        &cfg.run_dir_parent,
+        &spec.sid,
+        cfg.sandbox_uid,
+        &script.name,
+        &script.source,
+    )
+    .map_err(io_err("creating the per-run directory"))?;
+    if sandboxed && role.writes_home() {
+        process::hand_home_to(&spec.home, cfg.sandbox_uid, &mut notes)
+            .map_err(io_err("giving the home directory to the sandbox uid"))?;
+    }
+    let mut env: Vec<(String, String)> = vec![
+        ("HOME".into(), layout::IN_HOME.into()),
+        ("USER".into(), "user".into()),
+        ("LANG".into(), "C.UTF-8".into()),
+        ("PYTHONUNBUFFERED".into(), "1".into()),
+        ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+        ("TW_SID".into(), spec.sid.clone()),
+        ("TW_APP".into(), spec.app.clone()),
+        ("TW_ROLE".into(), role.as_str().into()),
+    ];
+    let path_var = match venv {
+        Some(v) => format!("{}:/usr/local/bin:/usr/bin:/bin", v.join("bin").display()),
+        None => "/usr/local/bin:/usr/bin:/bin".to_string(),
+    };
+    env.push(("PATH".into(), path_var));
+    let mut proxy = None;
+    if let Some(upstream) = spec.upstream {
+        let listen = if sandboxed {
+            Listen::Unix(&run.path("api.sock"))
+        } else {
+            Listen::LoopbackTcp
+        };
+        let (handle, addr) =
+            proxy::start(listen, role, &spec.sid, upstream, limits.request_body_bytes)
+                .await
+                .map_err(io_err("starting the state-API forwarder"))?;
+        proxy = Some(handle);
+        match addr {
+            Some(addr) => {
+                env.push(("TW_STATE_URL".into(), format!("http://{addr}")));
+                notes.push(format!(
+                    "unsandboxed: the state API is at http://{addr}, not at localhost:{}",
+                    spec.api_port
+                ));
+            }
+            None => {
+                env.push((
+                    "TW_STATE_URL".into(),
+                    format!("http://localhost:{}", spec.api_port),
+                ));
+                env.push(("TW_FORWARD_PORT".into(), spec.api_port.to_string()));
+                env.push(("TW_FORWARD_SOCKET".into(), layout::IN_SOCKET.into()));
+            }
+        }
+    }
+    let exit = if sandboxed {
+        env.push(("PYTHONPATH".into(), format!("{}/lib", layout::IN_TW_DIR)));
+        let plan = BwrapPlan {
+            run: &run,
+            home: &spec.home,
+            role,
+            uid: cfg.sandbox_uid,
+            python: &python,
+            venv,
+            script_name: &script.name,
+            with_socket: proxy.is_some(),
+            env: &env,
+        };
+        let mut cmd = tokio::process::Command::new(&cfg.bwrap_path);
+        cmd.args(layout::bwrap_args(&plan))
+            .uid(cfg.sandbox_uid)
+            .gid(cfg.sandbox_uid);
+        process::execute(cmd, limits, Some(&run.path("status.json"))).await
+    } else {
+        notes.push(
+            "UNSANDBOXED: ran without bubblewrap (--unsafe-no-sandbox): no file-system, network \
+             or uid isolation; RLIMIT_NPROC is not enforced for root; processes that leave the \
+             process group survive a timeout"
+                .to_string(),
+        );
+        env.push(("PYTHONPATH".into(), run.path("lib").display().to_string()));
+        write_host_sid(&spec.sid, &mut notes);
+        let mut cmd = tokio::process::Command::new(&python);
+        cmd.arg(run.path("lib/tw_boot.py"))
+            .arg(run.path(&format!("script/{}", script.name)));
+        cmd.current_dir(&spec.home)
+            .env_clear()
+            .envs(env.iter().map(|(k, v)| (k, v)));
+        process::execute(cmd, limits, None).await
+    };
+    let log = match proxy {
+        Some(p) => p.stop().await,
+        None => Default::default(),
+    };
+    let exit = exit.map_err(io_err("running the script"))?;
+    notes.extend(exit.notes.iter().cloned());
+    let outcome = process::classify(&exit, limits, sandboxed)?;
+    Ok(RunResult {
+        outcome,
+        role,
+        stdout: exit.stdout,
+        stderr: exit.stderr,
+        wall_seconds: started.elapsed().as_secs_f64(),
+        refused: log.refused,
+        forwarded: log.forwarded,
+        unsandboxed: !sandboxed,
+        python,
+        notes,
+    })
+}
+
+fn write_host_sid(sid: &str, notes: &mut Vec<String>) {
+    match std::fs::write("/tmp/task_web_sid", sid) {
+        Ok(()) => {
+            notes.push("unsandboxed: wrote the sid to the host's /tmp/task_web_sid".to_string())
+        }
+        Err(e) => notes.push(format!(
+            "unsandboxed: could not write /tmp/task_web_sid: {e}"
+        )),
+    }
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// Kept for callers that only need to know the wall timeout as a `Duration`.
+pub fn wall_timeout(limits: &Limits) -> Duration {
+    Duration::from_secs_f64(limits.wall_seconds.max(0.001))
+}

@@ -1,0 +1,280 @@
+//! Hostile scripts against the real bubblewrap sandbox: each is contained, typed, and the engine
+//! still runs scripts afterwards. Needs bubblewrap and root (CI runs `.ci/setup` as root).
+//! Tests are serialised: they share the sandbox uid, whose process count the fork bomb fills.
+
+mod sandbox_support;
+
+use std::time::{Duration, Instant};
+
+use sandbox_support::*;
+use tuplewright::engine::sandbox::{LimitKind, Limits, Outcome, Role};
+
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn infinite_loop_is_killed_at_the_wall_timeout() {
+    let _g = SERIAL.lock().await;
+    let env = Env::new();
+    let t = Instant::now();
+    let r = run(
+        &env.spec("loop", None),
+        Role::Reader,
+        "while True:\n    pass\n",
+        &limits(1.5),
+    )
+    .await;
+    assert_eq!(r.outcome, Outcome::Timeout { after_seconds: 1.5 });
+    assert!(t.elapsed() < Duration::from_secs(10));
+    assert!(processes_of_uid(65534).is_empty(), "left processes behind");
+    assert_still_healthy(&env).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cpu_limit_is_typed() {
+    let _g = SERIAL.lock().await;
+    let env = Env::new();
+    let l = Limits {
+        cpu_seconds: 1,
+        ..limits(30.0)
+    };
+    let r = run(
+        &env.spec("cpu", None),
+        Role::Reader,
+        "while True:\n    pass\n",
+        &l,
+    )
+    .await;
+    assert_eq!(
+        r.outcome,
+        Outcome::LimitExceeded {
+            limit: LimitKind::Cpu
+        },
+        "{r:?}"
+    );
+    assert_still_healthy(&env).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fork_bomb_hits_the_process_limit_and_nothing_survives() {
+    let _g = SERIAL.lock().await;
+    let env = Env::new();
+    let l = Limits {
+        processes: 40,
+        ..limits(30.0)
+    };
+    let src = "import os\nwhile True:\n    os.fork()\n";
+    let r = run(&env.spec("bomb", None), Role::Setup, src, &l).await;
+    assert_eq!(
+        r.outcome,
+        Outcome::LimitExceeded {
+            limit: LimitKind::Processes
+        },
+        "{r:?}"
+    );
+    assert!(
+        processes_of_uid(65534).is_empty(),
+        "fork bomb left processes behind"
+    );
+    assert_still_healthy(&env).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ten_gigabyte_write_stops_at_the_file_size_limit() {
+    let _g = SERIAL.lock().await;
+    let env = Env::new();
+    let l = Limits {
+        file_size_bytes: 8 << 20,
+        ..limits(60.0)
+    };
+    let src = "chunk = b'x' * (1 << 20)\nwith open('/home/user/big.bin', 'wb') as f:\n    for _ in range(10 * 1024):\n        f.write(chunk)\n";
+    let r = run(&env.spec("big", None), Role::Setup, src, &l).await;
+    assert_eq!(
+        r.outcome,
+        Outcome::LimitExceeded {
+            limit: LimitKind::FileSize
+        },
+        "{r:?}"
+    );
+    let size = std::fs::metadata(env.home.join("big.bin")).unwrap().len();
+    assert!(size <= 8 << 20, "file grew to {size}");
+    assert_still_healthy(&env).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn host_secrets_and_other_environments_are_unreadable() {
+    let _g = SERIAL.lock().await;
+    assert!(
+        std::path::Path::new("/etc/shadow").exists(),
+        "host has no /etc/shadow to protect"
+    );
+    let env = Env::new();
+    let other = Env::new();
+    std::fs::write(other.home.join("secret.txt"), "other env secret").unwrap();
+    let other_secret = other.home.join("secret.txt");
+    let src = format!(
+        r#"
+import json, os
+results = {{}}
+for path in ["/etc/shadow", "{other}", "/root/.bashrc", "/work", "/proc/1/root/etc/shadow"]:
+    try:
+        with open(path) as f:
+            results[path] = "READ:" + f.read(40)
+    except Exception as e:
+        results[path] = type(e).__name__
+for path in ["/usr/tw_pwned", "/etc/passwd", "/tmp/.tw/lib/tw_reward.py"]:
+    try:
+        with open(path, "a") as f:
+            f.write("x")
+        results["write " + path] = "WROTE"
+    except Exception as e:
+        results["write " + path] = type(e).__name__
+print(json.dumps(results))
+"#,
+        other = other_secret.display()
+    );
+    let r = run(&env.spec("peek", None), Role::Setup, &src, &limits(30.0)).await;
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    let v: serde_json::Value = serde_json::from_str(r.stdout.text.trim()).unwrap();
+    for (k, res) in v.as_object().unwrap() {
+        let res = res.as_str().unwrap();
+        assert!(!res.starts_with("READ:") && res != "WROTE", "{k} -> {res}");
+    }
+    assert!(!std::path::Path::new("/usr/tw_pwned").exists());
+    assert_eq!(read(&other_secret), "other env secret");
+    assert_still_healthy(&env).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn outside_network_connections_fail_even_to_host_loopback() {
+    let _g = SERIAL.lock().await;
+    let env = Env::new();
+    // A host service the script must NOT reach (the sandbox's 127.0.0.1 is its own namespace).
+    let host = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    host.set_nonblocking(true).unwrap();
+    let port = host.local_addr().unwrap().port();
+    let upstream = StandIn::start().await;
+    let src = format!(
+        r#"
+import socket
+for port in ({port}, {up}):
+    s = socket.socket()
+    s.settimeout(2)
+    try:
+        s.connect(("127.0.0.1", port))
+        print("CONNECTED", port)
+    except OSError as e:
+        print("refused", port, type(e).__name__)
+"#,
+        up = upstream.addr.port()
+    );
+    let r = run(
+        &env.spec("net", Some(upstream.addr)),
+        Role::Setup,
+        &src,
+        &limits(30.0),
+    )
+    .await;
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    assert!(!r.stdout.text.contains("CONNECTED"), "{}", r.stdout.text);
+    assert!(host.accept().is_err(), "the host listener got a connection");
+    assert!(upstream.seen().is_empty());
+    assert_still_healthy(&env).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn detached_setsid_child_dies_with_the_run() {
+    let _g = SERIAL.lock().await;
+    let env = Env::new();
+    let src = r#"
+import subprocess, sys, time
+child = "import os, time\nwhile True:\n    open('/home/user/beat', 'w').write(str(time.time()))\n    time.sleep(0.05)\n"
+subprocess.Popen([sys.executable, "-c", child], start_new_session=True,
+                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+time.sleep(0.5)
+while True:
+    time.sleep(1)
+"#;
+    let r = run(&env.spec("detach", None), Role::Setup, src, &limits(2.0)).await;
+    assert_eq!(r.outcome, Outcome::Timeout { after_seconds: 2.0 });
+    let beat = env.home.join("beat");
+    let first = read(&beat);
+    assert!(!first.is_empty(), "the detached child never ran");
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(read(&beat), first, "the detached child is still writing");
+    assert!(processes_of_uid(65534).is_empty(), "left processes behind");
+    assert_still_healthy(&env).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reader_write_to_state_api_is_refused_recorded_and_never_forwarded_standin() {
+    let _g = SERIAL.lock().await;
+    let env = Env::new();
+    let upstream = StandIn::start().await;
+    let src = r#"
+import json, os, urllib.request, urllib.error
+sid = open("/tmp/task_web_sid").read().strip()
+body = json.dumps({"action": "set_current", "state": {"hacked": True}}).encode()
+req = urllib.request.Request(os.environ["TW_STATE_URL"] + "/post?sid=" + sid, data=body,
+                             headers={"Content-Type": "application/json", "X-Tuplewright-Role": "setup"})
+try:
+    urllib.request.urlopen(req, timeout=10)
+    print("WRITE ACCEPTED")
+except urllib.error.HTTPError as e:
+    print(e.code, json.loads(e.read())["error"])
+"#;
+    let r = run(
+        &env.spec("ro", Some(upstream.addr)),
+        Role::Reader,
+        src,
+        &limits(30.0),
+    )
+    .await;
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    assert_eq!(r.stdout.text.trim(), "403 forbidden");
+    assert_eq!(r.refused.len(), 1);
+    assert_eq!(r.refused[0].action.as_deref(), Some("set_current"));
+    assert!(
+        upstream.seen().is_empty(),
+        "the stand-in upstream received {:?}",
+        upstream.seen()
+    );
+    assert_still_healthy(&env).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn memory_and_open_file_limits_are_typed() {
+    let _g = SERIAL.lock().await;
+    let env = Env::new();
+    let l = Limits {
+        address_space_bytes: 256 << 20,
+        ..limits(30.0)
+    };
+    let r = run(
+        &env.spec("mem", None),
+        Role::Reader,
+        "x = bytearray(2 << 30)\n",
+        &l,
+    )
+    .await;
+    assert_eq!(
+        r.outcome,
+        Outcome::LimitExceeded {
+            limit: LimitKind::Memory
+        },
+        "{r:?}"
+    );
+    let l = Limits {
+        open_files: 32,
+        ..limits(30.0)
+    };
+    let src = "fs = [open('/dev/null') for _ in range(1000)]\n";
+    let r = run(&env.spec("fds", None), Role::Reader, src, &l).await;
+    assert_eq!(
+        r.outcome,
+        Outcome::LimitExceeded {
+            limit: LimitKind::OpenFiles
+        },
+        "{r:?}"
+    );
+    assert_still_healthy(&env).await;
+}
