@@ -6,6 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod scan;
+
 /// Global options shared by every subcommand.
 #[derive(Debug, Parser)]
 #[command(
@@ -43,7 +45,10 @@ pub struct Cli {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Scan reward scripts for forbidden patterns (agreement condition C5).
+    Scan(scan::ScanArgs),
+}
 
 /// Entry point used by `main.rs`: parse, dispatch, map errors to exit codes.
 pub fn main() -> ExitCode {
@@ -64,6 +69,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 "the terminal workbench is not built yet; run `tuplewright --help` for the available subcommands"
             )
         }
-        Some(cmd) => match cmd {},
+        Some(cmd) => match cmd {
+            Command::Scan(args) => scan::run(args),
+        },
     }
 }

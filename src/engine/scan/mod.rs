@@ -1,0 +1,112 @@
+//! The C5 forbidden-pattern scanner for reward scripts (paper §A.3.3, issue 4).
+//!
+//! [`scan_source`] parses a reward script with a real Python parser (see [`py`] for why ruff's),
+//! runs a small data-flow pass over it ([`flow`]: which names hold constants, which are computed
+//! from environment reads, which reach the score) and judges every place score is awarded with
+//! the fixed rules of [`RuleId`]. The harness runs it — the agreement loop and the TUI call the
+//! same function — so the reward-writing agent cannot skip or weaken it.
+//!
+//! The rules, in one line each (docs/scan.md has examples and the JSON shape):
+//! - `bool-flag-constant`: a flag holding a constant `True` (or truthy constant) gates or adds score;
+//! - `placeholder-flag`: a flag left at a constant (never evaluated) conditions score;
+//! - `hardcoded-success`: constant success returned/printed/added on a path that inspects nothing;
+//! - `bare-existence-score`: score awarded on existence alone, with no content check of the path;
+//! - `subprocess`: any way of running external processes, through any alias or dynamic import;
+//! - `comment-only-check`: an award justified only by a comment asserting a check;
+//! - `dynamic-code`: `exec`/`eval`/`compile` of strings built at run time;
+//! - `syntax-error`: the script does not parse.
+
+mod assign;
+mod calls;
+pub mod corpus;
+mod expr;
+mod facts;
+mod flow;
+mod py;
+mod report;
+mod rules;
+mod taint;
+
+use std::path::{Path, PathBuf};
+
+pub use report::{Finding, RuleId, ScanReport};
+
+/// Failure to scan a file at all (distinct from a finding).
+#[derive(Debug, thiserror::Error)]
+pub enum ScanError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The path that failed.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not UTF-8 text.
+    #[error("{path} is not UTF-8 text")]
+    NotUtf8 {
+        /// The offending path.
+        path: PathBuf,
+    },
+}
+
+/// Scan one reward script given as text. `path_label` is copied into every finding.
+pub fn scan_source(path_label: &str, source: &str) -> ScanReport {
+    let lines = py::Lines::new(source);
+    let suite = match py::parse(source) {
+        Ok(suite) => suite,
+        Err(err) => {
+            let (line, column) = lines.position(err.offset);
+            return ScanReport {
+                file: path_label.to_string(),
+                parsed: false,
+                findings: vec![Finding {
+                    rule: RuleId::SyntaxError,
+                    file: path_label.to_string(),
+                    line,
+                    column,
+                    source_line: lines.line(line).to_string(),
+                    reason: format!(
+                        "the script does not parse ({}), so nothing it checks can be verified; \
+                         fix the syntax",
+                        err.message
+                    ),
+                }],
+            };
+        }
+    };
+    let facts = flow::analyze(&suite, &lines);
+    let mut findings: Vec<Finding> = rules::run(&suite, &facts, &lines)
+        .into_iter()
+        .map(|hit| {
+            let (line, column) = lines.position(hit.offset);
+            Finding {
+                rule: hit.rule,
+                file: path_label.to_string(),
+                line,
+                column,
+                source_line: lines.line(line).to_string(),
+                reason: hit.reason,
+            }
+        })
+        .collect();
+    findings.sort_by_key(|f| (f.line, f.rule, f.column));
+    findings.dedup_by(|a, b| a.line == b.line && a.rule == b.rule);
+    ScanReport {
+        file: path_label.to_string(),
+        parsed: true,
+        findings,
+    }
+}
+
+/// Read and scan one file.
+pub fn scan_file(path: &Path) -> Result<ScanReport, ScanError> {
+    let bytes = std::fs::read(path).map_err(|source| ScanError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let source = String::from_utf8(bytes).map_err(|_| ScanError::NotUtf8 {
+        path: path.to_path_buf(),
+    })?;
+    Ok(scan_source(&path.display().to_string(), &source))
+}
