@@ -79,6 +79,9 @@ impl Flow<'_> {
     /// `target op= value`.
     pub(super) fn aug_assign(&mut self, a: &ast::StmtAugAssign) {
         let val = self.eval(&a.value);
+        if let (Operator::Add, Expr::Name(n)) = (a.op, a.target.as_ref()) {
+            self.added.insert(n.id.as_str().to_string());
+        }
         if a.op == Operator::Add && self.score_target(&a.target).is_some() {
             for term in terms(&a.value) {
                 let v = self.eval(term);

@@ -91,6 +91,41 @@ const ACCESSORS: &[&str] = &[
     "setdefault",
 ];
 
+/// Methods computing from receiver and arguments only (strings, containers, numbers).
+const PURE_METHODS: &[&str] = &[
+    "lower",
+    "upper",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "split",
+    "rsplit",
+    "splitlines",
+    "join",
+    "replace",
+    "startswith",
+    "endswith",
+    "format",
+    "title",
+    "casefold",
+    "count",
+    "index",
+    "find",
+    "rfind",
+    "partition",
+    "rpartition",
+    "isdigit",
+    "isnumeric",
+    "isalpha",
+    "zfill",
+    "center",
+    "ljust",
+    "rjust",
+    "encode",
+    "decode",
+    "is_integer",
+];
+
 /// Container methods that store their arguments into the receiver.
 const MUTATORS: &[&str] = &["append", "extend", "add", "update", "insert", "setdefault"];
 
@@ -119,7 +154,11 @@ impl Flow<'_> {
                 let mut v = summary.clone();
                 for (a, e) in &args {
                     let key = self.key_of(e, a);
-                    v.taint.add_key(&key);
+                    if v.taint.env {
+                        v.taint.add_key(&key);
+                    } else {
+                        v.taint.add_exist_key(&key);
+                    }
                 }
                 return v;
             }
@@ -131,9 +170,10 @@ impl Flow<'_> {
                 if let Some((a, e)) = args.first() {
                     t.join(&a.taint.clone().unmarked());
                     let key = self.key_of(e, a);
-                    t.add_key(&key);
+                    t.add_exist_key(&key);
                 }
-                t.env = args.first().is_some_and(|(a, _)| a.taint.env);
+                // A path computed from the state is still only checked for existence.
+                t.env = false;
                 return Val::of(t);
             }
             if PURE.contains(&n) && self.lookup(n).is_none() {
@@ -148,7 +188,7 @@ impl Flow<'_> {
                 let mut t = recv.taint.unmarked();
                 t.exists = true;
                 t.env = false;
-                t.add_key(&recv_key);
+                t.add_exist_key(&recv_key);
                 return Val::of(t);
             }
             if MUTATORS.contains(&method) {
@@ -163,6 +203,10 @@ impl Flow<'_> {
             let mut t = recv.taint.clone();
             if !ACCESSORS.contains(&method) {
                 t.clear_markers();
+                if !PURE_METHODS.contains(&method) && !MUTATORS.contains(&method) {
+                    // Anything else on an object (read_text, json, find_all) reads the world.
+                    t.env = true;
+                }
             }
             for (a, e) in &args {
                 t.join(&a.taint.clone().unmarked());

@@ -185,6 +185,7 @@ impl Flow<'_> {
                     }
                     out.taint.join(&self.eval(&item.value).taint);
                 }
+                out.taint.truthy = None;
                 out
             }
             Expr::List(l) => self.join_all(&l.elts),
@@ -210,11 +211,14 @@ impl Flow<'_> {
         }
     }
 
+    /// A display (`[a, b]`, `(a, b)`): joins its elements. Truthy literals inside a container
+    /// are data (names, weights), not flags, so only `True` markers survive.
     fn join_all(&mut self, elts: &[Expr]) -> Val {
         let mut out = Val::default();
         for e in elts {
             out.taint.join(&self.eval(e).taint);
         }
+        out.taint.truthy = None;
         out
     }
 

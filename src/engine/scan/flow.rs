@@ -36,6 +36,10 @@ pub(crate) struct Flow<'s> {
     pub(super) facts: Facts,
     returns: Vec<Vec<Val>>,
     pub(super) record: bool,
+    /// Names that get `+=` somewhere (first pass).
+    pub(super) added: HashSet<String>,
+    /// Names returned from a function (first pass).
+    returned: HashSet<String>,
 }
 
 /// Run the pass over a module: once to summarise functions and learn which names are printed
@@ -52,8 +56,13 @@ pub(crate) fn analyze(suite: &[Stmt], lines: &Lines) -> Facts {
         facts: Facts::default(),
         returns: Vec::new(),
         record: false,
+        added: HashSet::new(),
+        returned: HashSet::new(),
     };
     flow.block(suite);
+    // An accumulator a function returns is that function's score (`s += 0.5 ... return s`).
+    let accumulators: Vec<String> = flow.added.intersection(&flow.returned).cloned().collect();
+    flow.score_names.extend(accumulators);
     flow.scopes = vec![HashMap::new()];
     flow.containers.clear();
     flow.pc.clear();
@@ -191,6 +200,9 @@ impl<'s> Flow<'s> {
             Stmt::FunctionDef(def) => self.function(def),
             Stmt::ClassDef(class) => self.block(&class.body),
             Stmt::Return(ret) => {
+                if let Some(Expr::Name(n)) = ret.value.as_deref() {
+                    self.returned.insert(n.id.as_str().to_string());
+                }
                 let val = match &ret.value {
                     Some(v) => self.eval(v),
                     None => Val::default(),

@@ -19,8 +19,10 @@ pub(crate) struct Taint {
     pub exists: bool,
     /// Derived from a negated existence check (`not os.path.exists(src)`).
     pub absent: bool,
-    /// Paths (resolved constant text or source text) checked or read.
+    /// Paths (resolved constant text or source text) whose content was read.
     pub keys: Vec<String>,
+    /// Paths whose existence was checked.
+    pub exist_keys: Vec<String>,
     /// Byte offset of a literal `True` this value still carries.
     pub bool_true: Option<usize>,
     /// Byte offset of a truthy non-bool literal (`1`, `"yes"`) this value still carries.
@@ -56,6 +58,9 @@ impl Taint {
         for key in &other.keys {
             self.add_key(key);
         }
+        for key in &other.exist_keys {
+            self.add_exist_key(key);
+        }
         self.bool_true = self.bool_true.or(other.bool_true);
         self.truthy = self.truthy.or(other.truthy);
         self.placeholder = self.placeholder.or(other.placeholder);
@@ -67,10 +72,17 @@ impl Taint {
         self
     }
 
-    /// Record a path key.
+    /// Record a path whose content was read.
     pub fn add_key(&mut self, key: &str) {
         if self.keys.len() < MAX_KEYS && !self.keys.iter().any(|k| k == key) {
             self.keys.push(key.to_string());
+        }
+    }
+
+    /// Record a path whose existence was checked.
+    pub fn add_exist_key(&mut self, key: &str) {
+        if self.exist_keys.len() < MAX_KEYS && !self.exist_keys.iter().any(|k| k == key) {
+            self.exist_keys.push(key.to_string());
         }
     }
 
@@ -95,9 +107,9 @@ impl Taint {
         self
     }
 
-    /// True when `self` and `other` share a path key.
-    pub fn shares_key(&self, other: &Taint) -> bool {
-        self.keys.iter().any(|k| other.keys.contains(k))
+    /// True when a path `self` checked for existence has its content read in `other`.
+    pub fn content_read_in(&self, other: &Taint) -> bool {
+        self.exist_keys.iter().any(|k| other.keys.contains(k))
     }
 }
 

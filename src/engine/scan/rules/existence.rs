@@ -25,7 +25,7 @@ pub(super) fn check(facts: &Facts, hits: &mut Vec<Hit>) {
         }
         let content_checked = facts.awards.iter().any(|other| {
             let g = other.gate();
-            g.env && g.shares_key(&gate)
+            g.env && gate.content_read_in(&g)
         });
         if content_checked {
             continue;
@@ -36,7 +36,7 @@ pub(super) fn check(facts: &Facts, hits: &mut Vec<Hit>) {
             reason: format!(
                 "score is awarded only because {} exists; open it and check a property of its \
                  content (values, structure) before awarding",
-                gate.keys
+                gate.exist_keys
                     .first()
                     .map_or_else(|| "a path".to_string(), |k| format!("`{k}`"))
             ),
