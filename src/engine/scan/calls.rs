@@ -136,8 +136,18 @@ impl Flow<'_> {
             .unwrap_or_else(|| self.lines.text(super::py::span(arg)).to_string())
     }
 
+    /// Expand an import alias at the head of a dotted name.
+    fn qualify(&self, name: String) -> String {
+        let (head, rest) = name.split_once('.').unwrap_or((name.as_str(), ""));
+        match self.aliases.get(head) {
+            Some(q) if rest.is_empty() => q.clone(),
+            Some(q) => format!("{q}.{rest}"),
+            None => name,
+        }
+    }
+
     pub(super) fn call(&mut self, c: &ast::ExprCall) -> Val {
-        let name = dotted(&c.func);
+        let name = dotted(&c.func).map(|n| self.qualify(n));
         let mut args: Vec<(Val, &Expr)> = Vec::new();
         for a in c.arguments.args.iter() {
             args.push((self.eval(a), a));
@@ -178,6 +188,9 @@ impl Flow<'_> {
             }
             if PURE.contains(&n) && self.lookup(n).is_none() {
                 return pure(n, &args);
+            }
+            if let (Expr::Name(_), Some(v)) = (c.func.as_ref(), self.lookup(n)) {
+                return v.clone();
             }
         }
         if let Expr::Attribute(attr) = c.func.as_ref() {

@@ -75,7 +75,14 @@ impl Flow<'_> {
                 }
                 out
             }
-            Expr::TString(_) | Expr::IpyEscapeCommand(_) | Expr::Lambda(_) => Val::env(),
+            Expr::TString(_) | Expr::IpyEscapeCommand(_) => Val::env(),
+            Expr::Lambda(l) => {
+                // The value of a lambda is what calling it returns (parameters are unknown).
+                self.scopes.push(HashMap::new());
+                let v = self.eval(&l.body);
+                self.scopes.pop();
+                v
+            }
             Expr::Name(n) => self.load_name(n.id.as_str()),
             Expr::Attribute(a) => {
                 let key = self.lines.text(super::py::span(a));

@@ -40,6 +40,8 @@ pub(crate) struct Flow<'s> {
     pub(super) added: HashSet<String>,
     /// Names returned from a function (first pass).
     returned: HashSet<String>,
+    /// Import aliases: local name -> qualified name (`present` -> `os.path.exists`).
+    pub(super) aliases: HashMap<String, String>,
 }
 
 /// Run the pass over a module: once to summarise functions and learn which names are printed
@@ -58,6 +60,7 @@ pub(crate) fn analyze(suite: &[Stmt], lines: &Lines) -> Facts {
         record: false,
         added: HashSet::new(),
         returned: HashSet::new(),
+        aliases: HashMap::new(),
     };
     flow.block(suite);
     // An accumulator a function returns is that function's score (`s += 0.5 ... return s`).
@@ -274,6 +277,22 @@ impl<'s> Flow<'s> {
                 self.block(&t.finalbody);
             }
             Stmt::Assert(a) => return Some(self.eval(&a.test).taint.unmarked()),
+            Stmt::Import(i) => {
+                for a in &i.names {
+                    if let Some(local) = &a.asname {
+                        self.aliases
+                            .insert(local.as_str().to_string(), a.name.as_str().to_string());
+                    }
+                }
+            }
+            Stmt::ImportFrom(i) => {
+                let module = i.module.as_ref().map_or("", |m| m.as_str());
+                for a in &i.names {
+                    let local = a.asname.as_ref().unwrap_or(&a.name).as_str();
+                    let qualified = format!("{module}.{}", a.name.as_str());
+                    self.aliases.insert(local.to_string(), qualified);
+                }
+            }
             Stmt::Expr(e) => {
                 self.eval(&e.value);
             }

@@ -106,11 +106,6 @@ impl Taint {
         self.truthy = None;
         self
     }
-
-    /// True when a path `self` checked for existence has its content read in `other`.
-    pub fn content_read_in(&self, other: &Taint) -> bool {
-        self.exist_keys.iter().any(|k| other.keys.contains(k))
-    }
 }
 
 /// An abstract value: taint plus what is statically known about it.

@@ -21,11 +21,33 @@ fn asserting() -> Option<&'static Regex> {
               | no\s+need\s+to\s+(check|verify|validate) | skip\w*\s+(the\s+)?(check|verification|validation)
               | known\s+to\s+be | by\s+construction | golden(\s+|_)patch | we\s+know | take\s+it\s+as
               | (counts?|treat(ed)?)\s+as\s+(passed|verified|correct)
+              | todo | fixme | xxx | tbd | placeholder
             )\b",
         )
         .ok()
     })
     .as_ref()
+}
+
+fn placeholder_words() -> Option<&'static Regex> {
+    static RE: OnceLock<Option<Regex>> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?ix)\b( assum\w* | placeholder | todo | fixme | tbd | stub\w* | for\s+now | later
+              | temporar\w* | pretend\w* | dummy | hard-?coded | fill(ed)?\s+in )\b",
+        )
+        .ok()
+    })
+    .as_ref()
+}
+
+/// The comment marking the constant on `line` as a placeholder (`# assume the chart exists`,
+/// `# TODO: check later`), if any.
+pub(crate) fn placeholder_comment(lines: &Lines, line: usize) -> Option<String> {
+    let re = placeholder_words()?;
+    comments_at(lines, line)
+        .into_iter()
+        .find(|c| re.is_match(c))
 }
 
 /// The comment part of a source line (ignores `#` inside simple string literals).
@@ -51,6 +73,14 @@ fn comment(line: &str) -> Option<&str> {
 /// The comment asserting a check that justifies the statement on `line`, if any: a trailing
 /// comment, or the block of comment lines directly above it.
 pub(super) fn asserted_check(lines: &Lines, line: usize) -> Option<String> {
+    let re = asserting()?;
+    comments_at(lines, line)
+        .into_iter()
+        .find(|c| re.is_match(c))
+}
+
+/// The trailing comment of `line` and the comment lines directly above it.
+fn comments_at(lines: &Lines, line: usize) -> Vec<String> {
     let mut candidates = Vec::new();
     if let Some(c) = comment(lines.line(line)) {
         candidates.push(c.trim().to_string());
@@ -65,6 +95,5 @@ pub(super) fn asserted_check(lines: &Lines, line: usize) -> Option<String> {
             break;
         }
     }
-    let re = asserting()?;
-    candidates.into_iter().find(|c| re.is_match(c))
+    candidates
 }

@@ -2,9 +2,10 @@
 //!
 //! An award whose conditions and value depend only on positive existence checks is bare,
 //! however far apart check and award are (the data-flow pass carries existence through
-//! variables and early-exit guards). It is excused when the same path's content is read and
-//! gates another award (existence checked, then content checked), and when an absence check is
-//! part of the condition (a move: present at the target and gone from the source).
+//! variables and early-exit guards). Existence used as a precondition (an early `return 0.0`
+//! when the file is missing, then awards gated on its content) is clean, because those awards
+//! depend on content reads. An absence check in the same condition also makes it clean: that
+//! is a move (present at the target and gone from the source, paper §E.5).
 
 use super::super::facts::{AwardKind, Facts};
 use super::super::report::RuleId;
@@ -13,7 +14,11 @@ use super::Hit;
 pub(super) fn check(facts: &Facts, hits: &mut Vec<Hit>) {
     for award in &facts.awards {
         let positive = match award.kind {
-            AwardKind::Return | AwardKind::Print => award.num.is_some_and(|n| n > 0.0),
+            // `return True` from a loader is not a score; numeric returns are.
+            AwardKind::Return => {
+                award.num.is_some_and(|n| n > 0.0) && award.value.bool_true.is_none()
+            }
+            AwardKind::Print => award.num.is_some_and(|n| n > 0.0),
             _ => award.positive(),
         };
         if !positive {
@@ -21,13 +26,6 @@ pub(super) fn check(facts: &Facts, hits: &mut Vec<Hit>) {
         }
         let gate = award.gate();
         if !gate.exists || gate.env || gate.absent || award.flag_markers().has_marker() {
-            continue;
-        }
-        let content_checked = facts.awards.iter().any(|other| {
-            let g = other.gate();
-            g.env && gate.content_read_in(&g)
-        });
-        if content_checked {
             continue;
         }
         hits.push(Hit {

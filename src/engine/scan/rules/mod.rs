@@ -26,7 +26,7 @@ pub(crate) struct Hit {
 /// Run every rule over one parsed script.
 pub(crate) fn run(suite: &[ast::Stmt], facts: &Facts, lines: &Lines) -> Vec<Hit> {
     let mut hits = Vec::new();
-    flags::check(facts, &mut hits);
+    flags::check(facts, lines, &mut hits);
     existence::check(facts, &mut hits);
     hardcoded::check(facts, lines, &mut hits);
     process::check(suite, &mut hits);
