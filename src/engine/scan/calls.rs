@@ -219,6 +219,7 @@ impl Flow<'_> {
                 if !PURE_METHODS.contains(&method) && !MUTATORS.contains(&method) {
                     // Anything else on an object (read_text, json, find_all) reads the world.
                     t.env = true;
+                    self.env_reads += 1;
                 }
             }
             for (a, e) in &args {
@@ -229,6 +230,7 @@ impl Flow<'_> {
             t.add_key(&recv_key);
             return Val::of(t);
         }
+        self.env_reads += 1;
         let mut t = Taint::env();
         for (a, e) in &args {
             t.join(&a.taint.clone().unmarked());

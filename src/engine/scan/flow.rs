@@ -22,6 +22,9 @@ pub(super) enum PcKind {
     Loop,
     /// The rest of a block after an early exit or an `assert`.
     Guard,
+    /// An `except` handler: stores there depend on the environment (whether it raised), but
+    /// an award there inspects nothing.
+    Handler,
 }
 
 /// The walker state.
@@ -42,6 +45,8 @@ pub(crate) struct Flow<'s> {
     returned: HashSet<String>,
     /// Import aliases: local name -> qualified name (`present` -> `os.path.exists`).
     pub(super) aliases: HashMap<String, String>,
+    /// Number of environment-reading calls evaluated so far.
+    pub(super) env_reads: usize,
 }
 
 /// Run the pass over a module: once to summarise functions and learn which names are printed
@@ -61,6 +66,7 @@ pub(crate) fn analyze(suite: &[Stmt], lines: &Lines) -> Facts {
         added: HashSet::new(),
         returned: HashSet::new(),
         aliases: HashMap::new(),
+        env_reads: 0,
     };
     flow.block(suite);
     // An accumulator a function returns is that function's score (`s += 0.5 ... return s`).
@@ -96,8 +102,10 @@ impl<'s> Flow<'s> {
     /// Join of the conditions on the stack (all kinds).
     pub(super) fn gate_pc(&self) -> Taint {
         let mut t = Taint::default();
-        for (_, c) in &self.pc {
-            t.join(c);
+        for (kind, c) in &self.pc {
+            if *kind != PcKind::Handler {
+                t.join(c);
+            }
         }
         t
     }
@@ -107,8 +115,10 @@ impl<'s> Flow<'s> {
         let base = self.fn_base.last().copied().unwrap_or(0);
         let mut out: Option<Taint> = None;
         for (kind, c) in self.pc.iter().skip(base) {
-            if *kind != PcKind::Guard {
-                out.get_or_insert_with(Taint::default).join(c);
+            match kind {
+                PcKind::Guard => {}
+                PcKind::Handler => out.get_or_insert_with(Taint::default).join(&Taint::env()),
+                _ => out.get_or_insert_with(Taint::default).join(c),
             }
         }
         out
@@ -265,13 +275,15 @@ impl<'s> Flow<'s> {
                 }
             }
             Stmt::Try(t) => {
-                self.block(&t.body);
+                self.try_body(&t.body);
                 for handler in &t.handlers {
                     let ast::ExceptHandler::ExceptHandler(h) = handler;
                     if let Some(name) = &h.name {
                         self.store_name(name.as_str(), Val::env(), start(h));
                     }
-                    self.branch(PcKind::Branch, Taint::env(), &h.body);
+                    // Reaching a handler says nothing about the state being right: an award
+                    // there inspects nothing.
+                    self.branch(PcKind::Handler, Taint::default(), &h.body);
                 }
                 self.block(&t.orelse);
                 self.block(&t.finalbody);
@@ -304,6 +316,24 @@ impl<'s> Flow<'s> {
             _ => {}
         }
         None
+    }
+
+    /// A `try` body: once a statement has read the environment, the rest runs only if that read
+    /// succeeded (a parse, a sheet lookup), which counts as an inspection.
+    fn try_body(&mut self, stmts: &[Stmt]) {
+        let depth = self.pc.len();
+        let mut guarded = false;
+        for stmt in stmts {
+            let reads = self.env_reads;
+            if let Some(guard) = self.stmt(stmt) {
+                self.pc.push((PcKind::Guard, guard));
+            }
+            if !guarded && self.env_reads > reads {
+                guarded = true;
+                self.pc.push((PcKind::Guard, Taint::env()));
+            }
+        }
+        self.pc.truncate(depth);
     }
 
     fn if_stmt(&mut self, i: &ast::StmtIf) -> Option<Taint> {

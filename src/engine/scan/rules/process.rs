@@ -18,7 +18,12 @@ use ast::{Expr, Operator, Stmt};
 /// Marker for a module or attribute name only known at run time.
 const DYNAMIC: &str = "<dynamic>";
 
-/// Why a qualified name launches processes, if it does.
+/// `os.__dict__.system` -> `os.system`; `builtins.__builtins__.eval` -> `builtins.eval`.
+fn normalize(q: String) -> String {
+    q.replace(".__dict__", "").replace(".__builtins__", "")
+}
+
+/// Whether a qualified name launches processes.
 fn launches(q: &str) -> bool {
     let mut parts = q.split('.');
     let top = parts.next().unwrap_or("");
@@ -104,14 +109,17 @@ impl Resolver {
                 }
                 match id {
                     "__builtins__" | "builtins" => Some("builtins".into()),
-                    "__import__" | "exec" | "eval" | "compile" | "getattr" | "vars" => {
-                        Some(format!("builtins.{id}"))
-                    }
+                    "__import__" | "exec" | "eval" | "compile" | "getattr" | "vars" | "globals"
+                    | "locals" => Some(format!("builtins.{id}")),
                     _ if self.star_os && launches(&format!("os.{id}")) => Some(format!("os.{id}")),
                     _ => None,
                 }
             }
-            Expr::Attribute(a) => Some(format!("{}.{}", self.resolve(&a.value)?, a.attr.as_str())),
+            Expr::Attribute(a) => Some(normalize(format!(
+                "{}.{}",
+                self.resolve(&a.value)?,
+                a.attr.as_str()
+            ))),
             Expr::Call(c) => {
                 let callee = self.resolve(&c.func)?;
                 let args = &c.arguments.args;
@@ -129,6 +137,7 @@ impl Resolver {
                         Some(format!("{base}.{}", attr.as_deref().unwrap_or(DYNAMIC)))
                     }
                     "builtins.vars" => self.resolve(args.first()?),
+                    "builtins.globals" | "builtins.locals" => Some("builtins".into()),
                     _ => None,
                 }
             }
@@ -137,7 +146,7 @@ impl Resolver {
                 let key = self.const_str(&s.slice).unwrap_or(DYNAMIC.into());
                 match base.as_str() {
                     "sys.modules" => Some(key),
-                    b => Some(format!("{}.{key}", b.trim_end_matches(".__dict__"))),
+                    b => Some(normalize(format!("{b}.{key}"))),
                 }
             }
             _ => None,
