@@ -404,3 +404,27 @@ fn cli_corpus_mode_prints_the_precision_recall_table() {
         .stdout(predicates::str::contains("precision"))
         .stdout(predicates::str::contains("bare-existence-score"));
 }
+
+#[test]
+fn pathologically_nested_script_is_refused_not_crashing() {
+    let src = format!(
+        "score = 0{}\nprint(f'REWARD: {{score}}')\n",
+        " + 1".repeat(60_000)
+    );
+    let report = scan_source("deep.py", &src);
+    assert!(!report.parsed);
+    assert_eq!(report.rules(), vec![RuleId::SyntaxError]);
+    assert!(
+        report.findings[0].reason.contains("too complex"),
+        "{}",
+        report.findings[0].reason
+    );
+    let nested = (0..400).fold(String::from("score = 0\n"), |mut s, i| {
+        s.push_str(&" ".repeat(i));
+        s.push_str(&format!("if score == {i}:\n"));
+        s
+    }) + &" ".repeat(400)
+        + "score += 1\n";
+    let report = scan_source("nested.py", &nested);
+    assert!(report.parsed, "400 nested blocks are analysed");
+}

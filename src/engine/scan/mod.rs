@@ -50,8 +50,43 @@ pub enum ScanError {
     },
 }
 
+/// Stack for one scan: the parser, the AST visitors and dropping the AST all recurse per nesting
+/// level, and a hostile script can nest tens of thousands of levels (`1 + 1 + … + 1`).
+const SCAN_STACK: usize = 256 * 1024 * 1024;
+
 /// Scan one reward script given as text. `path_label` is copied into every finding.
+///
+/// Runs on a helper thread with a large stack so that pathological nesting cannot overflow the
+/// caller's stack; if even that fails, the script is reported as unparsable.
 pub fn scan_source(path_label: &str, source: &str) -> ScanReport {
+    let outcome = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("tuplewright-scan".into())
+            .stack_size(SCAN_STACK)
+            .spawn_scoped(scope, || scan_on_this_thread(path_label, source))
+            .map(|handle| handle.join())
+    });
+    match outcome {
+        Ok(Ok(report)) => report,
+        Ok(Err(_)) | Err(_) => ScanReport {
+            file: path_label.to_string(),
+            parsed: false,
+            findings: vec![Finding {
+                rule: RuleId::SyntaxError,
+                file: path_label.to_string(),
+                line: 1,
+                column: 1,
+                source_line: py::Lines::new(source).line(1).to_string(),
+                reason: "the scanner could not analyse this script (too deeply nested or \
+                         too large); simplify it"
+                    .to_string(),
+            }],
+        },
+    }
+}
+
+/// [`scan_source`] on the current thread's stack.
+fn scan_on_this_thread(path_label: &str, source: &str) -> ScanReport {
     let lines = py::Lines::new(source);
     let suite = match py::parse(source) {
         Ok(suite) => suite,

@@ -24,14 +24,37 @@ pub(crate) struct SyntaxErr {
     pub offset: usize,
 }
 
+/// Most tokens one logical line may hold. The analysis and the AST visitors recurse once per
+/// nesting level; a statement with more tokens than this could nest deeper than the scan stack
+/// allows (`1 + 1 + … + 1`), so it is refused instead of crashing the harness.
+const MAX_TOKENS_PER_STATEMENT: usize = 20_000;
+
 /// Parse `source` as a Python module.
 pub(crate) fn parse(source: &str) -> Result<Suite, SyntaxErr> {
-    ruff_python_parser::parse_module(source)
-        .map(|parsed| parsed.into_suite())
-        .map_err(|err| SyntaxErr {
-            message: err.error.to_string(),
-            offset: usize::from(err.location.start()),
-        })
+    let parsed = ruff_python_parser::parse_module(source).map_err(|err| SyntaxErr {
+        message: err.error.to_string(),
+        offset: usize::from(err.location.start()),
+    })?;
+    let mut count = 0usize;
+    let mut line_start = 0usize;
+    for token in parsed.tokens().iter() {
+        if count == 0 {
+            line_start = usize::from(token.range().start());
+        }
+        count += 1;
+        if token.kind() == ast::token::TokenKind::Newline {
+            count = 0;
+        } else if count > MAX_TOKENS_PER_STATEMENT {
+            return Err(SyntaxErr {
+                message: format!(
+                    "statement has more than {MAX_TOKENS_PER_STATEMENT} tokens; too complex to \
+                     analyse"
+                ),
+                offset: line_start,
+            });
+        }
+    }
+    Ok(parsed.into_suite())
 }
 
 /// Start byte offset of any node.
