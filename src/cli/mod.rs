@@ -13,6 +13,7 @@ pub mod env;
 mod export;
 mod import;
 pub mod sandbox;
+pub mod scan;
 mod stats;
 mod synth;
 mod tasks;
@@ -74,6 +75,8 @@ pub enum Command {
     /// Run agent-written Python in the bubblewrap sandbox (`run`), or build its virtualenv (`setup`).
     #[command(subcommand)]
     Sandbox(sandbox::SandboxCommand),
+    /// Scan reward scripts for forbidden patterns (agreement condition C5).
+    Scan(scan::ScanArgs),
 }
 
 /// Entry point used by `main.rs`: parse, dispatch, map errors to exit codes.
@@ -107,6 +110,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Env(args) => env::run(args),
             Command::Agents(args) => agents::run(args),
             Command::Sandbox(c) => sandbox::run(c),
+            Command::Scan(args) => scan::run(args),
         },
     }
 }

@@ -10,6 +10,7 @@ pub mod config;
 pub mod env;
 pub mod providers;
 pub mod sandbox;
+pub mod scan;
 pub mod stats;
 pub mod store;
 pub mod synth;

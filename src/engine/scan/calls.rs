@@ -1,0 +1,358 @@
+//! Calls in the data-flow pass: existence checks, pure builtins, user functions, container
+//! mutation, environment reads, and `print("REWARD: ...")`.
+
+use super::expr::dotted;
+use super::facts::AwardKind;
+use super::flow::Flow;
+use super::py::{ast, start};
+use super::taint::{Taint, Val};
+use ast::Expr;
+
+/// Functions whose truth only says a path exists (or a directory lists a name).
+const EXISTS_FUNCS: &[&str] = &[
+    "os.path.exists",
+    "os.path.isfile",
+    "os.path.isdir",
+    "os.path.lexists",
+    "os.path.islink",
+    "os.access",
+    "os.listdir",
+    "os.scandir",
+    "glob.glob",
+    "glob.iglob",
+    "path.exists",
+    "path.isfile",
+    "path.isdir",
+    "exists",
+    "isfile",
+    "isdir",
+    "listdir",
+    "glob",
+];
+
+/// Methods whose truth only says a path exists.
+const EXISTS_METHODS: &[&str] = &[
+    "exists",
+    "is_file",
+    "is_dir",
+    "is_symlink",
+    "glob",
+    "rglob",
+    "iterdir",
+];
+
+/// Builtins and path helpers that compute from their arguments only.
+const PURE: &[&str] = &[
+    "len",
+    "bool",
+    "int",
+    "float",
+    "str",
+    "abs",
+    "round",
+    "min",
+    "max",
+    "sum",
+    "all",
+    "any",
+    "list",
+    "tuple",
+    "set",
+    "dict",
+    "sorted",
+    "reversed",
+    "enumerate",
+    "zip",
+    "range",
+    "repr",
+    "isinstance",
+    "Path",
+    "PurePath",
+    "pathlib.Path",
+    "os.path.join",
+    "os.path.expanduser",
+    "os.path.basename",
+    "os.path.dirname",
+    "os.path.abspath",
+    "math.isclose",
+    "math.floor",
+    "math.ceil",
+    "math.fabs",
+];
+
+/// Container methods that hand back stored items (their markers survive).
+const ACCESSORS: &[&str] = &[
+    "get",
+    "items",
+    "values",
+    "keys",
+    "copy",
+    "pop",
+    "setdefault",
+];
+
+/// Methods computing from receiver and arguments only (strings, containers, numbers).
+const PURE_METHODS: &[&str] = &[
+    "lower",
+    "upper",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "split",
+    "rsplit",
+    "splitlines",
+    "join",
+    "replace",
+    "startswith",
+    "endswith",
+    "format",
+    "title",
+    "casefold",
+    "count",
+    "index",
+    "find",
+    "rfind",
+    "partition",
+    "rpartition",
+    "isdigit",
+    "isnumeric",
+    "isalpha",
+    "zfill",
+    "center",
+    "ljust",
+    "rjust",
+    "encode",
+    "decode",
+    "is_integer",
+];
+
+/// Container methods that store their arguments into the receiver.
+const MUTATORS: &[&str] = &["append", "extend", "add", "update", "insert", "setdefault"];
+
+impl Flow<'_> {
+    fn key_of(&mut self, arg: &Expr, val: &Val) -> String {
+        val.text
+            .clone()
+            .unwrap_or_else(|| self.lines.text(super::py::span(arg)).to_string())
+    }
+
+    /// Expand an import alias at the head of a dotted name.
+    fn qualify(&self, name: String) -> String {
+        let (head, rest) = name.split_once('.').unwrap_or((name.as_str(), ""));
+        match self.aliases.get(head) {
+            Some(q) if rest.is_empty() => q.clone(),
+            Some(q) => format!("{q}.{rest}"),
+            None => name,
+        }
+    }
+
+    pub(super) fn call(&mut self, c: &ast::ExprCall) -> Val {
+        let name = dotted(&c.func).map(|n| self.qualify(n));
+        let mut args: Vec<(Val, &Expr)> = Vec::new();
+        for a in c.arguments.args.iter() {
+            args.push((self.eval(a), a));
+        }
+        for k in c.arguments.keywords.iter() {
+            args.push((self.eval(&k.value), &k.value));
+        }
+        if matches!(name.as_deref(), Some("print" | "sys.stdout.write")) {
+            self.reward_print(c);
+            return Val::default();
+        }
+        if let Some(n) = name.as_deref() {
+            if let Some(summary) = self.funcs.get(n) {
+                let mut v = summary.clone();
+                for (a, e) in &args {
+                    let key = self.key_of(e, a);
+                    if v.taint.env {
+                        v.taint.add_key(&key);
+                    } else {
+                        v.taint.add_exist_key(&key);
+                    }
+                }
+                return v;
+            }
+            if EXISTS_FUNCS.contains(&n) && self.lookup(n).is_none() {
+                let mut t = Taint {
+                    exists: true,
+                    ..Taint::default()
+                };
+                if let Some((a, e)) = args.first() {
+                    t.join(&a.taint.clone().unmarked());
+                    let key = self.key_of(e, a);
+                    t.add_exist_key(&key);
+                }
+                // A path computed from the state is still only checked for existence.
+                t.env = false;
+                return Val::of(t);
+            }
+            if PURE.contains(&n) && self.lookup(n).is_none() {
+                return pure(n, &args);
+            }
+            if let (Expr::Name(_), Some(v)) = (c.func.as_ref(), self.lookup(n)) {
+                return v.clone();
+            }
+        }
+        if let Expr::Attribute(attr) = c.func.as_ref() {
+            let method = attr.attr.as_str();
+            let recv = self.eval(&attr.value);
+            let recv_key = self.key_of(&attr.value, &recv);
+            if EXISTS_METHODS.contains(&method) {
+                let mut t = recv.taint.unmarked();
+                t.exists = true;
+                t.env = false;
+                t.add_exist_key(&recv_key);
+                return Val::of(t);
+            }
+            if MUTATORS.contains(&method) {
+                if let Expr::Name(n) = attr.value.as_ref() {
+                    let mut v = Val::default();
+                    for (a, _) in &args {
+                        v.taint.join(&a.taint);
+                    }
+                    self.store_item(n.id.as_str(), v);
+                }
+            }
+            let mut t = recv.taint.clone();
+            if !ACCESSORS.contains(&method) {
+                t.clear_markers();
+                if !PURE_METHODS.contains(&method) && !MUTATORS.contains(&method) {
+                    // Anything else on an object (read_text, json, find_all) reads the world.
+                    t.env = true;
+                    self.env_reads += 1;
+                }
+            }
+            for (a, e) in &args {
+                t.join(&a.taint.clone().unmarked());
+                let key = self.key_of(e, a);
+                t.add_key(&key);
+            }
+            t.add_key(&recv_key);
+            return Val::of(t);
+        }
+        self.env_reads += 1;
+        let mut t = Taint::env();
+        for (a, e) in &args {
+            t.join(&a.taint.clone().unmarked());
+            let key = self.key_of(e, a);
+            t.add_key(&key);
+        }
+        Val::of(t)
+    }
+
+    /// `print("REWARD: ...")`: record the printed value as an award.
+    fn reward_print(&mut self, c: &ast::ExprCall) {
+        let mut literal = String::new();
+        let mut parts: Vec<&Expr> = Vec::new();
+        let mut is_reward = false;
+        for arg in c.arguments.args.iter() {
+            let before = parts.len();
+            let mut text = String::new();
+            collect_parts(arg, &mut text, &mut parts);
+            if text.contains("REWARD") {
+                is_reward = true;
+                literal.push_str(&text);
+            } else if !is_reward {
+                parts.truncate(before);
+            }
+        }
+        if !is_reward {
+            return;
+        }
+        let mut val = Val::default();
+        for p in &parts {
+            if let Expr::Name(n) = p {
+                self.score_names.insert(n.id.as_str().to_string());
+            }
+            let v = self.eval(p);
+            val.taint.join(&v.taint);
+            val.num = if parts.len() == 1 { v.num } else { None };
+        }
+        if parts.is_empty() {
+            val.num = literal
+                .split("REWARD")
+                .nth(1)
+                .map(|rest| rest.trim_start_matches([':', ' ', '=']))
+                .and_then(|rest| {
+                    let end = rest
+                        .find(|ch: char| !(ch.is_ascii_digit() || ch == '.'))
+                        .unwrap_or(rest.len());
+                    rest[..end].parse::<f64>().ok()
+                });
+        }
+        self.award(AwardKind::Print, start(c), &val);
+    }
+}
+
+/// Split a printed expression into literal text and interpolated parts.
+fn collect_parts<'e>(expr: &'e Expr, text: &mut String, parts: &mut Vec<&'e Expr>) {
+    match expr {
+        Expr::StringLiteral(s) => text.push_str(s.value.to_str()),
+        Expr::FString(f) => {
+            for element in f.value.elements() {
+                match element {
+                    ast::InterpolatedStringElement::Literal(l) => text.push_str(&l.value),
+                    ast::InterpolatedStringElement::Interpolation(i) => parts.push(&i.expression),
+                }
+            }
+            for part in f.value.iter() {
+                if let ast::FStringPart::Literal(l) = part {
+                    text.push_str(&l.value);
+                }
+            }
+        }
+        Expr::BinOp(b) => {
+            collect_parts(&b.left, text, parts);
+            collect_parts(&b.right, text, parts);
+        }
+        Expr::Call(call) => match call.func.as_ref() {
+            Expr::Attribute(a) if a.attr.as_str() == "format" => {
+                collect_parts(&a.value, text, parts);
+                parts.extend(call.arguments.args.iter());
+            }
+            Expr::Name(n) if matches!(n.id.as_str(), "str" | "float" | "round" | "repr") => {
+                parts.extend(call.arguments.args.iter().take(1));
+            }
+            _ => parts.push(expr),
+        },
+        _ => parts.push(expr),
+    }
+}
+
+/// A pure call: depends on its arguments only.
+fn pure(name: &str, args: &[(Val, &Expr)]) -> Val {
+    let mut out = Val::default();
+    for (a, _) in args {
+        out.taint.join(&a.taint);
+    }
+    let first = args.first().map(|(a, _)| a);
+    let nums: Vec<Option<f64>> = args.iter().map(|(a, _)| a.num).collect();
+    match name {
+        "float" | "int" | "abs" | "round" | "math.floor" | "math.ceil" | "math.fabs" => {
+            out.num = first.and_then(|a| a.num);
+        }
+        "min" | "max" if args.len() > 1 && nums.iter().all(Option::is_some) => {
+            let it = nums.iter().flatten().copied();
+            out.num = if name == "min" {
+                it.reduce(f64::min)
+            } else {
+                it.reduce(f64::max)
+            };
+        }
+        "bool" | "all" | "any" | "isinstance" | "math.isclose" => {
+            out.flaglike = true;
+            out.taint.truthy = None;
+        }
+        "str" => out.text = first.and_then(|a| a.text.clone()),
+        "Path" | "PurePath" | "pathlib.Path" | "os.path.join" | "os.path.expanduser" => {
+            let texts: Option<Vec<String>> = args.iter().map(|(a, _)| a.text.clone()).collect();
+            out.text = texts.map(|t| t.join("/"));
+        }
+        "len" => out.taint.clear_markers(),
+        _ => {}
+    }
+    if name != "bool" && name != "all" && name != "any" {
+        out.taint.truthy = None;
+    }
+    out
+}

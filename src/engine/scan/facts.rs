@@ -1,0 +1,70 @@
+//! What the data-flow pass records for the rules: every place score is awarded and every
+//! place a success value leaves the script.
+
+use super::taint::Taint;
+
+/// How a score-bearing value is produced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AwardKind {
+    /// `score += x`, `score = score + x`, `scores["k"] = x`: one additive term.
+    Increment,
+    /// `score = x` (a reset, a clamp, a weighted sum).
+    Set,
+    /// `print("REWARD: ...")` / `sys.stdout.write("REWARD: ...")`.
+    Print,
+    /// `return x` inside a function.
+    Return,
+}
+
+/// One place where score (or a success value) is produced.
+#[derive(Debug, Clone)]
+pub(crate) struct Award {
+    /// What kind of award this is.
+    pub kind: AwardKind,
+    /// Byte offset of the statement/expression to report.
+    pub offset: usize,
+    /// Control dependence: every enclosing condition, loop and early-exit guard.
+    pub cond: Taint,
+    /// The same, restricted to `if`/loop conditions inside the current function (no guards).
+    pub local_cond: Taint,
+    /// The awarded value itself.
+    pub value: Taint,
+    /// The awarded value when statically known.
+    pub num: Option<f64>,
+}
+
+impl Award {
+    /// Everything the award depends on (conditions and value).
+    pub fn gate(&self) -> Taint {
+        self.cond.clone().joined(&self.value)
+    }
+
+    /// The constant-flag markers that make this award suspicious, as judged by rules 1 and 2:
+    /// markers in its conditions, plus `True`/placeholder markers in the awarded value when the
+    /// conditions inspect nothing (a return value is judged by rule 3 instead).
+    pub fn flag_markers(&self) -> Taint {
+        let mut m = Taint {
+            bool_true: self.cond.bool_true,
+            truthy: self.cond.truthy,
+            placeholder: self.cond.placeholder,
+            ..Taint::default()
+        };
+        if self.kind != AwardKind::Return && !self.cond.inspects() {
+            m.bool_true = m.bool_true.or(self.value.bool_true);
+            m.placeholder = m.placeholder.or(self.value.placeholder);
+        }
+        m
+    }
+
+    /// Awards a strictly positive amount, or an unknown one.
+    pub fn positive(&self) -> bool {
+        self.num.is_none_or(|n| n > 0.0)
+    }
+}
+
+/// All awards of one script, in source order.
+#[derive(Debug, Default)]
+pub(crate) struct Facts {
+    /// The awards.
+    pub awards: Vec<Award>,
+}

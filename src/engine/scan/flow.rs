@@ -1,0 +1,414 @@
+//! The data-flow pass: walks statements in order, tracks an abstract [`Val`] per name (constants
+//! vs values computed from environment reads), the control dependence of every statement, and
+//! records every place score is awarded ([`Award`]). Rules then judge the awards.
+//!
+//! Scoping is simple on purpose: one map per function plus the module map; stores under a
+//! condition or loop are weak (joined with the old value); an `if` whose body exits (`return`,
+//! `sys.exit`, `raise`, `continue`) guards the rest of its block.
+
+use std::collections::{HashMap, HashSet};
+
+use super::facts::{Award, AwardKind, Facts};
+use super::py::{ast, start, Lines};
+use super::taint::{Taint, Val};
+use ast::{Expr, Stmt};
+
+/// Why a condition is on the control stack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum PcKind {
+    /// An `if`/`elif`/`else`/`match`/`except` branch.
+    Branch,
+    /// A loop body (iterable or `while` test, markers stripped).
+    Loop,
+    /// The rest of a block after an early exit or an `assert`.
+    Guard,
+    /// An `except` handler: stores there depend on the environment (whether it raised), but
+    /// an award there inspects nothing.
+    Handler,
+}
+
+/// The walker state.
+pub(crate) struct Flow<'s> {
+    pub(super) lines: &'s Lines<'s>,
+    pub(super) scopes: Vec<HashMap<String, Val>>,
+    pub(super) containers: HashSet<String>,
+    pub(super) pc: Vec<(PcKind, Taint)>,
+    fn_base: Vec<usize>,
+    pub(super) funcs: HashMap<String, Val>,
+    pub(super) score_names: HashSet<String>,
+    pub(super) facts: Facts,
+    returns: Vec<Vec<Val>>,
+    pub(super) record: bool,
+    /// Names that get `+=` somewhere (first pass).
+    pub(super) added: HashSet<String>,
+    /// Names returned from a function (first pass).
+    returned: HashSet<String>,
+    /// Import aliases: local name -> qualified name (`present` -> `os.path.exists`).
+    pub(super) aliases: HashMap<String, String>,
+    /// Number of environment-reading calls evaluated so far.
+    pub(super) env_reads: usize,
+}
+
+/// Run the pass over a module: once to summarise functions and learn which names are printed
+/// as the reward, once more to record awards.
+pub(crate) fn analyze(suite: &[Stmt], lines: &Lines) -> Facts {
+    let mut flow = Flow {
+        lines,
+        scopes: vec![HashMap::new()],
+        containers: HashSet::new(),
+        pc: Vec::new(),
+        fn_base: vec![0],
+        funcs: HashMap::new(),
+        score_names: HashSet::new(),
+        facts: Facts::default(),
+        returns: Vec::new(),
+        record: false,
+        added: HashSet::new(),
+        returned: HashSet::new(),
+        aliases: HashMap::new(),
+        env_reads: 0,
+    };
+    flow.block(suite);
+    // An accumulator a function returns is that function's score (`s += 0.5 ... return s`).
+    let accumulators: Vec<String> = flow.added.intersection(&flow.returned).cloned().collect();
+    flow.score_names.extend(accumulators);
+    flow.scopes = vec![HashMap::new()];
+    flow.containers.clear();
+    flow.pc.clear();
+    flow.record = true;
+    flow.block(suite);
+    flow.facts
+}
+
+/// Score-like variable names: `score`, `total_reward`, `points_earned`, `credit`, `total`.
+pub(super) fn looks_like_score(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    let scorey = ["score", "reward", "points", "earned", "credit", "grade"]
+        .iter()
+        .any(|w| n.contains(w))
+        || n == "total"
+        || n.starts_with("total_");
+    let excluded = ["max", "possible", "weight", "threshold", "expected", "min_"]
+        .iter()
+        .any(|w| n.contains(w));
+    scorey && !excluded
+}
+
+impl<'s> Flow<'s> {
+    pub(super) fn lookup(&self, name: &str) -> Option<&Val> {
+        self.scopes.iter().rev().find_map(|scope| scope.get(name))
+    }
+
+    /// Join of the conditions on the stack (all kinds).
+    pub(super) fn gate_pc(&self) -> Taint {
+        let mut t = Taint::default();
+        for (kind, c) in &self.pc {
+            if *kind != PcKind::Handler {
+                t.join(c);
+            }
+        }
+        t
+    }
+
+    /// Join of `if`/loop conditions inside the current function (what makes a store weak).
+    pub(super) fn local_pc(&self) -> Option<Taint> {
+        let base = self.fn_base.last().copied().unwrap_or(0);
+        let mut out: Option<Taint> = None;
+        for (kind, c) in self.pc.iter().skip(base) {
+            match kind {
+                PcKind::Guard => {}
+                PcKind::Handler => out.get_or_insert_with(Taint::default).join(&Taint::env()),
+                _ => out.get_or_insert_with(Taint::default).join(c),
+            }
+        }
+        out
+    }
+
+    pub(super) fn is_score_target(&self, name: &str) -> bool {
+        self.score_names.contains(name) || looks_like_score(name)
+    }
+
+    /// Record an award (second pass only).
+    pub(super) fn award(&mut self, kind: AwardKind, offset: usize, val: &Val) {
+        if !self.record {
+            return;
+        }
+        let cond = self.gate_pc();
+        let local_cond = self.local_pc().unwrap_or_default();
+        self.facts.awards.push(Award {
+            kind,
+            offset,
+            cond,
+            local_cond,
+            value: val.taint.clone(),
+            num: val.num,
+        });
+    }
+
+    /// Bind `name` to `val`, weakly when under a condition or loop of this function.
+    pub(super) fn store_name(&mut self, name: &str, mut val: Val, offset: usize) {
+        let ctrl = self.local_pc();
+        let old = self.scopes.last().and_then(|s| s.get(name)).cloned();
+        if let Some(old) = &old {
+            if val.taint.inspects() {
+                // `ok = ok and check`: the old constant has now been evaluated.
+                if val.taint.bool_true == old.taint.bool_true {
+                    val.taint.bool_true = None;
+                }
+                if val.taint.truthy == old.taint.truthy {
+                    val.taint.truthy = None;
+                }
+                if val.taint.placeholder == old.taint.placeholder {
+                    val.taint.placeholder = None;
+                }
+            }
+        }
+        if let Some(ctrl) = &ctrl {
+            if ctrl.inspects() {
+                val.taint.clear_markers();
+            }
+            val.taint.join(&ctrl.clone().unmarked());
+        }
+        if val.flaglike && !val.taint.inspects() && val.taint.bool_true.is_none() {
+            val.taint.truthy = None;
+            val.taint.placeholder = val.taint.placeholder.or(Some(offset));
+        }
+        if let (Some(_), Some(old)) = (&ctrl, old) {
+            let mut merged = old.taint.joined(&val.taint);
+            if merged.inspects() {
+                merged.clear_markers();
+            }
+            val = Val {
+                taint: merged,
+                num: if old.num == val.num { val.num } else { None },
+                text: if old.text == val.text { val.text } else { None },
+                flaglike: old.flaglike && val.flaglike,
+            };
+        }
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name.to_string(), val);
+        }
+    }
+
+    /// Walk a block; early-exit guards apply to the rest of it.
+    pub(super) fn block(&mut self, stmts: &[Stmt]) {
+        let depth = self.pc.len();
+        for stmt in stmts {
+            if let Some(guard) = self.stmt(stmt) {
+                self.pc.push((PcKind::Guard, guard));
+            }
+        }
+        self.pc.truncate(depth);
+    }
+
+    fn branch(&mut self, kind: PcKind, cond: Taint, body: &[Stmt]) {
+        self.pc.push((kind, cond));
+        self.block(body);
+        self.pc.pop();
+    }
+
+    /// One statement; returns a guard for the rest of the block, if it creates one.
+    fn stmt(&mut self, stmt: &Stmt) -> Option<Taint> {
+        match stmt {
+            Stmt::FunctionDef(def) => self.function(def),
+            Stmt::ClassDef(class) => self.block(&class.body),
+            Stmt::Return(ret) => {
+                if let Some(Expr::Name(n)) = ret.value.as_deref() {
+                    self.returned.insert(n.id.as_str().to_string());
+                }
+                let val = match &ret.value {
+                    Some(v) => self.eval(v),
+                    None => Val::default(),
+                };
+                if !self.returns.is_empty() {
+                    self.award(AwardKind::Return, start(ret), &val);
+                }
+                let cond = self.gate_pc().unmarked();
+                if let Some(rets) = self.returns.last_mut() {
+                    let mut v = val;
+                    v.taint.join(&cond);
+                    rets.push(v);
+                }
+            }
+            Stmt::Assign(a) => {
+                for target in &a.targets {
+                    self.score_assign(target, &a.value, start(a));
+                    self.assign_expr(target, &a.value, start(a));
+                }
+            }
+            Stmt::AnnAssign(a) => {
+                if let Some(value) = &a.value {
+                    self.score_assign(&a.target, value, start(a));
+                    self.assign_expr(&a.target, value, start(a));
+                }
+            }
+            Stmt::AugAssign(a) => self.aug_assign(a),
+            Stmt::For(f) => {
+                let iter = self.eval(&f.iter);
+                self.assign(&f.target, iter.clone(), start(f));
+                self.branch(PcKind::Loop, iter.taint.unmarked(), &f.body);
+                self.block(&f.orelse);
+            }
+            Stmt::While(w) => {
+                let test = self.eval(&w.test);
+                self.branch(PcKind::Loop, test.taint.unmarked(), &w.body);
+                self.block(&w.orelse);
+            }
+            Stmt::If(i) => return self.if_stmt(i),
+            Stmt::With(w) => {
+                for item in &w.items {
+                    let val = self.eval(&item.context_expr);
+                    if let Some(var) = &item.optional_vars {
+                        self.assign(var, val, start(item));
+                    }
+                }
+                self.block(&w.body);
+            }
+            Stmt::Match(m) => {
+                let subject = self.eval(&m.subject).taint;
+                for case in &m.cases {
+                    let mut cond = subject.clone();
+                    if let Some(g) = &case.guard {
+                        cond.join(&self.eval(g).taint);
+                    }
+                    self.branch(PcKind::Branch, cond, &case.body);
+                }
+            }
+            Stmt::Try(t) => {
+                self.try_body(&t.body);
+                for handler in &t.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = handler;
+                    if let Some(name) = &h.name {
+                        self.store_name(name.as_str(), Val::env(), start(h));
+                    }
+                    // Reaching a handler says nothing about the state being right: an award
+                    // there inspects nothing.
+                    self.branch(PcKind::Handler, Taint::default(), &h.body);
+                }
+                self.block(&t.orelse);
+                self.block(&t.finalbody);
+            }
+            Stmt::Assert(a) => return Some(self.eval(&a.test).taint.unmarked()),
+            Stmt::Import(i) => {
+                for a in &i.names {
+                    if let Some(local) = &a.asname {
+                        self.aliases
+                            .insert(local.as_str().to_string(), a.name.as_str().to_string());
+                    }
+                }
+            }
+            Stmt::ImportFrom(i) => {
+                let module = i.module.as_ref().map_or("", |m| m.as_str());
+                for a in &i.names {
+                    let local = a.asname.as_ref().unwrap_or(&a.name).as_str();
+                    let qualified = format!("{module}.{}", a.name.as_str());
+                    self.aliases.insert(local.to_string(), qualified);
+                }
+            }
+            Stmt::Expr(e) => {
+                self.eval(&e.value);
+            }
+            Stmt::Delete(d) => {
+                for t in &d.targets {
+                    self.eval(t);
+                }
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// A `try` body: once a statement has read the environment, the rest runs only if that read
+    /// succeeded (a parse, a sheet lookup), which counts as an inspection.
+    fn try_body(&mut self, stmts: &[Stmt]) {
+        let depth = self.pc.len();
+        let mut guarded = false;
+        for stmt in stmts {
+            let reads = self.env_reads;
+            if let Some(guard) = self.stmt(stmt) {
+                self.pc.push((PcKind::Guard, guard));
+            }
+            if !guarded && self.env_reads > reads {
+                guarded = true;
+                self.pc.push((PcKind::Guard, Taint::env()));
+            }
+        }
+        self.pc.truncate(depth);
+    }
+
+    fn if_stmt(&mut self, i: &ast::StmtIf) -> Option<Taint> {
+        let test = self.eval(&i.test).taint;
+        self.branch(PcKind::Branch, test.clone(), &i.body);
+        let mut prior = test.clone().negated();
+        let mut has_else = false;
+        let mut else_exits = false;
+        for clause in &i.elif_else_clauses {
+            let mut cond = prior.clone();
+            match &clause.test {
+                Some(t) => {
+                    let tv = self.eval(t).taint;
+                    cond.join(&tv);
+                    prior.join(&tv.negated());
+                }
+                None => {
+                    has_else = true;
+                    else_exits = exits(&clause.body);
+                }
+            }
+            self.branch(PcKind::Branch, cond, &clause.body);
+        }
+        if exits(&i.body) && !has_else && i.elif_else_clauses.is_empty() {
+            Some(test.negated().unmarked())
+        } else if else_exits && i.elif_else_clauses.len() == 1 {
+            Some(test.unmarked())
+        } else {
+            None
+        }
+    }
+
+    fn function(&mut self, def: &ast::StmtFunctionDef) {
+        self.scopes.push(HashMap::new());
+        self.fn_base.push(self.pc.len());
+        self.returns.push(Vec::new());
+        self.block(&def.body);
+        let rets = self.returns.pop().unwrap_or_default();
+        self.fn_base.pop();
+        self.scopes.pop();
+        let mut summary = Val::default();
+        let mut nums = rets.iter().map(|r| r.num);
+        let first = nums.next().flatten();
+        for r in &rets {
+            summary.taint.join(&r.taint);
+        }
+        summary.taint.clear_markers();
+        summary.num = if nums.all(|n| n == first) {
+            first
+        } else {
+            None
+        };
+        if rets.is_empty() {
+            summary.taint.env = true;
+        }
+        self.funcs.insert(def.name.as_str().to_string(), summary);
+    }
+}
+
+/// True when a block always leaves: `return`, `raise`, `continue`, `break`, `sys.exit()`.
+pub(super) fn exits(body: &[Stmt]) -> bool {
+    match body.last() {
+        Some(Stmt::Return(_) | Stmt::Raise(_) | Stmt::Continue(_) | Stmt::Break(_)) => true,
+        Some(Stmt::Expr(e)) => match e.value.as_ref() {
+            Expr::Call(c) => matches!(
+                super::expr::dotted(&c.func).as_deref(),
+                Some("sys.exit" | "exit" | "quit" | "os._exit")
+            ),
+            _ => false,
+        },
+        Some(Stmt::If(i)) => {
+            exits(&i.body)
+                && i.elif_else_clauses.iter().any(|c| c.test.is_none())
+                && i.elif_else_clauses.iter().all(|c| exits(&c.body))
+        }
+        _ => false,
+    }
+}

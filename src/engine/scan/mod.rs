@@ -1,0 +1,147 @@
+//! The C5 forbidden-pattern scanner for reward scripts (paper §A.3.3, issue 4).
+//!
+//! [`scan_source`] parses a reward script with a real Python parser (see [`py`] for why ruff's),
+//! runs a small data-flow pass over it ([`flow`]: which names hold constants, which are computed
+//! from environment reads, which reach the score) and judges every place score is awarded with
+//! the fixed rules of [`RuleId`]. The harness runs it — the agreement loop and the TUI call the
+//! same function — so the reward-writing agent cannot skip or weaken it.
+//!
+//! The rules, in one line each (docs/scan.md has examples and the JSON shape):
+//! - `bool-flag-constant`: a flag holding a constant `True` (or truthy constant) gates or adds score;
+//! - `placeholder-flag`: a flag left at a constant (never evaluated) conditions score;
+//! - `hardcoded-success`: constant success returned/printed/added on a path that inspects nothing;
+//! - `bare-existence-score`: score awarded on existence alone, with no content check of the path;
+//! - `subprocess`: any way of running external processes, through any alias or dynamic import;
+//! - `comment-only-check`: an award justified only by a comment asserting a check;
+//! - `dynamic-code`: `exec`/`eval`/`compile` of strings built at run time;
+//! - `syntax-error`: the script does not parse.
+
+mod assign;
+mod calls;
+pub mod corpus;
+mod expr;
+mod facts;
+mod flow;
+mod py;
+mod report;
+mod rules;
+mod taint;
+
+use std::path::{Path, PathBuf};
+
+pub use report::{Finding, RuleId, ScanReport};
+
+/// Failure to scan a file at all (distinct from a finding).
+#[derive(Debug, thiserror::Error)]
+pub enum ScanError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The path that failed.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not UTF-8 text.
+    #[error("{path} is not UTF-8 text")]
+    NotUtf8 {
+        /// The offending path.
+        path: PathBuf,
+    },
+}
+
+/// Stack for one scan: the parser, the AST visitors and dropping the AST all recurse per nesting
+/// level, and a hostile script can nest tens of thousands of levels (`1 + 1 + … + 1`).
+const SCAN_STACK: usize = 256 * 1024 * 1024;
+
+/// Scan one reward script given as text. `path_label` is copied into every finding.
+///
+/// Runs on a helper thread with a large stack so that pathological nesting cannot overflow the
+/// caller's stack; if even that fails, the script is reported as unparsable.
+pub fn scan_source(path_label: &str, source: &str) -> ScanReport {
+    let outcome = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("tuplewright-scan".into())
+            .stack_size(SCAN_STACK)
+            .spawn_scoped(scope, || scan_on_this_thread(path_label, source))
+            .map(|handle| handle.join())
+    });
+    match outcome {
+        Ok(Ok(report)) => report,
+        Ok(Err(_)) | Err(_) => ScanReport {
+            file: path_label.to_string(),
+            parsed: false,
+            findings: vec![Finding {
+                rule: RuleId::SyntaxError,
+                file: path_label.to_string(),
+                line: 1,
+                column: 1,
+                source_line: py::Lines::new(source).line(1).to_string(),
+                reason: "the scanner could not analyse this script (too deeply nested or \
+                         too large); simplify it"
+                    .to_string(),
+            }],
+        },
+    }
+}
+
+/// [`scan_source`] on the current thread's stack.
+fn scan_on_this_thread(path_label: &str, source: &str) -> ScanReport {
+    let lines = py::Lines::new(source);
+    let suite = match py::parse(source) {
+        Ok(suite) => suite,
+        Err(err) => {
+            let (line, column) = lines.position(err.offset);
+            return ScanReport {
+                file: path_label.to_string(),
+                parsed: false,
+                findings: vec![Finding {
+                    rule: RuleId::SyntaxError,
+                    file: path_label.to_string(),
+                    line,
+                    column,
+                    source_line: lines.line(line).to_string(),
+                    reason: format!(
+                        "the script does not parse ({}), so nothing it checks can be verified; \
+                         fix the syntax",
+                        err.message
+                    ),
+                }],
+            };
+        }
+    };
+    let facts = flow::analyze(&suite, &lines);
+    let mut findings: Vec<Finding> = rules::run(&suite, &facts, &lines)
+        .into_iter()
+        .map(|hit| {
+            let (line, column) = lines.position(hit.offset);
+            Finding {
+                rule: hit.rule,
+                file: path_label.to_string(),
+                line,
+                column,
+                source_line: lines.line(line).to_string(),
+                reason: hit.reason,
+            }
+        })
+        .collect();
+    findings.sort_by_key(|f| (f.line, f.rule, f.column));
+    findings.dedup_by(|a, b| a.line == b.line && a.rule == b.rule);
+    ScanReport {
+        file: path_label.to_string(),
+        parsed: true,
+        findings,
+    }
+}
+
+/// Read and scan one file.
+pub fn scan_file(path: &Path) -> Result<ScanReport, ScanError> {
+    let bytes = std::fs::read(path).map_err(|source| ScanError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let source = String::from_utf8(bytes).map_err(|_| ScanError::NotUtf8 {
+        path: path.to_path_buf(),
+    })?;
+    Ok(scan_source(&path.display().to_string(), &source))
+}

@@ -1,0 +1,63 @@
+//! Rules 3 and 6: `hardcoded-success` and `comment-only-check`.
+//!
+//! A constant positive award on a path whose conditions inspect nothing is hard-coded success:
+//! `score += 0.2` with no check around it, `return 1.0` from a check function that reads
+//! nothing, `print("REWARD: 1.0")`, or a printed score that is constant. When such an award
+//! (or one whose only local condition is constant) is justified by a comment asserting a check
+//! (`# assume the title is correct`), it is a comment-only check instead.
+
+use super::super::facts::{AwardKind, Facts};
+use super::super::py::Lines;
+use super::super::report::RuleId;
+use super::comments::asserted_check;
+use super::Hit;
+
+pub(super) fn check(facts: &Facts, lines: &Lines, hits: &mut Vec<Hit>) {
+    for award in &facts.awards {
+        let gate = award.gate();
+        if award.flag_markers().has_marker() {
+            continue;
+        }
+        let constant = !award.value.inspects();
+        let threshold = match award.kind {
+            AwardKind::Set => continue,
+            AwardKind::Increment | AwardKind::Print => 0.0,
+            AwardKind::Return => 0.5 - f64::EPSILON,
+        };
+        let Some(num) = award.num.filter(|n| *n > threshold) else {
+            continue;
+        };
+        if award.kind == AwardKind::Increment && constant && !award.local_cond.inspects() {
+            let (line, _) = lines.position(award.offset);
+            if let Some(comment) = asserted_check(lines, line) {
+                hits.push(Hit {
+                    rule: RuleId::CommentOnlyCheck,
+                    offset: award.offset,
+                    reason: format!(
+                        "{num} points are awarded on the word of the comment \"{comment}\" with \
+                         no code performing that check; write the check and award only when it \
+                         passes"
+                    ),
+                });
+                continue;
+            }
+        }
+        if gate.inspects() {
+            continue;
+        }
+        let what = match award.kind {
+            AwardKind::Increment => format!("{num} points are added"),
+            AwardKind::Print => format!("the script prints a constant reward of {num}"),
+            AwardKind::Return => format!("this function returns the constant {num}"),
+            AwardKind::Set => continue,
+        };
+        hits.push(Hit {
+            rule: RuleId::HardcodedSuccess,
+            offset: award.offset,
+            reason: format!(
+                "{what} on a path that inspects nothing of the environment; award only after \
+                 comparing the state you read with the expected value"
+            ),
+        });
+    }
+}

@@ -1,0 +1,140 @@
+//! The abstract values of the data-flow pass.
+//!
+//! A [`Taint`] says what a value was computed from: real environment reads (`env`), existence
+//! checks (`exists`, or `absent` when negated), which paths were touched (`keys`), and —
+//! the interesting part for C5 — *markers* pointing at the constant that made it: a literal
+//! `True` (`bool_true`), another truthy literal (`truthy`), or a constant flag assignment that
+//! was never evaluated (`placeholder`). Markers are dropped as soon as a value becomes
+//! control-dependent on a real inspection (`found = True` inside `if row == expected:`).
+
+/// Upper bound on tracked path keys per value (keeps joins cheap).
+const MAX_KEYS: usize = 8;
+
+/// What a value depends on; see the module doc.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Taint {
+    /// Derived from a real environment read (file content, HTTP, parameters, unknown names).
+    pub env: bool,
+    /// Derived from a positive existence check (`os.path.exists`, `Path.is_file`, `listdir`).
+    pub exists: bool,
+    /// Derived from a negated existence check (`not os.path.exists(src)`).
+    pub absent: bool,
+    /// Paths (resolved constant text or source text) whose content was read.
+    pub keys: Vec<String>,
+    /// Paths whose existence was checked.
+    pub exist_keys: Vec<String>,
+    /// Byte offset of a literal `True` this value still carries.
+    pub bool_true: Option<usize>,
+    /// Byte offset of a truthy non-bool literal (`1`, `"yes"`) this value still carries.
+    pub truthy: Option<usize>,
+    /// Byte offset of a constant flag assignment (falsy or derived) never evaluated since.
+    pub placeholder: Option<usize>,
+}
+
+impl Taint {
+    /// A value read from the environment.
+    pub fn env() -> Self {
+        Taint {
+            env: true,
+            ..Taint::default()
+        }
+    }
+
+    /// True when the value depends on anything observed in the environment.
+    pub fn inspects(&self) -> bool {
+        self.env || self.exists || self.absent
+    }
+
+    /// True when the value carries any constant-flag marker.
+    pub fn has_marker(&self) -> bool {
+        self.bool_true.is_some() || self.truthy.is_some() || self.placeholder.is_some()
+    }
+
+    /// Combine with another operand of the same expression (markers are kept).
+    pub fn join(&mut self, other: &Taint) {
+        self.env |= other.env;
+        self.exists |= other.exists;
+        self.absent |= other.absent;
+        for key in &other.keys {
+            self.add_key(key);
+        }
+        for key in &other.exist_keys {
+            self.add_exist_key(key);
+        }
+        self.bool_true = self.bool_true.or(other.bool_true);
+        self.truthy = self.truthy.or(other.truthy);
+        self.placeholder = self.placeholder.or(other.placeholder);
+    }
+
+    /// Join returning a new value.
+    pub fn joined(mut self, other: &Taint) -> Taint {
+        self.join(other);
+        self
+    }
+
+    /// Record a path whose content was read.
+    pub fn add_key(&mut self, key: &str) {
+        if self.keys.len() < MAX_KEYS && !self.keys.iter().any(|k| k == key) {
+            self.keys.push(key.to_string());
+        }
+    }
+
+    /// Record a path whose existence was checked.
+    pub fn add_exist_key(&mut self, key: &str) {
+        if self.exist_keys.len() < MAX_KEYS && !self.exist_keys.iter().any(|k| k == key) {
+            self.exist_keys.push(key.to_string());
+        }
+    }
+
+    /// Remove every constant marker (the value is now the result of an evaluation).
+    pub fn clear_markers(&mut self) {
+        self.bool_true = None;
+        self.truthy = None;
+        self.placeholder = None;
+    }
+
+    /// Without markers.
+    pub fn unmarked(mut self) -> Taint {
+        self.clear_markers();
+        self
+    }
+
+    /// Logical negation: presence becomes absence and vice versa.
+    pub fn negated(mut self) -> Taint {
+        std::mem::swap(&mut self.exists, &mut self.absent);
+        self.bool_true = None;
+        self.truthy = None;
+        self
+    }
+}
+
+/// An abstract value: taint plus what is statically known about it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Val {
+    /// Dependencies and markers.
+    pub taint: Taint,
+    /// Known numeric value (booleans count as 0/1).
+    pub num: Option<f64>,
+    /// Known string value.
+    pub text: Option<String>,
+    /// The value looks like a verification flag (bool, None, comparison, negation).
+    pub flaglike: bool,
+}
+
+impl Val {
+    /// An environment-derived value.
+    pub fn env() -> Self {
+        Val {
+            taint: Taint::env(),
+            ..Val::default()
+        }
+    }
+
+    /// A value with the given taint and nothing else known.
+    pub fn of(taint: Taint) -> Self {
+        Val {
+            taint,
+            ..Val::default()
+        }
+    }
+}
