@@ -12,6 +12,9 @@ mod context;
 pub mod env;
 mod export;
 mod import;
+pub mod run;
+mod run_agents;
+mod run_output;
 pub mod sandbox;
 pub mod scan;
 mod stats;
@@ -75,6 +78,8 @@ pub enum Command {
     /// Run agent-written Python in the bubblewrap sandbox (`run`), or build its virtualenv (`setup`).
     #[command(subcommand)]
     Sandbox(sandbox::SandboxCommand),
+    /// Run the agreement loop on task files (headless) and export verified tuples.
+    Run(run::RunArgs),
     /// Scan reward scripts for forbidden patterns (agreement condition C5).
     Scan(scan::ScanArgs),
 }
@@ -110,6 +115,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Env(args) => env::run(args),
             Command::Agents(args) => agents::run(args),
             Command::Sandbox(c) => sandbox::run(c),
+            Command::Run(args) => run::run(&cli, &args),
             Command::Scan(args) => scan::run(args),
         },
     }

@@ -42,6 +42,11 @@ pub struct Config {
     pub export: ExportConfig,
     /// Dataset statistics (`tuplewright stats`).
     pub stats: StatsConfig,
+    /// The agreement loop (`tuplewright run`).
+    #[serde(rename = "loop")]
+    pub agreement: crate::engine::harness::LoopConfig,
+    /// The script sandbox (bubblewrap, limits, Python).
+    pub sandbox: crate::engine::sandbox::SandboxConfig,
 }
 
 /// `[store]`: the SQLite task store.
@@ -166,6 +171,42 @@ default = { input_per_mtok = 3.0, output_per_mtok = 15.0 }
 
 [stats.prices.models]
 # "claude-sonnet-4-6" = { input_per_mtok = 3.0, output_per_mtok = 15.0 }
+
+[loop]
+# Maximum adversarial rounds per task (paper A.3.4: K = 5).
+max_rounds = 5
+# Runs of reward.py on each endpoint; all must agree (a non-deterministic reward fails).
+reward_runs = 2
+# Tasks run concurrently (`--jobs` overrides).
+jobs = 2
+# Wall timeouts (seconds) of initial_setup.py / golden_patch.py and of one reward.py run.
+script_timeout_secs = 120.0
+reward_timeout_secs = 60.0
+# Where per-round homes and state-API sessions live; empty = a temporary directory.
+work_dir = ""
+# Directory holding <app>/SKILL.md; empty = ./skills, then the source tree's skills/.
+skills_dir = ""
+
+[sandbox]
+# bubblewrap binary; if missing, runs are refused unless --unsafe-no-sandbox is given.
+bwrap_path = "/usr/bin/bwrap"
+# Script virtualenv (built by `tuplewright sandbox setup`) and the interpreter used without it.
+venv_dir = "/opt/tuplewright/venv"
+fallback_python = "/usr/bin/python3"
+# Non-root uid scripts run as (makes the process-count limit real).
+sandbox_uid = 65534
+# Parent of the per-run directories.
+run_dir_parent = "/tmp"
+
+[sandbox.limits]
+wall_seconds = 120.0
+cpu_seconds = 100
+address_space_bytes = 1073741824
+processes = 128
+file_size_bytes = 536870912
+open_files = 256
+capture_bytes = 1048576
+request_body_bytes = 16777216
 "#;
 
 impl Config {

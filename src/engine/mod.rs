@@ -8,6 +8,7 @@ pub mod agreement;
 pub mod bundle;
 pub mod config;
 pub mod env;
+pub mod harness;
 pub mod providers;
 pub mod sandbox;
 pub mod scan;

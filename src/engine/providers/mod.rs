@@ -33,7 +33,7 @@
 
 mod anthropic;
 mod config;
-mod http;
+pub(crate) mod http;
 mod openai;
 mod sse;
 

@@ -1,0 +1,51 @@
+//! Building the Generator and Discriminator of `run` from `--generator` / `--discriminator`.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use crate::engine::agents::llm::{LlmAgentConfig, LlmDiscriminator, LlmGenerator};
+use crate::engine::agents::{Discriminator, Generator};
+use crate::engine::config::Config;
+use crate::engine::providers::{provider_from_spec, ProviderConfig};
+
+use super::run::RunArgs;
+
+/// The two agents of a run.
+pub type Agents = (Box<dyn Generator>, Box<dyn Discriminator>);
+
+fn llm_config() -> LlmAgentConfig {
+    let mut cfg = LlmAgentConfig::default();
+    if !cfg.prompts_dir.is_dir() {
+        let bundled = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts");
+        if bundled.is_dir() {
+            cfg.prompts_dir = bundled;
+        }
+    }
+    cfg
+}
+
+/// Builds the agents named on the command line.
+pub fn build(args: &RunArgs, _config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<Agents> {
+    let defaults = ProviderConfig::default();
+    let generator: Box<dyn Generator> = if args.generator == "scripted" {
+        Box::new(scripted_generator(args)?)
+    } else {
+        let p = provider_from_spec(&args.generator, &defaults)?;
+        Box::new(LlmGenerator::new(p, llm_config())?.with_cancel(cancel.clone()))
+    };
+    let discriminator: Box<dyn Discriminator> = if args.discriminator == "scripted" {
+        Box::new(scripted_discriminator(args)?)
+    } else {
+        let p = provider_from_spec(&args.discriminator, &defaults)?;
+        Box::new(LlmDiscriminator::new(p, llm_config())?.with_cancel(cancel))
+    };
+    Ok((generator, discriminator))
+}
+
+fn scripted_generator(_args: &RunArgs) -> anyhow::Result<LlmGenerator> {
+    anyhow::bail!("scripted agents are not merged yet")
+}
+
+fn scripted_discriminator(_args: &RunArgs) -> anyhow::Result<LlmDiscriminator> {
+    anyhow::bail!("scripted agents are not merged yet")
+}

@@ -1,0 +1,176 @@
+//! What `run` shows: a progress bar on stderr (plain lines when stderr is not a terminal or NO_COLOR is
+//! set), optional JSON-lines events, and the final summary.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::engine::harness::batch::BatchSummary;
+use crate::engine::harness::bus::Listener;
+use crate::engine::harness::TaskOutcome;
+use crate::engine::store::Event;
+
+/// Progress display of a run.
+pub struct Progress {
+    bar: Option<ProgressBar>,
+    total: usize,
+    done: Mutex<usize>,
+}
+
+impl Progress {
+    /// A bar when stderr is an interactive terminal with colour allowed, else plain lines.
+    pub fn new(total: usize, plain: bool) -> Progress {
+        let fancy =
+            !plain && std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        let bar = fancy.then(|| {
+            let b = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+            b.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} tasks (eta {eta}) {msg}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            b
+        });
+        Progress {
+            bar,
+            total,
+            done: Mutex::new(0),
+        }
+    }
+
+    /// A listener showing the latest phase as the bar's message.
+    pub fn listener(self: &std::sync::Arc<Self>) -> Listener {
+        let me = self.clone();
+        Box::new(move |e: &Event| {
+            if let (Some(bar), "round.phase") = (&me.bar, e.kind.as_str()) {
+                let phase = e
+                    .payload
+                    .get("phase")
+                    .and_then(|p| p.as_str())
+                    .unwrap_or("");
+                bar.set_message(format!("{} {phase}", e.task_id.as_deref().unwrap_or("")));
+            }
+        })
+    }
+
+    /// Called when a task ends.
+    pub fn task_done(&self, task: &str, outcome: &TaskOutcome) {
+        let mut done = self.done.lock().unwrap_or_else(|p| p.into_inner());
+        *done += 1;
+        let line = match outcome {
+            TaskOutcome::Accepted { rounds } => format!("accepted  {task} (round {rounds})"),
+            TaskOutcome::Rejected { rounds, failing } => {
+                format!("rejected  {task} after {rounds} rounds: failing {failing:?}")
+            }
+            TaskOutcome::Infra(m) => format!("INFRA     {task}: {m}"),
+            TaskOutcome::Invalid(m) => format!("invalid   {task}: {m}"),
+            TaskOutcome::Cancelled => format!("cancelled {task}"),
+        };
+        match &self.bar {
+            Some(bar) => {
+                bar.inc(1);
+                bar.println(line);
+            }
+            None => eprintln!("[{}/{}] {line}", *done, self.total),
+        }
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// A listener writing each event as one JSON line to `path` (`-` = stdout).
+pub fn events_listener(path: &Path) -> anyhow::Result<Listener> {
+    let sink: Box<dyn Write + Send> = if path == Path::new("-") {
+        Box::new(std::io::stdout())
+    } else {
+        let f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| anyhow::anyhow!("opening --events-jsonl {}: {e}", path.display()))?;
+        Box::new(std::io::BufWriter::new(f))
+    };
+    let sink = Mutex::new(sink);
+    Ok(Box::new(move |e: &Event| {
+        if let Ok(line) = serde_json::to_string(e) {
+            let mut s = sink.lock().unwrap_or_else(|p| p.into_inner());
+            let _ = writeln!(s, "{line}");
+            let _ = s.flush();
+        }
+    }))
+}
+
+/// What the export step of a run did.
+pub struct Exported {
+    /// Output directory.
+    pub out: PathBuf,
+    /// Bundles written or already identical.
+    pub count: usize,
+    /// Accepted tuples that could not be exported, with the reason.
+    pub skipped: Vec<(String, String)>,
+}
+
+/// Prints the end-of-run summary on stderr.
+pub fn print_summary(s: &BatchSummary, exported: Option<&Exported>, cancelled: bool) {
+    eprintln!();
+    eprintln!("tasks            {}", s.tasks);
+    eprintln!("accepted         {}", s.accepted.len());
+    eprintln!("rejected         {}", s.rejected.len());
+    for (cond, n) in &s.rejected_by_condition {
+        eprintln!("  failing {cond}     {n}");
+    }
+    eprintln!("infra failures   {}", s.infra_failures.len());
+    for (t, m) in &s.infra_failures {
+        eprintln!("  {t}: {m}");
+    }
+    if !s.invalid.is_empty() {
+        eprintln!("invalid tasks    {}", s.invalid.len());
+        for (t, m) in &s.invalid {
+            eprintln!("  {t}: {m}");
+        }
+    }
+    if !s.cancelled.is_empty() || cancelled {
+        eprintln!(
+            "not finished     {} (resume with --resume)",
+            s.cancelled.len()
+        );
+    }
+    let hist: Vec<String> = s
+        .rounds_to_accept
+        .iter()
+        .map(|(r, n)| format!("{r}:{n}"))
+        .collect();
+    eprintln!(
+        "rounds to accept {}",
+        if hist.is_empty() {
+            "-".into()
+        } else {
+            hist.join("  ")
+        }
+    );
+    let median = s
+        .median_task_seconds()
+        .map_or("-".into(), |m| format!("{m:.2}s"));
+    eprintln!(
+        "time             {:.1}s (median {median} per task)",
+        s.elapsed_seconds
+    );
+    if let Some(x) = exported {
+        eprintln!(
+            "exported         {} bundle(s) to {}",
+            x.count,
+            x.out.display()
+        );
+        for (t, why) in &x.skipped {
+            eprintln!("  not exported {t}: {why}");
+        }
+    }
+}

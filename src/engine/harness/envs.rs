@@ -1,0 +1,194 @@
+//! Environments for the loop: one embedded state-API server for every built-in web app (loopback,
+//! ephemeral ports) shared by a whole run, and per-endpoint environments — a fresh session id on each
+//! app the task touches plus a fresh home directory — created for every round and torn down on every
+//! path (their `Drop` deletes the sessions and the home).
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use crate::engine::env::{
+    self, apps::AppKind, AppRegistry, ServerConfig, ServerHandle, SessionStore,
+};
+use crate::engine::sandbox::SandboxSpec;
+
+use super::HarnessError;
+
+/// One web app reachable from an environment.
+#[derive(Clone)]
+pub struct WebApi {
+    /// App name, e.g. `team-chat`.
+    pub app: String,
+    /// Host-side address of its state API.
+    pub addr: SocketAddr,
+    /// Its conventional port (what scripts use inside the sandbox).
+    pub port: u16,
+    store: Arc<SessionStore>,
+}
+
+/// The shared servers and the work directory of one run.
+pub struct Fleet {
+    server: Option<ServerHandle>,
+    registry: AppRegistry,
+    work: PathBuf,
+    _tmp: Option<tempfile::TempDir>,
+    counter: AtomicU64,
+}
+
+impl Fleet {
+    /// Starts the state API of every built-in web app on loopback ephemeral ports. `work_dir` empty =
+    /// a temporary directory removed when the fleet is dropped.
+    pub async fn start(work_dir: &Path) -> Result<Fleet, HarnessError> {
+        let registry = AppRegistry::builtin().map_err(|e| HarnessError::Infra(e.to_string()))?;
+        let (work, tmp) = if work_dir.as_os_str().is_empty() {
+            let t = tempfile::Builder::new()
+                .prefix("tuplewright-run-")
+                .tempdir()
+                .map_err(|e| HarnessError::Infra(format!("creating the run directory: {e}")))?;
+            (t.path().to_path_buf(), Some(t))
+        } else {
+            std::fs::create_dir_all(work_dir).map_err(|e| {
+                HarnessError::Infra(format!("creating {}: {e}", work_dir.display()))
+            })?;
+            (work_dir.to_path_buf(), None)
+        };
+        let cfg = ServerConfig {
+            host: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: Some(0),
+            state_dir: work.join("sessions"),
+            ..ServerConfig::default()
+        };
+        let apps = registry.served();
+        let server = env::spawn(cfg, apps)
+            .await
+            .map_err(|e| HarnessError::Infra(format!("starting the state API: {e}")))?;
+        Ok(Fleet {
+            server: Some(server),
+            registry,
+            work,
+            _tmp: tmp,
+            counter: AtomicU64::new(0),
+        })
+    }
+
+    /// The built-in app registry.
+    pub fn registry(&self) -> &AppRegistry {
+        &self.registry
+    }
+
+    /// Host URL of a web app's state API.
+    pub fn url(&self, app: &str) -> Option<String> {
+        self.server.as_ref().and_then(|s| s.url(app))
+    }
+
+    /// A fresh environment for `apps` (unknown apps are an error naming them).
+    pub fn provision(
+        &self,
+        task_id: &str,
+        label: &str,
+        apps: &[String],
+    ) -> Result<TaskEnv, HarnessError> {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let safe: String = task_id
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .take(80)
+            .collect();
+        let sid = format!("{safe}-{label}-{n}-{:08x}", rand::random::<u32>());
+        let home = self.work.join("homes").join(&sid);
+        let mut web = Vec::new();
+        let mut files = false;
+        for app in apps {
+            let a = self
+                .registry
+                .get(app)
+                .map_err(|e| HarnessError::Task(format!("task {task_id}: {e}")))?;
+            match a.manifest.kind {
+                AppKind::Files => files = true,
+                AppKind::StateApi => {
+                    let server = self
+                        .server
+                        .as_ref()
+                        .ok_or_else(|| HarnessError::Infra("state API stopped".into()))?;
+                    let served = server
+                        .app(app)
+                        .ok_or_else(|| HarnessError::Infra(format!("app {app} is not served")))?;
+                    web.push(WebApi {
+                        app: app.clone(),
+                        addr: served.addr,
+                        port: a.manifest.port.unwrap_or(8000),
+                        store: served.store.clone(),
+                    });
+                }
+            }
+        }
+        if web.len() > 1 {
+            let names: Vec<&str> = web.iter().map(|w| w.app.as_str()).collect();
+            return Err(HarnessError::Task(format!(
+                "task {task_id}: several web apps ({}) in one environment are not supported yet",
+                names.join(", ")
+            )));
+        }
+        if files {
+            env::files::provision_home(&home, None)
+                .map_err(|e| HarnessError::Infra(e.to_string()))?;
+        } else {
+            std::fs::create_dir_all(&home)
+                .map_err(|e| HarnessError::Infra(format!("creating {}: {e}", home.display())))?;
+        }
+        Ok(TaskEnv { sid, home, web })
+    }
+
+    /// Stops the servers.
+    pub async fn shutdown(mut self) {
+        if let Some(s) = self.server.take() {
+            s.shutdown().await;
+        }
+    }
+}
+
+/// One endpoint environment (V_init or V_gold) of one round.
+pub struct TaskEnv {
+    /// Session id, the same on every app of the task.
+    pub sid: String,
+    /// Home directory (seen as /home/user in the sandbox).
+    pub home: PathBuf,
+    /// Web apps of the task (the first is the primary one).
+    pub web: Vec<WebApi>,
+}
+
+impl TaskEnv {
+    /// The sandbox view of this environment.
+    pub fn spec(&self) -> SandboxSpec {
+        let primary = self.web.first();
+        SandboxSpec {
+            home: self.home.clone(),
+            sid: self.sid.clone(),
+            app: primary.map(|w| w.app.clone()).unwrap_or_default(),
+            upstream: primary.map(|w| w.addr),
+            api_port: primary.map(|w| w.port).unwrap_or(0),
+        }
+    }
+}
+
+impl Drop for TaskEnv {
+    fn drop(&mut self) {
+        for w in &self.web {
+            if let Err(e) = w.store.delete(&self.sid) {
+                tracing::warn!(sid = %self.sid, app = %w.app, error = %e, "could not delete a session");
+            }
+        }
+        if self.home.exists() {
+            if let Err(e) = std::fs::remove_dir_all(&self.home) {
+                tracing::warn!(home = %self.home.display(), error = %e, "could not remove a home directory");
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! Running one script through the sandbox and converting the result for the store and for C1–C5.
+
+use serde_json::json;
+use tokio::runtime::Handle;
+
+use crate::engine::agreement::{ComponentScore, RewardRun as Scored, ScriptRun as Ran};
+use crate::engine::sandbox::{
+    parse_reward, run_script, Isolation, Limits, Outcome, Role, RunResult, SandboxConfig, Script,
+};
+use crate::engine::store::{RewardRun, ScriptRun};
+
+use super::envs::TaskEnv;
+use super::HarnessError;
+
+/// How to reach the sandbox.
+pub struct Runner<'a> {
+    /// Runtime for the async runner.
+    pub rt: &'a Handle,
+    /// Sandbox settings.
+    pub cfg: &'a SandboxConfig,
+    /// Isolation mode.
+    pub isolation: Isolation,
+}
+
+impl Runner<'_> {
+    /// Runs `source` as `name` in `role` against `env`. Sandbox failures are infra errors.
+    pub fn run(
+        &self,
+        env: &TaskEnv,
+        role: Role,
+        name: &str,
+        source: &str,
+        limits: &Limits,
+    ) -> Result<RunResult, HarnessError> {
+        let script = Script {
+            name: name.to_string(),
+            source: source.to_string(),
+        };
+        self.rt
+            .block_on(run_script(
+                self.cfg,
+                &env.spec(),
+                role,
+                &script,
+                limits,
+                self.isolation,
+            ))
+            .map_err(|e| HarnessError::Infra(e.to_string()))
+    }
+}
+
+/// A one-line description of a non-OK outcome.
+pub fn describe(outcome: &Outcome) -> Option<String> {
+    match outcome {
+        Outcome::Ok => None,
+        Outcome::ExitCode { code } => Some(format!("exit code {code}")),
+        Outcome::Signal { signal } => Some(format!("killed by signal {signal}")),
+        Outcome::Timeout { after_seconds } => Some(format!("timeout after {after_seconds:.0}s")),
+        Outcome::LimitExceeded { limit } => Some(format!("limit exceeded: {limit:?}")),
+    }
+}
+
+fn exit_code(outcome: &Outcome) -> Option<i32> {
+    match outcome {
+        Outcome::Ok => Some(0),
+        Outcome::ExitCode { code } => Some(*code),
+        _ => None,
+    }
+}
+
+/// The last lines of a text, for failure details.
+pub fn tail(text: &str, lines: usize) -> String {
+    let all: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    all[all.len().saturating_sub(lines)..].join(" / ")
+}
+
+/// Converts a setup/golden run into the store's record and the condition input.
+pub fn script_run(label: &str, r: &RunResult) -> (ScriptRun, Ran) {
+    let failure = describe(&r.outcome);
+    let ran = Ran {
+        ok: r.succeeded(),
+        failure: failure
+            .as_ref()
+            .map(|f| format!("{f}: {}", tail(&r.stderr.text, 3))),
+    };
+    let rec = ScriptRun {
+        script: label.to_string(),
+        exit_code: exit_code(&r.outcome),
+        stdout: r.stdout.text.clone(),
+        stderr: r.stderr.text.clone(),
+        duration_ms: (r.wall_seconds * 1000.0) as i64,
+        failure: failure.filter(|_| !matches!(r.outcome, Outcome::ExitCode { .. })),
+    };
+    (rec, ran)
+}
+
+/// Converts a reward run into the store's record and the condition input. A crash, a limit or a
+/// missing/malformed `REWARD:` line is a reward error, never a score.
+pub fn reward_run(endpoint: &str, r: &RunResult) -> (RewardRun, Scored) {
+    let parsed = if r.succeeded() {
+        parse_reward(&r.stdout.text).map_err(|e| e.to_string())
+    } else {
+        Err(format!(
+            "reward.py did not complete ({}): {}",
+            describe(&r.outcome).unwrap_or_default(),
+            tail(&r.stderr.text, 3)
+        ))
+    };
+    let (scored, reward, components) = match parsed {
+        Ok(rep) => {
+            let comps: Vec<ComponentScore> = rep
+                .components
+                .iter()
+                .map(|c| ComponentScore {
+                    name: c.name.clone(),
+                    weight: c.weight.unwrap_or(0.0),
+                    score: c.score,
+                    detail: c.detail.clone(),
+                })
+                .collect();
+            let json = comps
+                .iter()
+                .map(|c| {
+                    json!({"name": c.name, "weight": c.weight, "score": c.score,
+                    "points": c.weight * c.score,
+                    "status": if c.score >= 1.0 - 1e-9 { "PASS" } else { "FAIL" },
+                    "details": c.detail})
+                })
+                .collect();
+            (
+                Scored::Scored {
+                    score: rep.score,
+                    components: comps,
+                },
+                Some(rep.score),
+                serde_json::Value::Array(json),
+            )
+        }
+        Err(e) => (Scored::Error(e), None, serde_json::Value::Array(vec![])),
+    };
+    let failure = match &scored {
+        Scored::Error(e) => Some(e.clone()),
+        Scored::Scored { .. } => None,
+    };
+    let rec = RewardRun {
+        endpoint: endpoint.to_string(),
+        reward,
+        components,
+        exit_code: exit_code(&r.outcome),
+        stdout: r.stdout.text.clone(),
+        stderr: r.stderr.text.clone(),
+        duration_ms: (r.wall_seconds * 1000.0) as i64,
+        failure,
+    };
+    (rec, scored)
+}

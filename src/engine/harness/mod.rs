@@ -1,0 +1,43 @@
+//! The agreement loop as code (paper §2.1, A.1, A.3): for each task an explicit state machine of at
+//! most K rounds, each round provisioning fresh V_init / V_gold, running the agents' scripts in the
+//! sandbox with role rights, scanning and running reward.py itself, and recording everything.
+//!
+//! - [`Fleet`]: the shared state-API servers and per-round environments ([`envs`]).
+//! - [`round::RoundCtx`]: one round. [`task::run_task`]: the rounds of one task, with its decisions.
+//! - [`batch::run_batch`]: many tasks on worker threads, cancellable, resumable.
+//! - [`Bus`]: every event is written to the store first, then fanned out to in-process listeners.
+
+pub mod batch;
+pub mod bus;
+mod config;
+pub mod envs;
+pub mod execute;
+pub mod probe;
+pub mod round;
+pub mod task;
+
+pub use batch::{run_batch, BatchOptions, BatchSummary};
+pub use bus::Bus;
+pub use config::LoopConfig;
+pub use envs::{Fleet, TaskEnv};
+pub use task::{run_task, TaskOutcome};
+
+/// Why a task could not be processed. None of these is a reward or a condition failure.
+#[derive(Debug, thiserror::Error)]
+pub enum HarnessError {
+    /// Infrastructure failed (sandbox, server, provider, store): the task is left resumable.
+    #[error("infrastructure failure: {0}")]
+    Infra(String),
+    /// The task's own data is unusable (unknown app, missing field).
+    #[error("invalid task: {0}")]
+    Task(String),
+    /// Ctrl-C.
+    #[error("cancelled")]
+    Cancelled,
+}
+
+impl From<crate::engine::store::StoreError> for HarnessError {
+    fn from(e: crate::engine::store::StoreError) -> Self {
+        HarnessError::Infra(format!("store: {e}"))
+    }
+}

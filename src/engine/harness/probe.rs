@@ -1,0 +1,105 @@
+//! The Discriminator's read-only view of the two endpoint environments (paper Table 1): state-API
+//! reads in the reader role, a listing of the home directory, and dry runs of a draft reward in the
+//! sandbox's reader role. Nothing here can reach the Generator's scripts: they are never written to
+//! any directory this probe or the reader sandbox can see.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::runtime::Handle;
+
+use crate::engine::agents::{AgentError, Endpoint, EnvProbe};
+use crate::engine::sandbox::{run_script, Isolation, Limits, Role, SandboxConfig, Script};
+
+use super::envs::TaskEnv;
+
+/// Most files listed from a home directory.
+const MAX_LISTED: usize = 400;
+
+/// [`EnvProbe`] over a round's V_init and V_gold.
+pub struct RoundProbe<'a> {
+    /// Runtime for the async sandbox.
+    pub rt: Handle,
+    /// V_init.
+    pub init: &'a TaskEnv,
+    /// V_gold.
+    pub gold: &'a TaskEnv,
+    /// Sandbox settings.
+    pub sandbox: &'a SandboxConfig,
+    /// Limits of a dry run.
+    pub limits: Limits,
+    /// Whether running unsandboxed was explicitly allowed.
+    pub isolation: Isolation,
+}
+
+impl RoundProbe<'_> {
+    fn env(&self, which: Endpoint) -> &TaskEnv {
+        match which {
+            Endpoint::Init => self.init,
+            Endpoint::Gold => self.gold,
+        }
+    }
+}
+
+fn list_home(env: &TaskEnv) -> Value {
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(&env.home)
+        .sort_by_file_name()
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .take(MAX_LISTED)
+    {
+        let rel = entry.path().strip_prefix(&env.home).unwrap_or(entry.path());
+        let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+        files.push(json!({"path": format!("/home/user/{}", rel.display()), "size": size}));
+    }
+    Value::Array(files)
+}
+
+impl EnvProbe for RoundProbe<'_> {
+    fn read_state(&self, which: Endpoint) -> Result<Value, AgentError> {
+        let env = self.env(which);
+        let mut apps = serde_json::Map::new();
+        for w in &env.web {
+            let url = format!("http://{}/go?sid={}", w.addr, env.sid);
+            crate::engine::providers::http::ensure_crypto_provider();
+            let client = reqwest::blocking::Client::builder()
+                .timeout(Duration::from_secs(30))
+                .build()
+                .map_err(|e| AgentError::Infra(format!("http client: {e}")))?;
+            let body: Value = client
+                .get(&url)
+                .header("X-Tuplewright-Role", "reader")
+                .send()
+                .and_then(|r| r.error_for_status())
+                .and_then(|r| r.json())
+                .map_err(|e| AgentError::Infra(format!("reading {url}: {e}")))?;
+            apps.insert(w.app.clone(), body);
+        }
+        Ok(json!({"apps": apps, "home": list_home(env)}))
+    }
+
+    fn dry_run_reward(&self, which: Endpoint, reward: &str) -> Result<String, AgentError> {
+        let env = self.env(which);
+        let script = Script {
+            name: "reward_draft.py".into(),
+            source: reward.to_string(),
+        };
+        let run = self.rt.block_on(run_script(
+            self.sandbox,
+            &env.spec(),
+            Role::Reader,
+            &script,
+            &self.limits,
+            self.isolation,
+        ));
+        match run {
+            Ok(r) => Ok(format!(
+                "{}\n[exit: {:?}]\n[stderr]\n{}",
+                r.stdout.text, r.outcome, r.stderr.text
+            )),
+            Err(e) => Err(AgentError::Infra(e.to_string())),
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! The rounds of one task (at most K), and the decisions that move its status:
+//! pending → in_loop → loop_accepted | loop_failed; an infra failure or Ctrl-C moves it back to
+//! pending (resumable) and is never recorded as the task failing its conditions.
+
+use std::sync::atomic::AtomicBool;
+
+use serde_json::json;
+use tokio::runtime::Handle;
+
+use crate::engine::agents::{Discriminator, Generator, TaskBrief};
+use crate::engine::agreement::ConditionId;
+use crate::engine::sandbox::{Isolation, SandboxConfig};
+use crate::engine::store::{DecisionSource, StoredTask, TupleStatus};
+
+use super::envs::Fleet;
+use super::execute::Runner;
+use super::round::RoundCtx;
+use super::{Bus, HarnessError, LoopConfig};
+
+/// Shared, read-only context of a run.
+pub struct LoopRuntime<'a> {
+    /// Tokio runtime for the sandbox and servers.
+    pub rt: Handle,
+    /// State-API servers and work directory.
+    pub fleet: &'a Fleet,
+    /// Loop settings.
+    pub cfg: &'a LoopConfig,
+    /// Sandbox settings.
+    pub sandbox: &'a SandboxConfig,
+    /// Isolation mode (unsafe only when explicitly asked).
+    pub isolation: Isolation,
+    /// The Generator.
+    pub generator: &'a dyn Generator,
+    /// The Discriminator.
+    pub discriminator: &'a dyn Discriminator,
+    /// Ctrl-C flag.
+    pub cancel: &'a AtomicBool,
+}
+
+/// How a task ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TaskOutcome {
+    /// All five conditions held in round `rounds`.
+    Accepted {
+        /// Rounds used.
+        rounds: u32,
+    },
+    /// K rounds without agreement.
+    Rejected {
+        /// Rounds used.
+        rounds: u32,
+        /// Conditions that failed in the last round.
+        failing: Vec<ConditionId>,
+    },
+    /// Infrastructure failure (left pending, resumable).
+    Infra(String),
+    /// The task's data cannot be run.
+    Invalid(String),
+    /// Ctrl-C (left pending, resumable).
+    Cancelled,
+}
+
+const ACTOR: &str = "agreement-loop";
+
+/// Builds what both agents may see of a task.
+pub fn brief_of(task: &StoredTask, cfg: &LoopConfig) -> Result<TaskBrief, HarnessError> {
+    let t = &task.task;
+    let mut apps = t.labels.apps.clone();
+    if apps.is_empty() {
+        if let Some(d) = t.original_json.get("domain").and_then(|d| d.as_str()) {
+            apps.push(d.to_string());
+        }
+    }
+    if apps.is_empty() {
+        return Err(HarnessError::Task(format!(
+            "task {}: no app to run on (set `domains` or `domain`)",
+            t.task_id
+        )));
+    }
+    let dir = cfg.resolved_skills_dir();
+    let skills = apps
+        .iter()
+        .map(|a| {
+            let text = std::fs::read_to_string(dir.join(a).join("SKILL.md")).unwrap_or_default();
+            (a.clone(), text)
+        })
+        .collect();
+    Ok(TaskBrief {
+        task_id: t.task_id.clone(),
+        instruction: t.instruction.clone(),
+        context: t.context.clone(),
+        difficulty: t.labels.difficulty.clone().unwrap_or_default(),
+        apps,
+        skills,
+        structured: t.original_json.clone(),
+    })
+}
+
+fn decide(bus: &Bus, task: &str, to: TupleStatus, reason: &str) -> Result<(), HarnessError> {
+    bus.write(|tx| {
+        tx.record_decision(task, to, ACTOR, DecisionSource::Policy, reason, None)
+            .map(|_| ())
+    })?;
+    Ok(())
+}
+
+/// Runs the agreement loop on one stored task.
+pub fn run_task(rt: &LoopRuntime<'_>, bus: &Bus, task_id: &str) -> TaskOutcome {
+    match run_inner(rt, bus, task_id) {
+        Ok(o) => o,
+        Err(e) => {
+            let (outcome, reason) = match &e {
+                HarnessError::Cancelled => (
+                    TaskOutcome::Cancelled,
+                    "cancelled (Ctrl-C); resumable".to_string(),
+                ),
+                HarnessError::Infra(m) => (
+                    TaskOutcome::Infra(m.clone()),
+                    format!("infrastructure failure: {m}"),
+                ),
+                HarnessError::Task(m) => (
+                    TaskOutcome::Invalid(m.clone()),
+                    format!("invalid task: {m}"),
+                ),
+            };
+            let in_loop = bus
+                .read(|s| s.effective_status(task_id))
+                .is_ok_and(|s| s == TupleStatus::InLoop.as_str());
+            if in_loop {
+                let _ = decide(bus, task_id, TupleStatus::Pending, &reason);
+            }
+            let _ = bus.emit("task.interrupted", Some(task_id), json!({"reason": reason}));
+            outcome
+        }
+    }
+}
+
+fn run_inner(rt: &LoopRuntime<'_>, bus: &Bus, task_id: &str) -> Result<TaskOutcome, HarnessError> {
+    let task = bus.read(|s| s.task(task_id))?;
+    let brief = brief_of(&task, rt.cfg)?;
+    decide(bus, task_id, TupleStatus::InLoop, "agreement loop started")?;
+    let phase = |name: &str, detail: serde_json::Value| {
+        let _ = bus.emit(
+            "round.phase",
+            Some(task_id),
+            json!({"phase": name, "detail": detail}),
+        );
+    };
+    let ctx = RoundCtx {
+        runner: Runner {
+            rt: &rt.rt,
+            cfg: rt.sandbox,
+            isolation: rt.isolation,
+        },
+        fleet: rt.fleet,
+        cfg: rt.cfg,
+        generator: rt.generator,
+        discriminator: rt.discriminator,
+        brief: &brief,
+        cancel: rt.cancel,
+        phase: &phase,
+    };
+    let mut review: Option<String> = None;
+    let mut failing = Vec::new();
+    for round in 1..=rt.cfg.max_rounds {
+        let outcome = ctx.run(round, review.as_deref())?;
+        bus.write(|tx| tx.record_round(&outcome.record).map(|_| ()))?;
+        if outcome.verdict.pass {
+            decide(
+                bus,
+                task_id,
+                TupleStatus::LoopAccepted,
+                &format!("all five conditions hold in round {round}"),
+            )?;
+            return Ok(TaskOutcome::Accepted { rounds: round });
+        }
+        failing = outcome.verdict.failing();
+        review = Some(outcome.record.review_md);
+    }
+    let names: Vec<String> = failing.iter().map(|c| format!("{c:?}")).collect();
+    decide(
+        bus,
+        task_id,
+        TupleStatus::LoopFailed,
+        &format!(
+            "no agreement after {} rounds; failing: {}",
+            rt.cfg.max_rounds,
+            names.join(", ")
+        ),
+    )?;
+    Ok(TaskOutcome::Rejected {
+        rounds: rt.cfg.max_rounds,
+        failing,
+    })
+}

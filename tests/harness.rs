@@ -1,0 +1,249 @@
+//! End-to-end tests of the agreement loop harness: real state-API server, real bubblewrap sandbox,
+//! real scanner and store, with small fixed agents (tests/harness/agents.rs).
+
+#[path = "harness/agents.rs"]
+mod agents;
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use agents::*;
+use tuplewright::engine::agents::{Discriminator, Generator};
+use tuplewright::engine::harness::task::LoopRuntime;
+use tuplewright::engine::harness::{run_task, Bus, Fleet, LoopConfig, TaskOutcome};
+use tuplewright::engine::sandbox::{Isolation, SandboxConfig};
+use tuplewright::engine::store::{Labels, Store, TaskRecord};
+
+struct Rig {
+    rt: tokio::runtime::Runtime,
+    fleet: Option<Fleet>,
+    bus: Bus,
+    _dir: tempfile::TempDir,
+}
+
+fn rig() -> Rig {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("t.db"), Duration::from_secs(5)).unwrap();
+    let task = TaskRecord {
+        task_id: "slack_release_topic_001".into(),
+        instruction: "Set the topic of #release to announce the Release 2.4 freeze.".into(),
+        context: "Channel #release exists with topic 'Planning'.".into(),
+        labels: Labels {
+            apps: vec!["team-chat".into()],
+            difficulty: Some("easy".into()),
+            ..Labels::default()
+        },
+        app_type: None,
+        original_json: serde_json::json!({}),
+        origin: "test".into(),
+    };
+    store.write(|tx| tx.upsert_task(&task)).unwrap();
+    let bus = Bus::new(store, vec![]).unwrap();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let fleet = rt.block_on(Fleet::start(&dir.path().join("work"))).unwrap();
+    Rig {
+        rt,
+        fleet: Some(fleet),
+        bus,
+        _dir: dir,
+    }
+}
+
+impl Rig {
+    fn run(
+        &self,
+        g: &dyn Generator,
+        d: &dyn Discriminator,
+        cfg: &LoopConfig,
+        sandbox: &SandboxConfig,
+    ) -> TaskOutcome {
+        let cancel = AtomicBool::new(false);
+        let rt = LoopRuntime {
+            rt: self.rt.handle().clone(),
+            fleet: self.fleet.as_ref().unwrap(),
+            cfg,
+            sandbox,
+            isolation: Isolation::Required,
+            generator: g,
+            discriminator: d,
+            cancel: &cancel,
+        };
+        run_task(&rt, &self.bus, "slack_release_topic_001")
+    }
+    fn status(&self) -> String {
+        self.bus
+            .read(|s| s.effective_status("slack_release_topic_001"))
+            .unwrap()
+    }
+    fn rounds(&self) -> Vec<tuplewright::engine::store::StoredRound> {
+        self.bus
+            .read(|s| s.rounds("slack_release_topic_001"))
+            .unwrap()
+    }
+}
+
+impl Drop for Rig {
+    fn drop(&mut self) {
+        if let Some(f) = self.fleet.take() {
+            self.rt.block_on(f.shutdown());
+        }
+    }
+}
+
+#[test]
+fn agreeing_agents_are_accepted_in_round_one_and_everything_is_stored() {
+    let rig = rig();
+    let out = rig.run(
+        &TestGen { wrong_first: false },
+        &TestDisc { body: REWARD_OK },
+        &LoopConfig::default(),
+        &SandboxConfig::default(),
+    );
+    assert_eq!(out, TaskOutcome::Accepted { rounds: 1 });
+    assert_eq!(rig.status(), "loop_accepted");
+    let rounds = rig.rounds();
+    assert_eq!(rounds.len(), 1);
+    let r = &rounds[0].round;
+    assert_eq!(r.verdict, "pass");
+    assert!(r.review_md.contains("## Verdict: PASS"), "{}", r.review_md);
+    assert_eq!(r.reward_runs.len(), 4, "two runs on each endpoint");
+    let gold: Vec<_> = r
+        .reward_runs
+        .iter()
+        .filter(|x| x.endpoint == "golden")
+        .collect();
+    assert!(gold.iter().all(|x| x.reward == Some(1.0)));
+    assert!(r
+        .reward_runs
+        .iter()
+        .filter(|x| x.endpoint == "initial")
+        .all(|x| x.reward == Some(0.0)));
+    let events = rig.bus.read(|s| s.events_after(0, 1000)).unwrap();
+    let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
+    assert!(
+        kinds.contains(&"round.recorded") && kinds.contains(&"round.phase"),
+        "{kinds:?}"
+    );
+}
+
+#[test]
+fn a_wrong_golden_patch_fails_c3_then_converges_after_the_review() {
+    let rig = rig();
+    let out = rig.run(
+        &TestGen { wrong_first: true },
+        &TestDisc { body: REWARD_OK },
+        &LoopConfig::default(),
+        &SandboxConfig::default(),
+    );
+    assert_eq!(out, TaskOutcome::Accepted { rounds: 2 });
+    let rounds = rig.rounds();
+    assert_eq!(rounds.len(), 2);
+    let first = &rounds[0].round.review_md;
+    assert!(first.contains("## Verdict: FAIL"));
+    assert!(
+        first.contains("| C3 | r(gold) = 1.0 | FAIL | r(gold) = 0.5000"),
+        "{first}"
+    );
+    assert!(
+        first.contains("`topic names release 2.4` (score 0.00"),
+        "{first}"
+    );
+}
+
+#[test]
+fn a_non_deterministic_reward_is_rejected_with_that_reason() {
+    let rig = rig();
+    // Decoys on the host that a leaky sandbox would expose: a Generator script under /tmp (the
+    // store of this test also lives under /tmp).
+    let decoy = tempfile::tempdir().unwrap();
+    std::fs::write(decoy.path().join("initial_setup.py"), "secret").unwrap();
+    assert!(rig._dir.path().join("t.db").is_file());
+    let cfg = LoopConfig {
+        max_rounds: 1,
+        reward_runs: 12,
+        ..LoopConfig::default()
+    };
+    let out = rig.run(
+        &TestGen { wrong_first: false },
+        &TestDisc { body: REWARD_FLAKY },
+        &cfg,
+        &SandboxConfig::default(),
+    );
+    assert!(
+        matches!(out, TaskOutcome::Rejected { rounds: 1, .. }),
+        "{out:?}"
+    );
+    assert_eq!(rig.status(), "loop_failed");
+    let review = &rig.rounds()[0].round.review_md;
+    assert!(review.contains("non-deterministic"), "{review}");
+}
+
+#[test]
+fn the_reward_side_cannot_see_generator_scripts_or_the_host() {
+    let rig = rig();
+    let cfg = LoopConfig {
+        max_rounds: 1,
+        ..LoopConfig::default()
+    };
+    let _ = rig.run(
+        &TestGen { wrong_first: false },
+        &TestDisc { body: REWARD_SNOOP },
+        &cfg,
+        &SandboxConfig::default(),
+    );
+    let rounds = rig.rounds();
+    let runs = &rounds[0].round.reward_runs;
+    assert!(!runs.is_empty());
+    for r in runs {
+        assert!(
+            r.stdout.contains("FOUND: []"),
+            "the reward saw host files: {}",
+            r.stdout
+        );
+    }
+}
+
+#[test]
+fn a_provider_outage_is_infra_and_leaves_the_task_resumable() {
+    let rig = rig();
+    let out = rig.run(
+        &DownGen,
+        &TestDisc { body: REWARD_OK },
+        &LoopConfig::default(),
+        &SandboxConfig::default(),
+    );
+    assert!(
+        matches!(out, TaskOutcome::Infra(ref m) if m.contains("503")),
+        "{out:?}"
+    );
+    assert_eq!(rig.status(), "pending");
+    assert!(
+        rig.rounds().is_empty(),
+        "an infra failure must not be recorded as a failed round"
+    );
+}
+
+#[test]
+fn a_missing_sandbox_is_infra_not_a_condition_failure() {
+    let rig = rig();
+    let sandbox = SandboxConfig {
+        bwrap_path: "/nonexistent/bwrap".into(),
+        ..SandboxConfig::default()
+    };
+    let out = rig.run(
+        &TestGen { wrong_first: false },
+        &TestDisc { body: REWARD_OK },
+        &LoopConfig::default(),
+        &sandbox,
+    );
+    assert!(
+        matches!(out, TaskOutcome::Infra(ref m) if m.contains("bubblewrap")),
+        "{out:?}"
+    );
+    assert_eq!(rig.status(), "pending");
+    assert!(rig.rounds().is_empty());
+}
