@@ -247,3 +247,47 @@ fn a_missing_sandbox_is_infra_not_a_condition_failure() {
     assert_eq!(rig.status(), "pending");
     assert!(rig.rounds().is_empty());
 }
+
+#[test]
+fn verify_replays_a_stored_tuple_without_agents() {
+    let rig = rig();
+    let out = rig.run(
+        &TestGen { wrong_first: false },
+        &TestDisc { body: REWARD_OK },
+        &LoopConfig::default(),
+        &SandboxConfig::default(),
+    );
+    assert_eq!(out, TaskOutcome::Accepted { rounds: 1 });
+    let cancel = AtomicBool::new(false);
+    let cfg = LoopConfig::default();
+    let sandbox = SandboxConfig::default();
+    // The agents given here must never be called: verify replays the stored scripts.
+    let down = DownGen;
+    let rt = LoopRuntime {
+        rt: rig.rt.handle().clone(),
+        fleet: rig.fleet.as_ref().unwrap(),
+        cfg: &cfg,
+        sandbox: &sandbox,
+        isolation: Isolation::Required,
+        generator: &down,
+        discriminator: &TestDisc { body: REWARD_FLAKY },
+        cancel: &cancel,
+    };
+    let v =
+        tuplewright::engine::harness::verify::verify_task(&rt, &rig.bus, "slack_release_topic_001")
+            .unwrap();
+    assert!(v.ok, "{v:?}");
+    assert_eq!(
+        v.noop_score,
+        Some(0.0),
+        "the default seed has no #release channel"
+    );
+    let rounds = rig.rounds();
+    assert_eq!(rounds.len(), 2);
+    assert_eq!(rounds[1].round.source, "verify");
+    assert_eq!(
+        rig.status(),
+        "loop_accepted",
+        "verify does not change the status"
+    );
+}

@@ -12,6 +12,7 @@ mod context;
 pub mod env;
 mod export;
 mod import;
+mod loop_env;
 pub mod run;
 mod run_agents;
 mod run_output;
@@ -20,6 +21,7 @@ pub mod scan;
 mod stats;
 mod synth;
 mod tasks;
+pub mod verify;
 
 /// Global options shared by every subcommand.
 #[derive(Debug, Parser)]
@@ -80,6 +82,8 @@ pub enum Command {
     Sandbox(sandbox::SandboxCommand),
     /// Run the agreement loop on task files (headless) and export verified tuples.
     Run(run::RunArgs),
+    /// Re-verify existing tuples (C1-C5, determinism, noop probe) with no agent.
+    Verify(verify::VerifyArgs),
     /// Scan reward scripts for forbidden patterns (agreement condition C5).
     Scan(scan::ScanArgs),
 }
@@ -117,6 +121,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Sandbox(c) => sandbox::run(c),
             Command::Run(args) => run::run(&cli, &args),
             Command::Scan(args) => scan::run(args),
+            Command::Verify(args) => verify::run(&cli, &args),
         },
     }
 }

@@ -10,14 +10,13 @@ use anyhow::Context as _;
 use clap::Args;
 
 use super::context::{load_config, open_store};
+use super::loop_env::with_loop_runtime;
 use super::run_output::{events_listener, print_summary, Exported, Progress};
 use super::Cli;
 use crate::engine::bundle::export::{export, ExportOptions};
 use crate::engine::bundle::import::import_paths;
 use crate::engine::bundle::taskgen::parse_file;
-use crate::engine::harness::task::LoopRuntime;
-use crate::engine::harness::{run_batch, BatchOptions, Bus, Fleet};
-use crate::engine::sandbox::Isolation;
+use crate::engine::harness::{run_batch, BatchOptions, Bus};
 use crate::engine::store::TupleStatus;
 
 /// Arguments of `run`.
@@ -126,36 +125,21 @@ pub fn run(cli: &Cli, args: &RunArgs) -> anyhow::Result<ExitCode> {
         listeners.push(events_listener(path)?);
     }
     let bus = Bus::new(store, listeners)?;
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    let fleet = rt.block_on(Fleet::start(&config.agreement.work_dir))?;
-    install_ctrl_c(&rt, cancel.clone());
-    let isolation = if args.unsafe_no_sandbox {
-        Isolation::UnsafeNoSandbox
-    } else {
-        Isolation::Required
-    };
-    let runtime = LoopRuntime {
-        rt: rt.handle().clone(),
-        fleet: &fleet,
-        cfg: &config.agreement,
-        sandbox: &config.sandbox,
-        isolation,
-        generator: generator.as_ref(),
-        discriminator: discriminator.as_ref(),
-        cancel: &cancel,
-    };
     let opts = BatchOptions {
         jobs: config.agreement.jobs,
     };
-    let summary = run_batch(&runtime, &bus, &ids, &opts, &|task, outcome| {
-        progress.task_done(task, outcome)
-    });
+    let summary = with_loop_runtime(
+        &config,
+        args.unsafe_no_sandbox,
+        (generator.as_ref(), discriminator.as_ref()),
+        &cancel,
+        |runtime| {
+            run_batch(runtime, &bus, &ids, &opts, &|task, outcome| {
+                progress.task_done(task, outcome)
+            })
+        },
+    )?;
     progress.finish();
-    rt.block_on(fleet.shutdown());
     let exported = if args.no_export || summary.accepted.is_empty() {
         None
     } else {
@@ -188,17 +172,4 @@ pub fn run(cli: &Cli, args: &RunArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
-}
-
-fn install_ctrl_c(rt: &tokio::runtime::Runtime, cancel: Arc<AtomicBool>) {
-    rt.spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            eprintln!("\nstopping after the current steps (Ctrl-C again to force)…");
-            cancel.store(true, Ordering::SeqCst);
-            if tokio::signal::ctrl_c().await.is_ok() {
-                eprintln!("forced stop");
-                std::process::exit(130);
-            }
-        }
-    });
 }

@@ -15,6 +15,7 @@ pub mod execute;
 pub mod probe;
 pub mod round;
 pub mod task;
+pub mod verify;
 
 pub use batch::{run_batch, BatchOptions, BatchSummary};
 pub use bus::Bus;
