@@ -107,6 +107,11 @@ fn version_1_store_is_upgraded_in_place_keeping_its_data() {
     let old = store.task("libreoffice_calc_old_001").unwrap();
     assert_eq!(old.status, "final");
     assert_eq!(old.task.labels.source_pass, None);
+    // v3 moved the verbatim input JSON into task_sources.
+    assert_eq!(
+        old.task.original_json["task_id"],
+        "libreoffice_calc_old_001"
+    );
     let rounds = store.rounds("libreoffice_calc_old_001").unwrap();
     assert_eq!(rounds.len(), 1);
     assert_eq!(rounds[0].round.source, "loop");
