@@ -340,3 +340,61 @@ fn upsert_is_idempotent_and_events_are_read_after_a_seq() {
     assert_eq!(after[0].payload, json!({"i": 2}));
     assert_eq!(store.events_after(seqs[1], 2).unwrap().len(), 2);
 }
+
+#[test]
+fn stats_on_the_example_tasks_match_hand_counts() {
+    use tuplewright::engine::bundle::import::import_path;
+    use tuplewright::engine::config::StatsConfig;
+    use tuplewright::engine::stats::{compute, Population};
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = open(&dir.path().join("s.db"));
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/examples/tasks.json");
+    let summary = import_path(&mut store, &examples).unwrap();
+    assert_eq!((summary.inserted, summary.problems.len()), (4, 0));
+    // No final tuple yet: `auto` describes every task.
+    let s = compute(&store, &StatsConfig::default(), Population::Auto).unwrap();
+    assert_eq!((s.population, s.population_size), (Population::All, 4));
+    let verbs: Vec<(&str, usize)> = s
+        .top_verbs
+        .iter()
+        .map(|v| (v.name.as_str(), v.count))
+        .collect();
+    // "Open ...", "Please configure ...", "I want to extract ...", "Set the topic ...".
+    assert_eq!(
+        verbs,
+        [("configure", 1), ("extract", 1), ("open", 1), ("set", 1)]
+    );
+    assert_eq!(s.cross_app_tasks.count, 1);
+    assert_eq!(s.app_pairs.len(), 1);
+    assert_eq!(
+        (s.app_pairs[0].name.as_str(), s.app_pairs[0].count),
+        ("calc + pdf", 1)
+    );
+    assert_eq!(s.difficulty_totals.hard, 1);
+    let hard = s
+        .coverage_targets
+        .iter()
+        .find(|t| t.name == "hard tasks")
+        .unwrap();
+    assert_eq!((hard.value_percent, hard.met), (25.0, false));
+    let cross = s
+        .coverage_targets
+        .iter()
+        .find(|t| t.name == "cross-app tasks")
+        .unwrap();
+    assert!(!cross.met);
+    let scen = &s.coverage_targets[0];
+    assert_eq!(
+        (scen.name.as_str(), scen.value_percent, scen.met),
+        ("largest scenario share", 50.0, false)
+    );
+    assert_eq!(
+        s.instruction_lengths.buckets[0].count + s.instruction_lengths.buckets[1].count,
+        4
+    );
+    assert_eq!(s.yield_per_stage.not_yet_looped, 4);
+    assert_eq!(s.costs.cost_usd, 0.0);
+    // Final-only population is empty here, not an error.
+    let f = compute(&store, &StatsConfig::default(), Population::Final).unwrap();
+    assert_eq!(f.population_size, 0);
+}
