@@ -69,7 +69,14 @@ fn discover(paths: &[PathBuf], summary: &mut ImportSummary) -> (Vec<PathBuf>, Ve
             ));
             continue;
         }
-        let mut walk = WalkDir::new(path).sort_by_file_name().into_iter();
+        // Hidden entries (e.g. an export's `.tw-tmp-*` directories) are never input.
+        let hidden = |e: &walkdir::DirEntry| {
+            e.depth() > 0 && e.file_name().to_string_lossy().starts_with('.')
+        };
+        let mut walk = WalkDir::new(path)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| !hidden(e));
         while let Some(entry) = walk.next() {
             let entry = match entry {
                 Ok(e) => e,
