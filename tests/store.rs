@@ -398,3 +398,40 @@ fn stats_on_the_example_tasks_match_hand_counts() {
     let f = compute(&store, &StatsConfig::default(), Population::Final).unwrap();
     assert_eq!(f.population_size, 0);
 }
+
+#[test]
+fn bundle_write_swaps_whole_directories_and_leaves_no_temporaries() {
+    use tuplewright::engine::bundle::export::write_bundle;
+    let dir = tempfile::tempdir().unwrap();
+    let v1 = vec![
+        ("config.json", b"{}\n".to_vec()),
+        ("reward.py", b"a".to_vec()),
+    ];
+    assert!(write_bundle(dir.path(), "t_001", &v1).unwrap());
+    assert!(
+        !write_bundle(dir.path(), "t_001", &v1).unwrap(),
+        "identical bytes: untouched"
+    );
+    // An extra file from an older layout disappears with the swap.
+    std::fs::write(dir.path().join("t_001/stale.txt"), "x").unwrap();
+    let v2 = vec![
+        ("config.json", b"{\"a\": 1}\n".to_vec()),
+        ("reward.py", b"b".to_vec()),
+    ];
+    assert!(write_bundle(dir.path(), "t_001", &v2).unwrap());
+    let mut names: Vec<String> = std::fs::read_dir(dir.path().join("t_001"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["config.json", "reward.py"]);
+    assert_eq!(
+        std::fs::read(dir.path().join("t_001/reward.py")).unwrap(),
+        b"b"
+    );
+    let top: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(top, ["t_001"]);
+}
