@@ -435,3 +435,37 @@ fn bundle_write_swaps_whole_directories_and_leaves_no_temporaries() {
         .collect();
     assert_eq!(top, ["t_001"]);
 }
+
+#[test]
+fn reimporting_a_bundle_keeps_later_decisions() {
+    use tuplewright::engine::bundle::import::import_path;
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = open(&dir.path().join("s.db"));
+    let bundles = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/examples/bundles");
+    let first = import_path(&mut store, &bundles).unwrap();
+    assert_eq!((first.inserted, first.rounds_recorded), (3, 3));
+    let id = "os_archive_logs_001";
+    assert_eq!(store.task(id).unwrap().status, "final");
+    store
+        .write(|tx| {
+            tx.record_decision(
+                id,
+                TupleStatus::Dropped,
+                "ana",
+                DecisionSource::Human,
+                "dup",
+                None,
+            )
+        })
+        .unwrap();
+    let again = import_path(&mut store, &bundles).unwrap();
+    assert_eq!((again.unchanged, again.rounds_recorded), (3, 0));
+    assert_eq!(store.task(id).unwrap().status, "dropped");
+    assert_eq!(store.decisions(id).unwrap().len(), 2);
+    assert_eq!(
+        store.rounds("libreoffice_calc_padded_ids_001").unwrap()[0]
+            .round
+            .round_no,
+        Some(2)
+    );
+}
