@@ -195,8 +195,22 @@ fn import_examples_then_export_twice_gives_identical_bytes() {
     );
 
     // Our own export re-imports, keeping labels from meta.json.
+    // A leftover temporary directory of a killed export is not input.
+    let junk = a.join(".tw-tmp-junk-1");
+    std::fs::create_dir(&junk).unwrap();
+    std::fs::write(junk.join("config.json"), "{}").unwrap();
     let db2 = dir.path().join("s2.db");
-    tw(&db2).arg("import").arg(&a).assert().success();
+    let out = tw(&db2)
+        .arg("import")
+        .arg(&a)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8(out)
+        .unwrap()
+        .contains("3 bundle(s): 3 new"));
     let store = Store::open(&db2, Duration::from_secs(5)).unwrap();
     let t = store.task("slack_release_digest_001").unwrap();
     assert_eq!(

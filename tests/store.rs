@@ -107,6 +107,11 @@ fn version_1_store_is_upgraded_in_place_keeping_its_data() {
     let old = store.task("libreoffice_calc_old_001").unwrap();
     assert_eq!(old.status, "final");
     assert_eq!(old.task.labels.source_pass, None);
+    // v3 moved the verbatim input JSON into task_sources.
+    assert_eq!(
+        old.task.original_json["task_id"],
+        "libreoffice_calc_old_001"
+    );
     let rounds = store.rounds("libreoffice_calc_old_001").unwrap();
     assert_eq!(rounds.len(), 1);
     assert_eq!(rounds[0].round.source, "loop");
@@ -334,4 +339,133 @@ fn upsert_is_idempotent_and_events_are_read_after_a_seq() {
     assert_eq!(after[0].seq, seqs[2]);
     assert_eq!(after[0].payload, json!({"i": 2}));
     assert_eq!(store.events_after(seqs[1], 2).unwrap().len(), 2);
+}
+
+#[test]
+fn stats_on_the_example_tasks_match_hand_counts() {
+    use tuplewright::engine::bundle::import::import_path;
+    use tuplewright::engine::config::StatsConfig;
+    use tuplewright::engine::stats::{compute, Population};
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = open(&dir.path().join("s.db"));
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/examples/tasks.json");
+    let summary = import_path(&mut store, &examples).unwrap();
+    assert_eq!((summary.inserted, summary.problems.len()), (4, 0));
+    // No final tuple yet: `auto` describes every task.
+    let s = compute(&store, &StatsConfig::default(), Population::Auto).unwrap();
+    assert_eq!((s.population, s.population_size), (Population::All, 4));
+    let verbs: Vec<(&str, usize)> = s
+        .top_verbs
+        .iter()
+        .map(|v| (v.name.as_str(), v.count))
+        .collect();
+    // "Open ...", "Please configure ...", "I want to extract ...", "Set the topic ...".
+    assert_eq!(
+        verbs,
+        [("configure", 1), ("extract", 1), ("open", 1), ("set", 1)]
+    );
+    assert_eq!(s.cross_app_tasks.count, 1);
+    assert_eq!(s.app_pairs.len(), 1);
+    assert_eq!(
+        (s.app_pairs[0].name.as_str(), s.app_pairs[0].count),
+        ("calc + pdf", 1)
+    );
+    assert_eq!(s.difficulty_totals.hard, 1);
+    let hard = s
+        .coverage_targets
+        .iter()
+        .find(|t| t.name == "hard tasks")
+        .unwrap();
+    assert_eq!((hard.value_percent, hard.met), (25.0, false));
+    let cross = s
+        .coverage_targets
+        .iter()
+        .find(|t| t.name == "cross-app tasks")
+        .unwrap();
+    assert!(!cross.met);
+    let scen = &s.coverage_targets[0];
+    assert_eq!(
+        (scen.name.as_str(), scen.value_percent, scen.met),
+        ("largest scenario share", 50.0, false)
+    );
+    assert_eq!(
+        s.instruction_lengths.buckets[0].count + s.instruction_lengths.buckets[1].count,
+        4
+    );
+    assert_eq!(s.yield_per_stage.not_yet_looped, 4);
+    assert_eq!(s.costs.cost_usd, 0.0);
+    // Final-only population is empty here, not an error.
+    let f = compute(&store, &StatsConfig::default(), Population::Final).unwrap();
+    assert_eq!(f.population_size, 0);
+}
+
+#[test]
+fn bundle_write_swaps_whole_directories_and_leaves_no_temporaries() {
+    use tuplewright::engine::bundle::export::write_bundle;
+    let dir = tempfile::tempdir().unwrap();
+    let v1 = vec![
+        ("config.json", b"{}\n".to_vec()),
+        ("reward.py", b"a".to_vec()),
+    ];
+    assert!(write_bundle(dir.path(), "t_001", &v1).unwrap());
+    assert!(
+        !write_bundle(dir.path(), "t_001", &v1).unwrap(),
+        "identical bytes: untouched"
+    );
+    // An extra file from an older layout disappears with the swap.
+    std::fs::write(dir.path().join("t_001/stale.txt"), "x").unwrap();
+    let v2 = vec![
+        ("config.json", b"{\"a\": 1}\n".to_vec()),
+        ("reward.py", b"b".to_vec()),
+    ];
+    assert!(write_bundle(dir.path(), "t_001", &v2).unwrap());
+    let mut names: Vec<String> = std::fs::read_dir(dir.path().join("t_001"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["config.json", "reward.py"]);
+    assert_eq!(
+        std::fs::read(dir.path().join("t_001/reward.py")).unwrap(),
+        b"b"
+    );
+    let top: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(top, ["t_001"]);
+}
+
+#[test]
+fn reimporting_a_bundle_keeps_later_decisions() {
+    use tuplewright::engine::bundle::import::import_path;
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = open(&dir.path().join("s.db"));
+    let bundles = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/examples/bundles");
+    let first = import_path(&mut store, &bundles).unwrap();
+    assert_eq!((first.inserted, first.rounds_recorded), (3, 3));
+    let id = "os_archive_logs_001";
+    assert_eq!(store.task(id).unwrap().status, "final");
+    store
+        .write(|tx| {
+            tx.record_decision(
+                id,
+                TupleStatus::Dropped,
+                "ana",
+                DecisionSource::Human,
+                "dup",
+                None,
+            )
+        })
+        .unwrap();
+    let again = import_path(&mut store, &bundles).unwrap();
+    assert_eq!((again.unchanged, again.rounds_recorded), (3, 0));
+    assert_eq!(store.task(id).unwrap().status, "dropped");
+    assert_eq!(store.decisions(id).unwrap().len(), 2);
+    assert_eq!(
+        store.rounds("libreoffice_calc_padded_ids_001").unwrap()[0]
+            .round
+            .round_no,
+        Some(2)
+    );
 }

@@ -12,7 +12,9 @@ use walkdir::WalkDir;
 
 use super::public::{read_bundle, PublicBundle};
 use super::{layout, taskgen, Problem};
-use crate::engine::store::{now, DecisionSource, Store, StoreError, TaskRecord, Tx, Upsert};
+use crate::engine::store::{
+    now, DecisionSource, Store, StoreError, TaskRecord, TupleStatus, Tx, Upsert,
+};
 
 /// Items per transaction.
 const BATCH: usize = 512;
@@ -69,7 +71,14 @@ fn discover(paths: &[PathBuf], summary: &mut ImportSummary) -> (Vec<PathBuf>, Ve
             ));
             continue;
         }
-        let mut walk = WalkDir::new(path).sort_by_file_name().into_iter();
+        // Hidden entries (e.g. an export's `.tw-tmp-*` directories) are never input.
+        let hidden = |e: &walkdir::DirEntry| {
+            e.depth() > 0 && e.file_name().to_string_lossy().starts_with('.')
+        };
+        let mut walk = WalkDir::new(path)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| !hidden(e));
         while let Some(entry) = walk.next() {
             let entry = match entry {
                 Ok(e) => e,
@@ -204,8 +213,11 @@ fn import_bundle(tx: &Tx<'_>, mut b: PublicBundle) -> Result<(Upsert, usize), It
             up = Upsert::Updated;
         }
     }
+    // The bundle's status applies to new content or a tuple nobody has decided on yet: re-importing
+    // the same bundle never overrides a later decision (e.g. a human dropping the tuple).
     let current = tx.task(&id)?.map(|t| t.status).unwrap_or_default();
-    if current != b.status.as_str() {
+    let undecided = current == TupleStatus::Pending.as_str();
+    if (recorded == 1 || undecided) && current != b.status.as_str() {
         let reason = format!("imported bundle {}", b.task.origin);
         let at = rounds
             .last()

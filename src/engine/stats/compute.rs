@@ -1,6 +1,6 @@
 //! Computing [`Stats`] from the store: one pass over the tasks, one aggregate over token usage.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::text::{apps_mentioned, first_verb, percentile, short_app, word_count};
 use super::{Costs, DomainRow, Lengths, ModelCost, Population, Share, Stats, Target, Yield};
@@ -17,14 +17,26 @@ const BUCKETS: [(&str, usize); 6] = [
     ("250+", 250),
 ];
 
-struct Row {
-    instruction: String,
-    domain: Option<String>,
-    difficulty: Option<String>,
-    scenario: Option<String>,
-    task_type: Option<String>,
-    apps: Vec<String>,
-    status: String,
+/// Adds one to `key`, allocating the key only the first time it is seen.
+fn bump(map: &mut HashMap<String, usize>, key: &str) {
+    match map.get_mut(key) {
+        Some(c) => *c += 1,
+        None => {
+            map.insert(key.to_string(), 1);
+        }
+    }
+}
+
+/// The label, or `(none)` when missing or empty.
+fn none(v: Option<&str>) -> &str {
+    v.filter(|s| !s.is_empty()).unwrap_or("(none)")
+}
+
+/// A nullable text column borrowed from the row (no copy).
+fn text<'a>(r: &'a rusqlite::Row<'_>, i: usize) -> Result<Option<&'a str>, StoreError> {
+    r.get_ref(i)?
+        .as_str_or_null()
+        .map_err(|e| StoreError::Invalid(format!("stats column {i}: {e}")))
 }
 
 fn pct(n: usize, of: usize) -> f64 {
@@ -49,12 +61,6 @@ fn shares(counts: HashMap<String, usize>, of: usize, top: usize) -> Vec<Share> {
         .collect()
 }
 
-fn label(v: &Option<String>) -> String {
-    v.clone()
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| "(none)".into())
-}
-
 /// Computes every Appendix F table.
 pub fn compute(
     store: &Store,
@@ -62,53 +68,27 @@ pub fn compute(
     population: Population,
 ) -> Result<Stats, StoreError> {
     let conn = store.conn();
-    let mut stmt = conn.prepare(
-        "SELECT t.instruction, t.domain, t.difficulty, t.scenario, t.task_type, t.apps, u.status \
-         FROM tasks t JOIN tuples u ON u.task_id = t.task_id",
-    )?;
-    let rows = stmt.query_map([], |r| {
-        Ok((
-            Row {
-                instruction: r.get(0)?,
-                domain: r.get(1)?,
-                difficulty: r.get(2)?,
-                scenario: r.get(3)?,
-                task_type: r.get(4)?,
-                apps: Vec::new(),
-                status: r.get(6)?,
-            },
-            r.get::<_, String>(5)?,
-        ))
-    })?;
-    let mut all = Vec::new();
-    for row in rows {
-        let (mut row, apps) = row?;
-        row.apps = serde_json::from_str(&apps)?;
-        all.push(row);
+    let mut by_status = HashMap::new();
+    for (status, count) in store.status_counts()? {
+        by_status.insert(status, count as usize);
     }
+    let yield_per_stage = stage_yield(&by_status);
     let synthetic_tasks: usize = conn.query_row(
         "SELECT COUNT(*) FROM tasks WHERE origin LIKE 'synthetic:%'",
         [],
         |r| r.get::<_, i64>(0),
     )? as usize;
-
-    let yield_per_stage = stage_yield(&all);
     let population = match population {
         Population::Auto if yield_per_stage.final_tuples > 0 => Population::Final,
         Population::Auto => Population::All,
         p => p,
     };
-    let rows: Vec<&Row> = all
-        .iter()
-        .filter(|r| population == Population::All || r.status == "final")
-        .collect();
-    let n = rows.len();
 
     let mut scenarios = HashMap::new();
-    let mut domains: BTreeMap<String, DomainRow> = BTreeMap::new();
+    let mut domains: HashMap<String, DomainRow> = HashMap::new();
     let mut verbs = HashMap::new();
     let mut pairs = HashMap::new();
-    let mut lengths = Vec::with_capacity(n);
+    let mut lengths = Vec::with_capacity(yield_per_stage.tasks);
     let mut cross = 0;
     let mut totals = DomainRow {
         domain: "Total".into(),
@@ -118,36 +98,72 @@ pub fn compute(
         unlabelled: 0,
         total: 0,
     };
-    for r in &rows {
-        *scenarios.entry(label(&r.scenario)).or_insert(0) += 1;
-        let d = label(&r.domain);
-        let row = domains.entry(d.clone()).or_insert_with(|| DomainRow {
-            domain: d,
-            easy: 0,
-            medium: 0,
-            hard: 0,
-            unlabelled: 0,
-            total: 0,
-        });
-        for target in [row, &mut totals] {
-            match r.difficulty.as_deref() {
-                Some("easy") => target.easy += 1,
-                Some("medium") => target.medium += 1,
-                Some("hard") => target.hard += 1,
-                _ => target.unlabelled += 1,
+    // The final ids first (status index), then one streaming pass over tasks in storage order:
+    // cheaper than a per-row join lookup. Text is borrowed from SQLite's row buffer, never copied.
+    let finals: Option<HashSet<String>> = if population == Population::All {
+        None
+    } else {
+        let mut st = conn.prepare("SELECT task_id FROM tuples WHERE status = 'final'")?;
+        let ids = st.query_map([], |r| r.get::<_, String>(0))?;
+        Some(ids.collect::<rusqlite::Result<_>>()?)
+    };
+    let mut stmt = conn.prepare(
+        "SELECT t.instruction, t.domain, t.difficulty, t.scenario, t.task_type, t.apps, t.task_id \
+         FROM tasks t",
+    )?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        if let Some(finals) = &finals {
+            if !finals.contains(text(r, 6)?.unwrap_or("")) {
+                continue;
             }
-            target.total += 1;
         }
-        if let Some(v) = first_verb(&r.instruction) {
-            *verbs.entry(v).or_insert(0) += 1;
+        let instruction = text(r, 0)?.unwrap_or("");
+        bump(&mut scenarios, none(text(r, 3)?));
+        let domain = none(text(r, 1)?);
+        if !domains.contains_key(domain) {
+            let empty = DomainRow {
+                domain: domain.to_string(),
+                easy: 0,
+                medium: 0,
+                hard: 0,
+                unlabelled: 0,
+                total: 0,
+            };
+            domains.insert(domain.to_string(), empty);
         }
-        lengths.push(word_count(&r.instruction));
-        let is_cross = r.task_type.as_deref() == Some("cross_app") || r.apps.len() > 1;
-        if is_cross {
+        let difficulty = text(r, 2)?;
+        if let Some(row) = domains.get_mut(domain) {
+            for target in [row, &mut totals] {
+                match difficulty {
+                    Some("easy") => target.easy += 1,
+                    Some("medium") => target.medium += 1,
+                    Some("hard") => target.hard += 1,
+                    _ => target.unlabelled += 1,
+                }
+                target.total += 1;
+            }
+        }
+        if let Some(v) = first_verb(instruction) {
+            bump(&mut verbs, &v);
+        }
+        lengths.push(word_count(instruction));
+        let apps_json = text(r, 5)?.unwrap_or("[]");
+        // Only a JSON list with a comma can name two apps: parse just those (and cross tasks).
+        let mut listed: Vec<String> = if apps_json.contains(',') {
+            serde_json::from_str(apps_json)?
+        } else {
+            Vec::new()
+        };
+        let declared_cross = text(r, 4)? == Some("cross_app");
+        if declared_cross || listed.len() > 1 {
             cross += 1;
-            let mut apps: BTreeSet<String> = r.apps.iter().map(|a| short_app(a)).collect();
+            if listed.is_empty() {
+                listed = serde_json::from_str(apps_json)?;
+            }
+            let mut apps: BTreeSet<String> = listed.iter().map(|a| short_app(a)).collect();
             if apps.len() < 2 {
-                apps.extend(apps_mentioned(&r.instruction));
+                apps.extend(apps_mentioned(instruction));
             }
             let apps: Vec<&String> = apps.iter().collect();
             for (i, a) in apps.iter().enumerate() {
@@ -157,6 +173,7 @@ pub fn compute(
             }
         }
     }
+    let n = totals.total;
     let mut domain_difficulty: Vec<DomainRow> = domains.into_values().collect();
     domain_difficulty.sort_by(|a, b| b.total.cmp(&a.total).then_with(|| a.domain.cmp(&b.domain)));
 
@@ -218,15 +235,16 @@ fn length_stats(mut lengths: Vec<usize>) -> Lengths {
     }
 }
 
-fn stage_yield(all: &[Row]) -> Yield {
-    let count = |s: TupleStatus| all.iter().filter(|r| r.status == s.as_str()).count();
-    let loop_accepted = all
-        .iter()
-        .filter(|r| TupleStatus::parse(&r.status).is_some_and(TupleStatus::passed_loop))
-        .count();
+fn stage_yield(by_status: &HashMap<String, usize>) -> Yield {
+    let count = |s: TupleStatus| by_status.get(s.as_str()).copied().unwrap_or(0);
+    let loop_accepted = TupleStatus::ALL
+        .into_iter()
+        .filter(|s| s.passed_loop())
+        .map(count)
+        .sum();
     let final_tuples = count(TupleStatus::Final);
     Yield {
-        tasks: all.len(),
+        tasks: by_status.values().sum(),
         not_yet_looped: count(TupleStatus::Pending) + count(TupleStatus::InLoop),
         loop_failed: count(TupleStatus::LoopFailed),
         loop_accepted,

@@ -14,10 +14,11 @@ impl Tx<'_> {
     /// Stores `text` (once) and returns its sha256.
     pub fn put_blob(&self, text: &str) -> Result<String> {
         let sha = sha256_hex(text);
-        self.tx.execute(
-            "INSERT OR IGNORE INTO blobs (sha256, size, content) VALUES (?1, ?2, ?3)",
-            params![sha, text.len() as i64, text],
-        )?;
+        self.tx
+            .prepare_cached(
+                "INSERT OR IGNORE INTO blobs (sha256, size, content) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![sha, text.len() as i64, text])?;
         Ok(sha)
     }
 }
@@ -31,10 +32,7 @@ impl Store {
 
 pub(super) fn get_blob(conn: &Connection, sha: &str) -> Result<Option<String>> {
     Ok(conn
-        .query_row(
-            "SELECT content FROM blobs WHERE sha256 = ?1",
-            params![sha],
-            |r| r.get(0),
-        )
+        .prepare_cached("SELECT content FROM blobs WHERE sha256 = ?1")?
+        .query_row(params![sha], |r| r.get(0))
         .optional()?)
 }

@@ -101,16 +101,13 @@ impl Tx<'_> {
             .optional()?
             .ok_or_else(|| StoreError::UnknownTask(task_id.to_string()))?;
         let time = at.map(str::to_string).unwrap_or_else(now);
-        self.tx.execute(
-            "INSERT INTO decisions (task_id, actor, source, before, after, reason, created_at, compensates) \
-             VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
-            params![task_id, actor, source.as_str(), before, after, reason, time, compensates],
+        self.tx.prepare_cached("INSERT INTO decisions (task_id, actor, source, before, after, reason, created_at, compensates) \
+             VALUES (?1,?2,?3,?4,?5,?6,?7,?8)")?.execute(params![task_id, actor, source.as_str(), before, after, reason, time, compensates],
         )?;
         let id = self.tx.last_insert_rowid();
-        self.tx.execute(
-            "UPDATE tuples SET status = ?2, updated_at = ?3 WHERE task_id = ?1",
-            params![task_id, after, time],
-        )?;
+        self.tx
+            .prepare_cached("UPDATE tuples SET status = ?2, updated_at = ?3 WHERE task_id = ?1")?
+            .execute(params![task_id, after, time])?;
         let payload = serde_json::json!({"id": id, "actor": actor, "source": source.as_str(),
             "before": before, "after": after, "compensates": compensates});
         self.append_event("decision", Some(task_id), &payload)?;
@@ -142,10 +139,8 @@ impl Tx<'_> {
                 vote.critic, vote.task_id
             ))
         })?;
-        self.tx.execute(
-            "INSERT INTO votes (task_id, critic, model, verdict, severity, confidence, pool_fit, \
-             vote_json, created_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)",
-            params![
+        self.tx.prepare_cached("INSERT INTO votes (task_id, critic, model, verdict, severity, confidence, pool_fit, \
+             vote_json, created_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)")?.execute(params![
                 vote.task_id,
                 vote.critic,
                 vote.model,
@@ -165,10 +160,8 @@ impl Tx<'_> {
 
     /// Appends one teacher rollout.
     pub fn record_rollout(&self, r: &Rollout) -> Result<i64> {
-        self.tx.execute(
-            "INSERT INTO rollouts (task_id, model, trial, reward, judge_verdict, failure, detail_json, \
-             created_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
-            params![
+        self.tx.prepare_cached("INSERT INTO rollouts (task_id, model, trial, reward, judge_verdict, failure, detail_json, \
+             created_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)")?.execute(params![
                 r.task_id,
                 r.model,
                 r.trial,
@@ -190,7 +183,7 @@ impl Tx<'_> {
 impl Store {
     /// Every decision of a task, oldest first.
     pub fn decisions(&self, task_id: &str) -> Result<Vec<Decision>> {
-        let mut stmt = self.conn.prepare(&format!(
+        let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT {DECISION_COLUMNS} FROM decisions WHERE task_id = ?1 ORDER BY id"
         ))?;
         let rows = stmt.query_map(params![task_id], decision_from_row)?;
@@ -217,7 +210,7 @@ impl Store {
 
     /// Every rollout of a task, oldest first.
     pub fn rollouts(&self, task_id: &str) -> Result<Vec<Rollout>> {
-        let mut stmt = self.conn.prepare(
+        let mut stmt = self.conn.prepare_cached(
             "SELECT model, trial, reward, judge_verdict, failure, detail_json, created_at \
              FROM rollouts WHERE task_id = ?1 ORDER BY id",
         )?;
@@ -248,7 +241,7 @@ impl Store {
 }
 
 fn load_votes(conn: &Connection, task_id: &str) -> Result<Vec<Vote>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT critic, model, vote_json, created_at FROM votes WHERE task_id = ?1 ORDER BY id",
     )?;
     let rows: Vec<(String, Option<String>, String, String)> = stmt

@@ -32,10 +32,16 @@ impl Tx<'_> {
         task_id: Option<&str>,
         payload: &serde_json::Value,
     ) -> Result<i64> {
-        self.tx.execute(
-            "INSERT INTO events (time, kind, task_id, payload) VALUES (?1, ?2, ?3, ?4)",
-            params![now(), kind, task_id, serde_json::to_string(payload)?],
-        )?;
+        self.tx
+            .prepare_cached(
+                "INSERT INTO events (time, kind, task_id, payload) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![
+                now(),
+                kind,
+                task_id,
+                serde_json::to_string(payload)?
+            ])?;
         Ok(self.tx.last_insert_rowid())
     }
 }

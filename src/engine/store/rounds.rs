@@ -30,11 +30,9 @@ impl Tx<'_> {
             sha(&round.scripts.golden)?,
             sha(&round.scripts.reward)?,
         );
-        self.tx.execute(
-            "INSERT INTO rounds (task_id, round_no, verdict, source, setup_sha, golden_sha, reward_sha, \
+        self.tx.prepare_cached("INSERT INTO rounds (task_id, round_no, verdict, source, setup_sha, golden_sha, reward_sha, \
              review_md, scan_findings, generator_model, discriminator_model, started_at, finished_at) \
-             VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
-            params![
+             VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")?.execute(params![
                 round.task_id,
                 round_no,
                 round.verdict,
@@ -52,17 +50,13 @@ impl Tx<'_> {
         )?;
         let round_id = self.tx.last_insert_rowid();
         for run in &round.script_runs {
-            self.tx.execute(
-                "INSERT INTO script_runs (round_id, script, exit_code, stdout, stderr, duration_ms, failure) \
-                 VALUES (?1,?2,?3,?4,?5,?6,?7)",
-                params![round_id, run.script, run.exit_code, run.stdout, run.stderr, run.duration_ms, run.failure],
+            self.tx.prepare_cached("INSERT INTO script_runs (round_id, script, exit_code, stdout, stderr, duration_ms, failure) \
+                 VALUES (?1,?2,?3,?4,?5,?6,?7)")?.execute(params![round_id, run.script, run.exit_code, run.stdout, run.stderr, run.duration_ms, run.failure],
             )?;
         }
         for run in &round.reward_runs {
-            self.tx.execute(
-                "INSERT INTO reward_runs (round_id, endpoint, reward, components, exit_code, stdout, \
-                 stderr, duration_ms, failure) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)",
-                params![
+            self.tx.prepare_cached("INSERT INTO reward_runs (round_id, endpoint, reward, components, exit_code, stdout, \
+                 stderr, duration_ms, failure) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)")?.execute(params![
                     round_id,
                     run.endpoint,
                     run.reward,
@@ -91,10 +85,8 @@ impl Tx<'_> {
         round_id: Option<i64>,
         u: &Usage,
     ) -> Result<()> {
-        self.tx.execute(
-            "INSERT INTO usage (task_id, round_id, stage, model, input_tokens, output_tokens, created_at) \
-             VALUES (?1,?2,?3,?4,?5,?6,?7)",
-            params![task_id, round_id, u.stage, u.model, u.input_tokens, u.output_tokens, now()],
+        self.tx.prepare_cached("INSERT INTO usage (task_id, round_id, stage, model, input_tokens, output_tokens, created_at) \
+             VALUES (?1,?2,?3,?4,?5,?6,?7)")?.execute(params![task_id, round_id, u.stage, u.model, u.input_tokens, u.output_tokens, now()],
         )?;
         Ok(())
     }
@@ -115,7 +107,7 @@ impl Store {
 type RoundRow = (i64, RoundRecord, [Option<String>; 3], String);
 
 fn load_rounds(conn: &Connection, task_id: &str) -> Result<Vec<StoredRound>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT id, round_no, verdict, source, setup_sha, golden_sha, reward_sha, review_md, \
          scan_findings, generator_model, discriminator_model, started_at, finished_at \
          FROM rounds WHERE task_id = ?1 ORDER BY round_no",
@@ -175,7 +167,7 @@ fn load_rounds(conn: &Connection, task_id: &str) -> Result<Vec<StoredRound>> {
 }
 
 fn load_script_runs(conn: &Connection, round_id: i64) -> Result<Vec<ScriptRun>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT script, exit_code, stdout, stderr, duration_ms, failure FROM script_runs \
          WHERE round_id = ?1 ORDER BY id",
     )?;
@@ -193,7 +185,7 @@ fn load_script_runs(conn: &Connection, round_id: i64) -> Result<Vec<ScriptRun>> 
 }
 
 fn load_reward_runs(conn: &Connection, round_id: i64) -> Result<Vec<RewardRun>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT endpoint, reward, components, exit_code, stdout, stderr, duration_ms, failure \
          FROM reward_runs WHERE round_id = ?1 ORDER BY id",
     )?;
@@ -221,7 +213,7 @@ fn load_reward_runs(conn: &Connection, round_id: i64) -> Result<Vec<RewardRun>> 
 }
 
 fn load_usage(conn: &Connection, round_id: i64) -> Result<Vec<Usage>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT stage, model, input_tokens, output_tokens FROM usage WHERE round_id = ?1 ORDER BY id",
     )?;
     let rows = stmt.query_map(params![round_id], |r| {

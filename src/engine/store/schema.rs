@@ -13,6 +13,7 @@ use super::StoreError;
 const MIGRATIONS: &[&str] = &[
     include_str!("migrations/v1.sql"),
     include_str!("migrations/v2.sql"),
+    include_str!("migrations/v3.sql"),
 ];
 
 /// The schema version this binary writes.

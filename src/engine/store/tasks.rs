@@ -7,8 +7,12 @@ use super::{
 };
 
 const TASK_COLUMNS: &str = "t.task_id, t.instruction, t.context, t.platform, t.domain, t.apps, \
-     t.difficulty, t.scenario, t.task_type, t.source_pass, t.app_type, t.original_json, t.origin, \
+     t.difficulty, t.scenario, t.task_type, t.source_pass, t.app_type, s.original_json, t.origin, \
      u.status, t.created_at, t.updated_at";
+
+/// The joins behind [`TASK_COLUMNS`].
+const TASK_FROM: &str = "tasks t JOIN tuples u ON u.task_id = t.task_id \
+     JOIN task_sources s ON s.task_id = t.task_id";
 
 fn task_from_row(r: &Row<'_>) -> rusqlite::Result<(StoredTask, String, String)> {
     let apps: String = r.get(5)?;
@@ -65,34 +69,41 @@ impl Tx<'_> {
                 return Ok(Upsert::Unchanged)
             }
             Some(_) => {
-                self.tx.execute(
-                    "UPDATE tasks SET instruction=?2, context=?3, platform=?4, domain=?5, apps=?6, \
+                self.tx.prepare_cached("UPDATE tasks SET instruction=?2, context=?3, platform=?4, domain=?5, apps=?6, \
                      difficulty=?7, scenario=?8, task_type=?9, source_pass=?10, app_type=?11, \
-                     original_json=?12, origin=?13, updated_at=?14 WHERE task_id=?1",
-                    params![
+                     origin=?12, updated_at=?13 WHERE task_id=?1")?.execute(params![
                         task.task_id, task.instruction, task.context, l.platform, l.domain, apps,
                         l.difficulty, l.scenario, l.task_type, l.source_pass, task.app_type,
-                        original, task.origin, time
+                        task.origin, time
                     ],
                 )?;
+                self.tx
+                    .prepare_cached(
+                        "UPDATE task_sources SET original_json = ?2 WHERE task_id = ?1",
+                    )?
+                    .execute(params![task.task_id, original])?;
                 Upsert::Updated
             }
             None => {
-                self.tx.execute(
-                    "INSERT INTO tasks (task_id, instruction, context, platform, domain, apps, \
-                     difficulty, scenario, task_type, source_pass, app_type, original_json, origin, \
+                self.tx.prepare_cached("INSERT INTO tasks (task_id, instruction, context, platform, domain, apps, \
+                     difficulty, scenario, task_type, source_pass, app_type, origin, \
                      created_at, updated_at) \
-                     VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?14)",
-                    params![
+                     VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?13)")?.execute(params![
                         task.task_id, task.instruction, task.context, l.platform, l.domain, apps,
                         l.difficulty, l.scenario, l.task_type, l.source_pass, task.app_type,
-                        original, task.origin, time
+                        task.origin, time
                     ],
                 )?;
-                self.tx.execute(
-                    "INSERT INTO tuples (task_id, status, updated_at) VALUES (?1, ?2, ?3)",
-                    params![task.task_id, TupleStatus::Pending.as_str(), time],
-                )?;
+                self.tx
+                    .prepare_cached(
+                        "INSERT INTO task_sources (task_id, original_json) VALUES (?1, ?2)",
+                    )?
+                    .execute(params![task.task_id, original])?;
+                self.tx
+                    .prepare_cached(
+                        "INSERT INTO tuples (task_id, status, updated_at) VALUES (?1, ?2, ?3)",
+                    )?
+                    .execute(params![task.task_id, TupleStatus::Pending.as_str(), time])?;
                 Upsert::Inserted
             }
         };
@@ -106,10 +117,9 @@ impl Tx<'_> {
 }
 
 fn get_task(conn: &rusqlite::Connection, task_id: &str) -> Result<Option<StoredTask>> {
-    let sql = format!(
-        "SELECT {TASK_COLUMNS} FROM tasks t JOIN tuples u ON u.task_id = t.task_id WHERE t.task_id = ?1"
-    );
-    conn.query_row(&sql, params![task_id], task_from_row)
+    let sql = format!("SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE t.task_id = ?1");
+    conn.prepare_cached(&sql)?
+        .query_row(params![task_id], task_from_row)
         .optional()?
         .map(finish)
         .transpose()
@@ -142,11 +152,11 @@ impl Store {
             filter.limit as i64
         };
         let sql = format!(
-            "SELECT {TASK_COLUMNS} FROM tasks t JOIN tuples u ON u.task_id = t.task_id \
+            "SELECT {TASK_COLUMNS} FROM {TASK_FROM} \
              WHERE (?1 IS NULL OR u.status = ?1) AND (?2 IS NULL OR t.domain = ?2) \
              AND (?3 IS NULL OR t.difficulty = ?3) ORDER BY t.task_id LIMIT ?4"
         );
-        let mut stmt = self.conn.prepare(&sql)?;
+        let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(
             params![filter.status, filter.domain, filter.difficulty, limit],
             task_from_row,
