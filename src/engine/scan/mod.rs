@@ -18,10 +18,12 @@
 
 mod assign;
 mod calls;
+mod control;
 pub mod corpus;
 mod expr;
 mod facts;
 mod flow;
+mod printed;
 mod py;
 mod report;
 mod rules;

@@ -97,3 +97,25 @@ fn comments_at(lines: &Lines, line: usize) -> Vec<String> {
     }
     candidates
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::py::Lines;
+    use super::*;
+
+    #[test]
+    fn comment_patterns_compile_and_match() {
+        assert!(asserting().is_some() && placeholder_words().is_some());
+        let lines =
+            Lines::new("x = 1\n# assume the footer is correct\nscore += 0.5\ny = 2  # fine\n");
+        assert!(asserted_check(&lines, 3).is_some_and(|c| c.contains("assume")));
+        assert_eq!(
+            asserted_check(&lines, 4),
+            None,
+            "one word is not a claimed check"
+        );
+        let lines = Lines::new("ok = True  # Assume chart exists\ns = '# not a comment'\n");
+        assert!(placeholder_comment(&lines, 1).is_some());
+        assert_eq!(placeholder_comment(&lines, 2), None);
+    }
+}
