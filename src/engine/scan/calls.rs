@@ -224,6 +224,16 @@ impl Flow<'_> {
             t.join(&a.taint.clone().unmarked());
             let key = self.key_of(e, a);
             t.add_key(&key);
+            // An unknown callee may fill a container it is given (`exec(code, ns)`).
+            // Scalars (numbers, flags) are passed by value and stay as they are.
+            if let Expr::Name(n) = e {
+                let container = self
+                    .lookup(n.id.as_str())
+                    .is_some_and(|v| v.num.is_none() && !v.flaglike && v.taint.bool_true.is_none());
+                if container {
+                    self.store_item(n.id.as_str(), Val::env());
+                }
+            }
         }
         Val::of(t)
     }
@@ -240,6 +250,11 @@ fn pure(name: &str, args: &[(Val, &Expr)]) -> Val {
     match name {
         "float" | "int" | "abs" | "round" | "math.floor" | "math.ceil" | "math.fabs" => {
             out.num = first.and_then(|a| a.num);
+        }
+        // `max(score, 1.0)` is 1.0 whatever the score: the environment no longer matters.
+        "max" if nums.iter().flatten().any(|n| *n >= 1.0) => {
+            out = Val::default();
+            out.num = nums.iter().flatten().copied().reduce(f64::max);
         }
         "min" | "max" if args.len() > 1 && nums.iter().all(Option::is_some) => {
             let it = nums.iter().flatten().copied();

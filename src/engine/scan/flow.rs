@@ -80,14 +80,18 @@ pub(crate) fn analyze(suite: &[Stmt], lines: &Lines) -> Facts {
     flow.facts
 }
 
-/// Score-like variable names: `score`, `total_reward`, `points_earned`, `credit`, `total`.
+/// Score-like variable names: `score`, `total_reward`, `points_earned`, `credit`. Not
+/// ALL-CAPS constants (`POINTS`, `MAX_SCORE` are weight tables and bounds) and not bare `total`
+/// (usually a count); those become score names only when printed as the reward or returned as
+/// an accumulator.
 pub(super) fn looks_like_score(name: &str) -> bool {
+    if name.chars().all(|c| !c.is_ascii_lowercase()) {
+        return false;
+    }
     let n = name.to_ascii_lowercase();
     let scorey = ["score", "reward", "points", "earned", "credit", "grade"]
         .iter()
-        .any(|w| n.contains(w))
-        || n == "total"
-        || n.starts_with("total_");
+        .any(|w| n.contains(w));
     let excluded = ["max", "possible", "weight", "threshold", "expected", "min_"]
         .iter()
         .any(|w| n.contains(w));
@@ -167,7 +171,9 @@ impl<'s> Flow<'s> {
             if ctrl.inspects() {
                 val.taint.clear_markers();
             }
-            val.taint.join(&ctrl.clone().unmarked());
+            val.taint.join(ctrl);
+            // A value stored under a truthy-constant condition is as constant as that flag.
+            val.taint.bool_true = val.taint.bool_true.or(ctrl.truthy);
         }
         if val.flaglike && !val.taint.inspects() && val.taint.bool_true.is_none() {
             val.taint.truthy = None;

@@ -24,8 +24,12 @@ pub(super) fn check(facts: &Facts, lines: &Lines, hits: &mut Vec<Hit>) {
             AwardKind::Increment | AwardKind::Print => 0.0,
             AwardKind::Return => 0.5 - f64::EPSILON,
         };
-        let Some(num) = award.num.filter(|n| *n > threshold) else {
-            continue;
+        // A constant of unknown value (`WEIGHTS["a"]`) counts for increments and prints;
+        // returns must be a known success value.
+        let num = match award.num {
+            Some(n) if n > threshold => n,
+            None if constant && award.kind != AwardKind::Return => f64::NAN,
+            _ => continue,
         };
         if award.kind == AwardKind::Increment && constant && !award.local_cond.inspects() {
             let (line, _) = lines.position(award.offset);
@@ -34,9 +38,10 @@ pub(super) fn check(facts: &Facts, lines: &Lines, hits: &mut Vec<Hit>) {
                     rule: RuleId::CommentOnlyCheck,
                     offset: award.offset,
                     reason: format!(
-                        "{num} points are awarded on the word of the comment \"{comment}\" with \
+                        "{} points are awarded on the word of the comment \"{comment}\" with \
                          no code performing that check; write the check and award only when it \
-                         passes"
+                         passes",
+                        amount(num)
                     ),
                 });
                 continue;
@@ -46,8 +51,8 @@ pub(super) fn check(facts: &Facts, lines: &Lines, hits: &mut Vec<Hit>) {
             continue;
         }
         let what = match award.kind {
-            AwardKind::Increment => format!("{num} points are added"),
-            AwardKind::Print => format!("the script prints a constant reward of {num}"),
+            AwardKind::Increment => format!("{} points are added", amount(num)),
+            AwardKind::Print => format!("the script prints a constant reward of {}", amount(num)),
             AwardKind::Return => format!("this function returns the constant {num}"),
             AwardKind::Set => continue,
         };
@@ -59,5 +64,14 @@ pub(super) fn check(facts: &Facts, lines: &Lines, hits: &mut Vec<Hit>) {
                  comparing the state you read with the expected value"
             ),
         });
+    }
+}
+
+/// `0.5`, or "constant" when the value is constant but not known.
+fn amount(num: f64) -> String {
+    if num.is_nan() {
+        "constant".to_string()
+    } else {
+        num.to_string()
     }
 }

@@ -33,7 +33,7 @@ fn launches(q: &str) -> bool {
     let second = parts.next().unwrap_or("");
     match top {
         "subprocess" | "pty" | "pexpect" | "sh" | "plumbum" | "commands" | "popen2"
-        | "multiprocessing" | "_posixsubprocess" | DYNAMIC => true,
+        | "multiprocessing" | "_posixsubprocess" | "ctypes" | "webbrowser" | DYNAMIC => true,
         "os" | "posix" | "nt" => {
             matches!(
                 second,
