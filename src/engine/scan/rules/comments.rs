@@ -29,6 +29,30 @@ fn asserting() -> Option<&'static Regex> {
     .as_ref()
 }
 
+/// Comments that replace a check outright, whatever conditions surround the award
+/// (`# assume the formatting is correct`, `# no need to verify`).
+fn strong_assertion() -> Option<&'static Regex> {
+    static RE: OnceLock<Option<Regex>> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?ix)\b( assum\w* | presum\w* | trust\w* | no\s+need\s+to\s+(check|verify|validate)
+              | skip\w*\s+(the\s+)?(check|verification|validation) | without\s+(checking|verifying)
+              | should\s+already | already\s+(been\s+)?(verified|checked|validated|confirmed)
+              | take\s+it\s+as | by\s+construction )\b",
+        )
+        .ok()
+    })
+    .as_ref()
+}
+
+/// A comment attached to `line` that asserts a check strongly enough to stand in for one.
+pub(super) fn strong_asserted_check(lines: &Lines, line: usize) -> Option<String> {
+    let re = strong_assertion()?;
+    comments_at(lines, line)
+        .into_iter()
+        .find(|c| re.is_match(c))
+}
+
 fn placeholder_words() -> Option<&'static Regex> {
     static RE: OnceLock<Option<Regex>> = OnceLock::new();
     RE.get_or_init(|| {
@@ -106,6 +130,7 @@ mod tests {
     #[test]
     fn comment_patterns_compile_and_match() {
         assert!(asserting().is_some() && placeholder_words().is_some());
+        assert!(strong_assertion().is_some());
         let lines =
             Lines::new("x = 1\n# assume the footer is correct\nscore += 0.5\ny = 2  # fine\n");
         assert!(asserted_check(&lines, 3).is_some_and(|c| c.contains("assume")));

@@ -4,12 +4,14 @@
 //! `score += 0.2` with no check around it, `return 1.0` from a check function that reads
 //! nothing, `print("REWARD: 1.0")`, or a printed score that is constant. When such an award
 //! (or one whose only local condition is constant) is justified by a comment asserting a check
-//! (`# assume the title is correct`), it is a comment-only check instead.
+//! (`# assume the title is correct`), it is a comment-only check instead — as is a constant
+//! award under some unrelated condition whose comment says the check is assumed
+//! (`if data:` / `# assume the chart formatting is correct` / `score += 0.3`).
 
 use super::super::facts::{AwardKind, Facts};
 use super::super::py::Lines;
 use super::super::report::RuleId;
-use super::comments::asserted_check;
+use super::comments::{asserted_check, strong_asserted_check};
 use super::Hit;
 
 pub(super) fn check(facts: &Facts, lines: &Lines, hits: &mut Vec<Hit>) {
@@ -31,9 +33,14 @@ pub(super) fn check(facts: &Facts, lines: &Lines, hits: &mut Vec<Hit>) {
             None if constant && award.kind != AwardKind::Return => f64::NAN,
             _ => continue,
         };
-        if award.kind == AwardKind::Increment && constant && !award.local_cond.inspects() {
+        if award.kind == AwardKind::Increment && constant {
             let (line, _) = lines.position(award.offset);
-            if let Some(comment) = asserted_check(lines, line) {
+            let comment = if award.local_cond.inspects() {
+                strong_asserted_check(lines, line)
+            } else {
+                asserted_check(lines, line)
+            };
+            if let Some(comment) = comment {
                 hits.push(Hit {
                     rule: RuleId::CommentOnlyCheck,
                     offset: award.offset,
