@@ -18,6 +18,7 @@
 
 mod assign;
 mod calls;
+mod config;
 mod control;
 pub mod corpus;
 mod expr;
@@ -31,6 +32,7 @@ mod taint;
 
 use std::path::{Path, PathBuf};
 
+pub use config::ScanConfig;
 pub use report::{Finding, RuleId, ScanReport};
 
 /// Failure to scan a file at all (distinct from a finding).
