@@ -239,6 +239,11 @@ impl Flow<'_> {
     }
 }
 
+/// A float literal of at least 1.0 (`1.0`, `1.5`).
+fn float_at_least_one(expr: &Expr) -> bool {
+    matches!(expr, Expr::NumberLiteral(n) if matches!(n.value, ast::Number::Float(f) if f >= 1.0))
+}
+
 /// A pure call: depends on its arguments only.
 fn pure(name: &str, args: &[(Val, &Expr)]) -> Val {
     let mut out = Val::default();
@@ -252,7 +257,8 @@ fn pure(name: &str, args: &[(Val, &Expr)]) -> Val {
             out.num = first.and_then(|a| a.num);
         }
         // `max(score, 1.0)` is 1.0 whatever the score: the environment no longer matters.
-        "max" if nums.iter().flatten().any(|n| *n >= 1.0) => {
+        // (Only a float literal: `max(1, len(rows))` is the usual safe denominator.)
+        "max" if args.iter().any(|(_, e)| float_at_least_one(e)) => {
             out = Val::default();
             out.num = nums.iter().flatten().copied().reduce(f64::max);
         }

@@ -95,12 +95,24 @@ fn comment(line: &str) -> Option<&str> {
 }
 
 /// The comment asserting a check that justifies the statement on `line`, if any: a trailing
-/// comment, or the block of comment lines directly above it.
-pub(super) fn asserted_check(lines: &Lines, line: usize) -> Option<String> {
+/// comment, or the block of comment lines directly above it. With `any_description`, a
+/// descriptive comment that asserts nothing explicitly ("# Component 3: legend position") also
+/// counts: attached to an award that inspects nothing at all, it claims a check no code performs.
+pub(super) fn asserted_check(lines: &Lines, line: usize, any_description: bool) -> Option<String> {
     let re = asserting()?;
-    comments_at(lines, line)
-        .into_iter()
-        .find(|c| re.is_match(c))
+    let comments = comments_at(lines, line);
+    let asserting = comments.iter().find(|c| re.is_match(c)).cloned();
+    if !any_description {
+        return asserting;
+    }
+    asserting.or_else(|| {
+        comments.into_iter().find(|c| {
+            c.split_whitespace()
+                .filter(|w| w.chars().any(char::is_alphabetic))
+                .count()
+                >= 2
+        })
+    })
 }
 
 /// The trailing comment of `line` and the comment lines directly above it.
@@ -133,12 +145,15 @@ mod tests {
         assert!(strong_assertion().is_some());
         let lines =
             Lines::new("x = 1\n# assume the footer is correct\nscore += 0.5\ny = 2  # fine\n");
-        assert!(asserted_check(&lines, 3).is_some_and(|c| c.contains("assume")));
+        assert!(asserted_check(&lines, 3, false).is_some_and(|c| c.contains("assume")));
         assert_eq!(
-            asserted_check(&lines, 4),
+            asserted_check(&lines, 4, true),
             None,
             "one word is not a claimed check"
         );
+        let lines = Lines::new("# (1) A reply exists in the sent folder [0.2]\nscore += 0.2\n");
+        assert_eq!(asserted_check(&lines, 2, false), None);
+        assert!(asserted_check(&lines, 2, true).is_some());
         let lines = Lines::new("ok = True  # Assume chart exists\ns = '# not a comment'\n");
         assert!(placeholder_comment(&lines, 1).is_some());
         assert_eq!(placeholder_comment(&lines, 2), None);

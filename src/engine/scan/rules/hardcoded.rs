@@ -35,10 +35,14 @@ pub(super) fn check(facts: &Facts, lines: &Lines, hits: &mut Vec<Hit>) {
         };
         if award.kind == AwardKind::Increment && constant {
             let (line, _) = lines.position(award.offset);
+            // The more the award is already conditioned on, the stronger the comment must be
+            // to count as the award's only justification.
             let comment = if award.local_cond.inspects() {
                 strong_asserted_check(lines, line)
+            } else if gate.inspects() {
+                asserted_check(lines, line, false)
             } else {
-                asserted_check(lines, line)
+                asserted_check(lines, line, true)
             };
             if let Some(comment) = comment {
                 hits.push(Hit {
