@@ -47,6 +47,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Scan reward scripts for forbidden patterns (agreement condition C5).
+    #[command(long_about = scan::LONG_ABOUT)]
     Scan(scan::ScanArgs),
 }
 
