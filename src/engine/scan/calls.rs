@@ -8,8 +8,9 @@ use super::taint::{Taint, Val};
 use ast::Expr;
 
 /// Functions whose truth only says a path exists (or a directory lists a name). `isdir`,
-/// `islink` and `os.access` are not here: being a directory, a link or executable is the
-/// property a "create the folder" / "make it executable" task asks for.
+/// `islink` and `os.access(p, X_OK|W_OK)` are not here: being a directory, a link or executable
+/// is the property a "create the folder" / "make it executable" task asks for; `os.access` with
+/// `F_OK`/`R_OK` is an existence check.
 const EXISTS_FUNCS: &[&str] = &[
     "os.path.exists",
     "os.path.isfile",
@@ -160,7 +161,14 @@ impl Flow<'_> {
                 }
                 return v;
             }
-            if EXISTS_FUNCS.contains(&n) && self.lookup(n).is_none() {
+            let access_exists = n == "os.access"
+                && c.arguments
+                    .args
+                    .get(1)
+                    .and_then(dotted)
+                    .as_deref()
+                    .is_some_and(|m| matches!(m, "os.F_OK" | "os.R_OK" | "F_OK" | "R_OK"));
+            if (EXISTS_FUNCS.contains(&n) || access_exists) && self.lookup(n).is_none() {
                 let mut t = Taint {
                     exists: true,
                     ..Taint::default()

@@ -71,7 +71,9 @@ impl Flow<'_> {
         for r in &rets {
             summary.taint.join(&r.taint);
         }
-        summary.taint.clear_markers();
+        if summary.taint.inspects() {
+            summary.taint.clear_markers();
+        }
         summary.num = if nums.all(|n| n == first) {
             first
         } else {

@@ -231,7 +231,13 @@ impl<'s> Flow<'s> {
                 }
                 let cond = self.gate_pc().unmarked();
                 if let Some(rets) = self.returns.last_mut() {
+                    // Callers see a flag the function asserted earlier (`ok = True; return ok`),
+                    // not the literal of `return True` (rule 3 reports that at the return).
+                    let at = start(ret);
                     let mut v = val;
+                    v.taint.bool_true = v.taint.bool_true.filter(|&m| m < at);
+                    v.taint.placeholder = v.taint.placeholder.filter(|&m| m < at);
+                    v.taint.truthy = None;
                     v.taint.join(&cond);
                     rets.push(v);
                 }
