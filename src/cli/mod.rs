@@ -85,6 +85,7 @@ pub enum Command {
     /// Re-verify existing tuples (C1-C5, determinism, noop probe) with no agent.
     Verify(verify::VerifyArgs),
     /// Scan reward scripts for forbidden patterns (agreement condition C5).
+    #[command(long_about = scan::LONG_ABOUT)]
     Scan(scan::ScanArgs),
 }
 

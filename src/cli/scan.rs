@@ -7,19 +7,21 @@ use clap::Args;
 
 use crate::engine::scan::{corpus, scan_file, ScanReport};
 
+/// Long help of `tuplewright scan` (attached to the `Command::Scan` variant).
+pub const LONG_ABOUT: &str = "Scan reward.py files for the forbidden patterns of agreement \
+condition C5: constant verification flags (bool-flag-constant), placeholder flags \
+(placeholder-flag), hard-coded success (hardcoded-success), bare existence scoring \
+(bare-existence-score), running external processes through any alias or dynamic import \
+(subprocess), comment-only checks (comment-only-check), exec/eval of run-time strings \
+(dynamic-code), and syntax errors (syntax-error). Each finding names the rule id, file, line, \
+column, the offending source line and what to change.\n\nExit status: 0 every file is clean, 1 \
+some file has a finding, 2 a file could not be read or parsed.\n\nExamples:\n  tuplewright scan \
+output/final/*/reward.py\n  tuplewright scan reward.py --json\n  tuplewright scan --corpus \
+tests/fixtures/scan_corpus   (labelled corpus: each .py starts with `# expect: <rule ids>|clean`; \
+prints per-rule precision/recall)\n\nRules and the JSON output shape: docs/scan.md.";
+
 /// Arguments of `tuplewright scan`.
 #[derive(Debug, Args)]
-#[command(
-    about = "Scan reward scripts for forbidden patterns (agreement condition C5)",
-    long_about = "Scan reward.py files for the forbidden patterns of agreement condition C5: \
-constant verification flags, placeholder flags, hard-coded success, bare existence scoring, \
-subprocess use (through any alias or dynamic import), comment-only checks, dynamic code, and \
-syntax errors. Each finding names the rule id, file, line, column, the offending source line and \
-what to change.\n\nExit status: 0 every file is clean, 1 some file has a finding, 2 a file could \
-not be read or parsed.\n\nWith --corpus DIR, scans a labelled corpus (each .py file starts with \
-`# expect: <rule ids>|clean`) and prints per-rule precision and recall instead.\n\nJSON output \
-shape: docs/scan.md."
-)]
 pub struct ScanArgs {
     /// Reward scripts to scan.
     #[arg(required_unless_present = "corpus")]

@@ -170,7 +170,9 @@ impl Flow<'_> {
             if ctrl.inspects() {
                 v.taint.clear_markers();
             }
-            v.taint.join(&ctrl.unmarked());
+            v.taint.join(&ctrl);
+            // A value stored under a truthy-constant condition is as constant as that flag.
+            v.taint.bool_true = v.taint.bool_true.or(ctrl.truthy);
         }
         merged.taint.join(&v.taint);
         merged.num = None;

@@ -1,45 +1,34 @@
 //! Calls in the data-flow pass: existence checks, pure builtins, user functions, container
-//! mutation, environment reads, and `print("REWARD: ...")`.
+//! mutation and environment reads (REWARD prints are in `printed.rs`).
 
 use super::expr::dotted;
-use super::facts::AwardKind;
 use super::flow::Flow;
-use super::py::{ast, start};
+use super::py::ast;
 use super::taint::{Taint, Val};
 use ast::Expr;
 
-/// Functions whose truth only says a path exists (or a directory lists a name).
+/// Functions whose truth only says a path exists (or a directory lists a name). `isdir`,
+/// `islink` and `os.access(p, X_OK|W_OK)` are not here: being a directory, a link or executable
+/// is the property a "create the folder" / "make it executable" task asks for; `os.access` with
+/// `F_OK`/`R_OK` is an existence check.
 const EXISTS_FUNCS: &[&str] = &[
     "os.path.exists",
     "os.path.isfile",
-    "os.path.isdir",
     "os.path.lexists",
-    "os.path.islink",
-    "os.access",
     "os.listdir",
     "os.scandir",
     "glob.glob",
     "glob.iglob",
     "path.exists",
     "path.isfile",
-    "path.isdir",
     "exists",
     "isfile",
-    "isdir",
     "listdir",
     "glob",
 ];
 
 /// Methods whose truth only says a path exists.
-const EXISTS_METHODS: &[&str] = &[
-    "exists",
-    "is_file",
-    "is_dir",
-    "is_symlink",
-    "glob",
-    "rglob",
-    "iterdir",
-];
+const EXISTS_METHODS: &[&str] = &["exists", "is_file", "glob", "rglob", "iterdir"];
 
 /// Builtins and path helpers that compute from their arguments only.
 const PURE: &[&str] = &[
@@ -172,7 +161,14 @@ impl Flow<'_> {
                 }
                 return v;
             }
-            if EXISTS_FUNCS.contains(&n) && self.lookup(n).is_none() {
+            let access_exists = n == "os.access"
+                && c.arguments
+                    .args
+                    .get(1)
+                    .and_then(dotted)
+                    .as_deref()
+                    .is_some_and(|m| matches!(m, "os.F_OK" | "os.R_OK" | "F_OK" | "R_OK"));
+            if (EXISTS_FUNCS.contains(&n) || access_exists) && self.lookup(n).is_none() {
                 let mut t = Taint {
                     exists: true,
                     ..Taint::default()
@@ -236,87 +232,24 @@ impl Flow<'_> {
             t.join(&a.taint.clone().unmarked());
             let key = self.key_of(e, a);
             t.add_key(&key);
+            // An unknown callee may fill a container it is given (`exec(code, ns)`).
+            // Scalars (numbers, flags) are passed by value and stay as they are.
+            if let Expr::Name(n) = e {
+                let container = self
+                    .lookup(n.id.as_str())
+                    .is_some_and(|v| v.num.is_none() && !v.flaglike && v.taint.bool_true.is_none());
+                if container {
+                    self.store_item(n.id.as_str(), Val::env());
+                }
+            }
         }
         Val::of(t)
     }
-
-    /// `print("REWARD: ...")`: record the printed value as an award.
-    fn reward_print(&mut self, c: &ast::ExprCall) {
-        let mut literal = String::new();
-        let mut parts: Vec<&Expr> = Vec::new();
-        let mut is_reward = false;
-        for arg in c.arguments.args.iter() {
-            let before = parts.len();
-            let mut text = String::new();
-            collect_parts(arg, &mut text, &mut parts);
-            if text.contains("REWARD") {
-                is_reward = true;
-                literal.push_str(&text);
-            } else if !is_reward {
-                parts.truncate(before);
-            }
-        }
-        if !is_reward {
-            return;
-        }
-        let mut val = Val::default();
-        for p in &parts {
-            if let Expr::Name(n) = p {
-                self.score_names.insert(n.id.as_str().to_string());
-            }
-            let v = self.eval(p);
-            val.taint.join(&v.taint);
-            val.num = if parts.len() == 1 { v.num } else { None };
-        }
-        if parts.is_empty() {
-            val.num = literal
-                .split("REWARD")
-                .nth(1)
-                .map(|rest| rest.trim_start_matches([':', ' ', '=']))
-                .and_then(|rest| {
-                    let end = rest
-                        .find(|ch: char| !(ch.is_ascii_digit() || ch == '.'))
-                        .unwrap_or(rest.len());
-                    rest[..end].parse::<f64>().ok()
-                });
-        }
-        self.award(AwardKind::Print, start(c), &val);
-    }
 }
 
-/// Split a printed expression into literal text and interpolated parts.
-fn collect_parts<'e>(expr: &'e Expr, text: &mut String, parts: &mut Vec<&'e Expr>) {
-    match expr {
-        Expr::StringLiteral(s) => text.push_str(s.value.to_str()),
-        Expr::FString(f) => {
-            for element in f.value.elements() {
-                match element {
-                    ast::InterpolatedStringElement::Literal(l) => text.push_str(&l.value),
-                    ast::InterpolatedStringElement::Interpolation(i) => parts.push(&i.expression),
-                }
-            }
-            for part in f.value.iter() {
-                if let ast::FStringPart::Literal(l) = part {
-                    text.push_str(&l.value);
-                }
-            }
-        }
-        Expr::BinOp(b) => {
-            collect_parts(&b.left, text, parts);
-            collect_parts(&b.right, text, parts);
-        }
-        Expr::Call(call) => match call.func.as_ref() {
-            Expr::Attribute(a) if a.attr.as_str() == "format" => {
-                collect_parts(&a.value, text, parts);
-                parts.extend(call.arguments.args.iter());
-            }
-            Expr::Name(n) if matches!(n.id.as_str(), "str" | "float" | "round" | "repr") => {
-                parts.extend(call.arguments.args.iter().take(1));
-            }
-            _ => parts.push(expr),
-        },
-        _ => parts.push(expr),
-    }
+/// A float literal of at least 1.0 (`1.0`, `1.5`).
+fn float_at_least_one(expr: &Expr) -> bool {
+    matches!(expr, Expr::NumberLiteral(n) if matches!(n.value, ast::Number::Float(f) if f >= 1.0))
 }
 
 /// A pure call: depends on its arguments only.
@@ -330,6 +263,12 @@ fn pure(name: &str, args: &[(Val, &Expr)]) -> Val {
     match name {
         "float" | "int" | "abs" | "round" | "math.floor" | "math.ceil" | "math.fabs" => {
             out.num = first.and_then(|a| a.num);
+        }
+        // `max(score, 1.0)` is 1.0 whatever the score: the environment no longer matters.
+        // (Only a float literal: `max(1, len(rows))` is the usual safe denominator.)
+        "max" if args.iter().any(|(_, e)| float_at_least_one(e)) => {
+            out = Val::default();
+            out.num = nums.iter().flatten().copied().reduce(f64::max);
         }
         "min" | "max" if args.len() > 1 && nums.iter().all(Option::is_some) => {
             let it = nums.iter().flatten().copied();

@@ -41,7 +41,7 @@ impl Award {
 
     /// The constant-flag markers that make this award suspicious, as judged by rules 1 and 2:
     /// markers in its conditions, plus `True`/placeholder markers in the awarded value when the
-    /// conditions inspect nothing (a return value is judged by rule 3 instead).
+    /// conditions inspect nothing.
     pub fn flag_markers(&self) -> Taint {
         let mut m = Taint {
             bool_true: self.cond.bool_true,
@@ -49,9 +49,16 @@ impl Award {
             placeholder: self.cond.placeholder,
             ..Taint::default()
         };
-        if self.kind != AwardKind::Return && !self.cond.inspects() {
-            m.bool_true = m.bool_true.or(self.value.bool_true);
-            m.placeholder = m.placeholder.or(self.value.placeholder);
+        if !self.cond.inspects() {
+            // A returned flag assigned earlier (`ok = True ... return ok`) is a flag; a literal
+            // in the return itself (`return True`) is hard-coded success (rule 3).
+            let counts = |at: usize| self.kind != AwardKind::Return || at < self.offset;
+            m.bool_true = m
+                .bool_true
+                .or(self.value.bool_true.filter(|&at| counts(at)));
+            m.placeholder = m
+                .placeholder
+                .or(self.value.placeholder.filter(|&at| counts(at)));
         }
         m
     }

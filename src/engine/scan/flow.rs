@@ -33,11 +33,11 @@ pub(crate) struct Flow<'s> {
     pub(super) scopes: Vec<HashMap<String, Val>>,
     pub(super) containers: HashSet<String>,
     pub(super) pc: Vec<(PcKind, Taint)>,
-    fn_base: Vec<usize>,
+    pub(super) fn_base: Vec<usize>,
     pub(super) funcs: HashMap<String, Val>,
     pub(super) score_names: HashSet<String>,
     pub(super) facts: Facts,
-    returns: Vec<Vec<Val>>,
+    pub(super) returns: Vec<Vec<Val>>,
     pub(super) record: bool,
     /// Names that get `+=` somewhere (first pass).
     pub(super) added: HashSet<String>,
@@ -80,14 +80,18 @@ pub(crate) fn analyze(suite: &[Stmt], lines: &Lines) -> Facts {
     flow.facts
 }
 
-/// Score-like variable names: `score`, `total_reward`, `points_earned`, `credit`, `total`.
+/// Score-like variable names: `score`, `total_reward`, `points_earned`, `credit`. Not
+/// ALL-CAPS constants (`POINTS`, `MAX_SCORE` are weight tables and bounds) and not bare `total`
+/// (usually a count); those become score names only when printed as the reward or returned as
+/// an accumulator.
 pub(super) fn looks_like_score(name: &str) -> bool {
+    if name.chars().all(|c| !c.is_ascii_lowercase()) {
+        return false;
+    }
     let n = name.to_ascii_lowercase();
     let scorey = ["score", "reward", "points", "earned", "credit", "grade"]
         .iter()
-        .any(|w| n.contains(w))
-        || n == "total"
-        || n.starts_with("total_");
+        .any(|w| n.contains(w));
     let excluded = ["max", "possible", "weight", "threshold", "expected", "min_"]
         .iter()
         .any(|w| n.contains(w));
@@ -167,7 +171,9 @@ impl<'s> Flow<'s> {
             if ctrl.inspects() {
                 val.taint.clear_markers();
             }
-            val.taint.join(&ctrl.clone().unmarked());
+            val.taint.join(ctrl);
+            // A value stored under a truthy-constant condition is as constant as that flag.
+            val.taint.bool_true = val.taint.bool_true.or(ctrl.truthy);
         }
         if val.flaglike && !val.taint.inspects() && val.taint.bool_true.is_none() {
             val.taint.truthy = None;
@@ -201,14 +207,14 @@ impl<'s> Flow<'s> {
         self.pc.truncate(depth);
     }
 
-    fn branch(&mut self, kind: PcKind, cond: Taint, body: &[Stmt]) {
+    pub(super) fn branch(&mut self, kind: PcKind, cond: Taint, body: &[Stmt]) {
         self.pc.push((kind, cond));
         self.block(body);
         self.pc.pop();
     }
 
     /// One statement; returns a guard for the rest of the block, if it creates one.
-    fn stmt(&mut self, stmt: &Stmt) -> Option<Taint> {
+    pub(super) fn stmt(&mut self, stmt: &Stmt) -> Option<Taint> {
         match stmt {
             Stmt::FunctionDef(def) => self.function(def),
             Stmt::ClassDef(class) => self.block(&class.body),
@@ -225,7 +231,13 @@ impl<'s> Flow<'s> {
                 }
                 let cond = self.gate_pc().unmarked();
                 if let Some(rets) = self.returns.last_mut() {
+                    // Callers see a flag the function asserted earlier (`ok = True; return ok`),
+                    // not the literal of `return True` (rule 3 reports that at the return).
+                    let at = start(ret);
                     let mut v = val;
+                    v.taint.bool_true = v.taint.bool_true.filter(|&m| m < at);
+                    v.taint.placeholder = v.taint.placeholder.filter(|&m| m < at);
+                    v.taint.truthy = None;
                     v.taint.join(&cond);
                     rets.push(v);
                 }
@@ -316,99 +328,5 @@ impl<'s> Flow<'s> {
             _ => {}
         }
         None
-    }
-
-    /// A `try` body: once a statement has read the environment, the rest runs only if that read
-    /// succeeded (a parse, a sheet lookup), which counts as an inspection.
-    fn try_body(&mut self, stmts: &[Stmt]) {
-        let depth = self.pc.len();
-        let mut guarded = false;
-        for stmt in stmts {
-            let reads = self.env_reads;
-            if let Some(guard) = self.stmt(stmt) {
-                self.pc.push((PcKind::Guard, guard));
-            }
-            if !guarded && self.env_reads > reads {
-                guarded = true;
-                self.pc.push((PcKind::Guard, Taint::env()));
-            }
-        }
-        self.pc.truncate(depth);
-    }
-
-    fn if_stmt(&mut self, i: &ast::StmtIf) -> Option<Taint> {
-        let test = self.eval(&i.test).taint;
-        self.branch(PcKind::Branch, test.clone(), &i.body);
-        let mut prior = test.clone().negated();
-        let mut has_else = false;
-        let mut else_exits = false;
-        for clause in &i.elif_else_clauses {
-            let mut cond = prior.clone();
-            match &clause.test {
-                Some(t) => {
-                    let tv = self.eval(t).taint;
-                    cond.join(&tv);
-                    prior.join(&tv.negated());
-                }
-                None => {
-                    has_else = true;
-                    else_exits = exits(&clause.body);
-                }
-            }
-            self.branch(PcKind::Branch, cond, &clause.body);
-        }
-        if exits(&i.body) && !has_else && i.elif_else_clauses.is_empty() {
-            Some(test.negated().unmarked())
-        } else if else_exits && i.elif_else_clauses.len() == 1 {
-            Some(test.unmarked())
-        } else {
-            None
-        }
-    }
-
-    fn function(&mut self, def: &ast::StmtFunctionDef) {
-        self.scopes.push(HashMap::new());
-        self.fn_base.push(self.pc.len());
-        self.returns.push(Vec::new());
-        self.block(&def.body);
-        let rets = self.returns.pop().unwrap_or_default();
-        self.fn_base.pop();
-        self.scopes.pop();
-        let mut summary = Val::default();
-        let mut nums = rets.iter().map(|r| r.num);
-        let first = nums.next().flatten();
-        for r in &rets {
-            summary.taint.join(&r.taint);
-        }
-        summary.taint.clear_markers();
-        summary.num = if nums.all(|n| n == first) {
-            first
-        } else {
-            None
-        };
-        if rets.is_empty() {
-            summary.taint.env = true;
-        }
-        self.funcs.insert(def.name.as_str().to_string(), summary);
-    }
-}
-
-/// True when a block always leaves: `return`, `raise`, `continue`, `break`, `sys.exit()`.
-pub(super) fn exits(body: &[Stmt]) -> bool {
-    match body.last() {
-        Some(Stmt::Return(_) | Stmt::Raise(_) | Stmt::Continue(_) | Stmt::Break(_)) => true,
-        Some(Stmt::Expr(e)) => match e.value.as_ref() {
-            Expr::Call(c) => matches!(
-                super::expr::dotted(&c.func).as_deref(),
-                Some("sys.exit" | "exit" | "quit" | "os._exit")
-            ),
-            _ => false,
-        },
-        Some(Stmt::If(i)) => {
-            exits(&i.body)
-                && i.elif_else_clauses.iter().any(|c| c.test.is_none())
-                && i.elif_else_clauses.iter().all(|c| exits(&c.body))
-        }
-        _ => false,
     }
 }

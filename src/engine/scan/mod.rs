@@ -18,10 +18,13 @@
 
 mod assign;
 mod calls;
+mod config;
+mod control;
 pub mod corpus;
 mod expr;
 mod facts;
 mod flow;
+mod printed;
 mod py;
 mod report;
 mod rules;
@@ -29,6 +32,7 @@ mod taint;
 
 use std::path::{Path, PathBuf};
 
+pub use config::ScanConfig;
 pub use report::{Finding, RuleId, ScanReport};
 
 /// Failure to scan a file at all (distinct from a finding).
@@ -50,46 +54,26 @@ pub enum ScanError {
     },
 }
 
-/// Stack for one scan: the parser, the AST visitors and dropping the AST all recurse per nesting
-/// level, and a hostile script can nest tens of thousands of levels (`1 + 1 + … + 1`).
-const SCAN_STACK: usize = 256 * 1024 * 1024;
+/// Stack for a deeply nested script: the analysis, the AST visitors and dropping the AST all
+/// recurse per nesting level, and a hostile script can nest thousands of levels.
+const DEEP_STACK: usize = 256 * 1024 * 1024;
+
+/// Scripts whose AST may nest deeper than this are analysed on a [`DEEP_STACK`] thread; the
+/// common case runs inline (spawning a thread per file would cost a third of the scan time).
+const INLINE_DEPTH: usize = 300;
 
 /// Scan one reward script given as text. `path_label` is copied into every finding.
-///
-/// Runs on a helper thread with a large stack so that pathological nesting cannot overflow the
-/// caller's stack; if even that fails, the script is reported as unparsable.
 pub fn scan_source(path_label: &str, source: &str) -> ScanReport {
-    let outcome = std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("tuplewright-scan".into())
-            .stack_size(SCAN_STACK)
-            .spawn_scoped(scope, || scan_on_this_thread(path_label, source))
-            .map(|handle| handle.join())
-    });
-    match outcome {
-        Ok(Ok(report)) => report,
-        Ok(Err(_)) | Err(_) => ScanReport {
-            file: path_label.to_string(),
-            parsed: false,
-            findings: vec![Finding {
-                rule: RuleId::SyntaxError,
-                file: path_label.to_string(),
-                line: 1,
-                column: 1,
-                source_line: py::Lines::new(source).line(1).to_string(),
-                reason: "the scanner could not analyse this script (too deeply nested or \
-                         too large); simplify it"
-                    .to_string(),
-            }],
-        },
-    }
-}
-
-/// [`scan_source`] on the current thread's stack.
-fn scan_on_this_thread(path_label: &str, source: &str) -> ScanReport {
     let lines = py::Lines::new(source);
-    let suite = match py::parse(source) {
-        Ok(suite) => suite,
+    let parsed = py::parse(source).and_then(|module| match module.complexity_error() {
+        Some(err) => {
+            on_deep_stack(move || drop(module));
+            Err(err)
+        }
+        None => Ok(module),
+    });
+    let module = match parsed {
+        Ok(module) => module,
         Err(err) => {
             let (line, column) = lines.position(err.offset);
             return ScanReport {
@@ -110,8 +94,45 @@ fn scan_on_this_thread(path_label: &str, source: &str) -> ScanReport {
             };
         }
     };
-    let facts = flow::analyze(&suite, &lines);
-    let mut findings: Vec<Finding> = rules::run(&suite, &facts, &lines)
+    if module.depth_bound <= INLINE_DEPTH {
+        return analyse(path_label, &lines, module.suite);
+    }
+    match on_deep_stack(|| analyse(path_label, &lines, module.suite)) {
+        Some(report) => report,
+        None => ScanReport {
+            file: path_label.to_string(),
+            parsed: false,
+            findings: vec![Finding {
+                rule: RuleId::SyntaxError,
+                file: path_label.to_string(),
+                line: 1,
+                column: 1,
+                source_line: lines.line(1).to_string(),
+                reason: "the scanner could not analyse this script (too deeply nested); \
+                         simplify it"
+                    .to_string(),
+            }],
+        },
+    }
+}
+
+/// Run `f` on a scoped thread with a [`DEEP_STACK`] stack; `None` if the thread could not be
+/// spawned or panicked.
+fn on_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Option<T> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("tuplewright-scan".into())
+            .stack_size(DEEP_STACK)
+            .spawn_scoped(scope, f)
+            .ok()
+            .and_then(|handle| handle.join().ok())
+    })
+}
+
+/// Run the data-flow pass and the rules over a parsed module (consumes and drops the AST).
+fn analyse(path_label: &str, lines: &py::Lines, suite: py::Suite) -> ScanReport {
+    let facts = flow::analyze(&suite, lines);
+    let mut findings: Vec<Finding> = rules::run(&suite, &facts, lines)
         .into_iter()
         .map(|hit| {
             let (line, column) = lines.position(hit.offset);

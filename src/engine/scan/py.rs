@@ -14,7 +14,7 @@
 pub(crate) use ruff_python_ast as ast;
 use ruff_text_size::{Ranged, TextRange};
 
-/// A parsed module: its top-level statements.
+/// Top-level statements.
 pub(crate) type Suite = ast::Suite;
 
 /// A syntax error with its byte offset.
@@ -29,32 +29,63 @@ pub(crate) struct SyntaxErr {
 /// allows (`1 + 1 + … + 1`), so it is refused instead of crashing the harness.
 const MAX_TOKENS_PER_STATEMENT: usize = 20_000;
 
+/// A parsed module with a bound on how deeply its AST can nest.
+pub(crate) struct Module {
+    /// The top-level statements.
+    pub suite: Suite,
+    /// Upper bound on AST nesting: deepest indentation plus the most tokens in one statement.
+    pub depth_bound: usize,
+    /// Offset of the first statement over [`MAX_TOKENS_PER_STATEMENT`] tokens.
+    too_complex: Option<usize>,
+}
+
 /// Parse `source` as a Python module.
-pub(crate) fn parse(source: &str) -> Result<Suite, SyntaxErr> {
+pub(crate) fn parse(source: &str) -> Result<Module, SyntaxErr> {
+    use ast::token::TokenKind;
     let parsed = ruff_python_parser::parse_module(source).map_err(|err| SyntaxErr {
         message: err.error.to_string(),
         offset: usize::from(err.location.start()),
     })?;
-    let mut count = 0usize;
+    let (mut count, mut most, mut indent, mut deepest) = (0usize, 0usize, 0usize, 0usize);
     let mut line_start = 0usize;
+    let mut too_complex = None;
     for token in parsed.tokens().iter() {
         if count == 0 {
             line_start = usize::from(token.range().start());
         }
         count += 1;
-        if token.kind() == ast::token::TokenKind::Newline {
-            count = 0;
-        } else if count > MAX_TOKENS_PER_STATEMENT {
-            return Err(SyntaxErr {
-                message: format!(
-                    "statement has more than {MAX_TOKENS_PER_STATEMENT} tokens; too complex to \
-                     analyse"
-                ),
-                offset: line_start,
-            });
+        match token.kind() {
+            TokenKind::Newline => count = 0,
+            TokenKind::Indent => {
+                indent += 1;
+                deepest = deepest.max(indent);
+            }
+            TokenKind::Dedent => indent = indent.saturating_sub(1),
+            _ => {}
+        }
+        most = most.max(count);
+        if count > MAX_TOKENS_PER_STATEMENT && too_complex.is_none() {
+            too_complex = Some(line_start);
         }
     }
-    Ok(parsed.into_suite())
+    Ok(Module {
+        suite: parsed.into_suite(),
+        depth_bound: deepest + most,
+        too_complex,
+    })
+}
+
+impl Module {
+    /// The error to report when the module is too complex to analyse.
+    pub fn complexity_error(&self) -> Option<SyntaxErr> {
+        self.too_complex.map(|offset| SyntaxErr {
+            message: format!(
+                "a statement has more than {MAX_TOKENS_PER_STATEMENT} tokens; too complex to \
+                 analyse"
+            ),
+            offset,
+        })
+    }
 }
 
 /// Start byte offset of any node.

@@ -29,6 +29,30 @@ fn asserting() -> Option<&'static Regex> {
     .as_ref()
 }
 
+/// Comments that replace a check outright, whatever conditions surround the award
+/// (`# assume the formatting is correct`, `# no need to verify`).
+fn strong_assertion() -> Option<&'static Regex> {
+    static RE: OnceLock<Option<Regex>> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?ix)\b( assum\w* | presum\w* | trust\w* | no\s+need\s+to\s+(check|verify|validate)
+              | skip\w*\s+(the\s+)?(check|verification|validation) | without\s+(checking|verifying)
+              | should\s+already | already\s+(been\s+)?(verified|checked|validated|confirmed)
+              | take\s+it\s+as | by\s+construction )\b",
+        )
+        .ok()
+    })
+    .as_ref()
+}
+
+/// A comment attached to `line` that asserts a check strongly enough to stand in for one.
+pub(super) fn strong_asserted_check(lines: &Lines, line: usize) -> Option<String> {
+    let re = strong_assertion()?;
+    comments_at(lines, line)
+        .into_iter()
+        .find(|c| re.is_match(c))
+}
+
 fn placeholder_words() -> Option<&'static Regex> {
     static RE: OnceLock<Option<Regex>> = OnceLock::new();
     RE.get_or_init(|| {
@@ -71,12 +95,24 @@ fn comment(line: &str) -> Option<&str> {
 }
 
 /// The comment asserting a check that justifies the statement on `line`, if any: a trailing
-/// comment, or the block of comment lines directly above it.
-pub(super) fn asserted_check(lines: &Lines, line: usize) -> Option<String> {
+/// comment, or the block of comment lines directly above it. With `any_description`, a
+/// descriptive comment that asserts nothing explicitly ("# Component 3: legend position") also
+/// counts: attached to an award that inspects nothing at all, it claims a check no code performs.
+pub(super) fn asserted_check(lines: &Lines, line: usize, any_description: bool) -> Option<String> {
     let re = asserting()?;
-    comments_at(lines, line)
-        .into_iter()
-        .find(|c| re.is_match(c))
+    let comments = comments_at(lines, line);
+    let asserting = comments.iter().find(|c| re.is_match(c)).cloned();
+    if !any_description {
+        return asserting;
+    }
+    asserting.or_else(|| {
+        comments.into_iter().find(|c| {
+            c.split_whitespace()
+                .filter(|w| w.chars().any(char::is_alphabetic))
+                .count()
+                >= 2
+        })
+    })
 }
 
 /// The trailing comment of `line` and the comment lines directly above it.
@@ -96,4 +132,30 @@ fn comments_at(lines: &Lines, line: usize) -> Vec<String> {
         }
     }
     candidates
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::py::Lines;
+    use super::*;
+
+    #[test]
+    fn comment_patterns_compile_and_match() {
+        assert!(asserting().is_some() && placeholder_words().is_some());
+        assert!(strong_assertion().is_some());
+        let lines =
+            Lines::new("x = 1\n# assume the footer is correct\nscore += 0.5\ny = 2  # fine\n");
+        assert!(asserted_check(&lines, 3, false).is_some_and(|c| c.contains("assume")));
+        assert_eq!(
+            asserted_check(&lines, 4, true),
+            None,
+            "one word is not a claimed check"
+        );
+        let lines = Lines::new("# (1) A reply exists in the sent folder [0.2]\nscore += 0.2\n");
+        assert_eq!(asserted_check(&lines, 2, false), None);
+        assert!(asserted_check(&lines, 2, true).is_some());
+        let lines = Lines::new("ok = True  # Assume chart exists\ns = '# not a comment'\n");
+        assert!(placeholder_comment(&lines, 1).is_some());
+        assert_eq!(placeholder_comment(&lines, 2), None);
+    }
 }

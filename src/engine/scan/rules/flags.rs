@@ -19,34 +19,31 @@ pub(super) fn check(facts: &Facts, lines: &Lines, hits: &mut Vec<Hit>) {
             continue;
         }
         let markers = award.flag_markers();
-        if let Some(at) = markers.bool_true {
+        if let Some(at) = markers.bool_true.or(markers.truthy) {
             let (line, _) = lines.position(at);
             if let Some(comment) = placeholder_comment(lines, line) {
                 hits.push(Hit {
                     rule: RuleId::PlaceholderFlag,
                     offset: at,
                     reason: format!(
-                        "this flag is a placeholder (\"{comment}\") set to True and never \
+                        "this flag is a placeholder (\"{comment}\") set to a constant and never \
                          evaluated before it conditions score; replace it with the actual check"
                     ),
                 });
                 continue;
             }
+            let reason = if markers.bool_true.is_some() {
+                "this constant True is used as a verification result that gates or adds score \
+                 without any check of the environment; compute the flag from the state you read \
+                 (file content, /go state_diff)"
+            } else {
+                "a truthy constant is used as the condition for awarding score; replace it with \
+                 a comparison against the state you read"
+            };
             hits.push(Hit {
                 rule: RuleId::BoolFlagConstant,
                 offset: at,
-                reason: "this constant True is used as a verification result that gates or adds \
-                         score without any check of the environment; compute the flag from the \
-                         state you read (file content, /go state_diff)"
-                    .to_string(),
-            });
-        } else if let Some(at) = markers.truthy {
-            hits.push(Hit {
-                rule: RuleId::BoolFlagConstant,
-                offset: at,
-                reason: "a truthy constant is used as the condition for awarding score; replace \
-                         it with a comparison against the state you read"
-                    .to_string(),
+                reason: reason.to_string(),
             });
         } else if let Some(at) = markers.placeholder {
             hits.push(Hit {

@@ -15,6 +15,9 @@ use super::Hit;
 use ast::visitor::{walk_expr, walk_stmt, Visitor};
 use ast::{Expr, Operator, Stmt};
 
+/// Longest constant string passed to `exec`/`eval` that is parsed and scanned itself.
+const MAX_EXEC_SOURCE: usize = 2_000;
+
 /// Marker for a module or attribute name only known at run time.
 const DYNAMIC: &str = "<dynamic>";
 
@@ -30,7 +33,7 @@ fn launches(q: &str) -> bool {
     let second = parts.next().unwrap_or("");
     match top {
         "subprocess" | "pty" | "pexpect" | "sh" | "plumbum" | "commands" | "popen2"
-        | "multiprocessing" | "_posixsubprocess" | DYNAMIC => true,
+        | "multiprocessing" | "_posixsubprocess" | "ctypes" | "webbrowser" | DYNAMIC => true,
         "os" | "posix" | "nt" => {
             matches!(
                 second,
@@ -246,11 +249,16 @@ impl<'a> Visitor<'a> for Detect<'_> {
             let callee = self.resolver.resolve(&c.func);
             if callee.as_deref().is_some_and(runs_code) {
                 let first = c.arguments.args.first();
-                match first.and_then(|a| self.resolver.const_str(a)) {
+                // A short constant string is parsed and scanned; a long one is treated as
+                // opaque (its nesting could exceed the stack of this pass).
+                let code = first
+                    .and_then(|a| self.resolver.const_str(a))
+                    .filter(|c| c.len() <= MAX_EXEC_SOURCE);
+                match code {
                     Some(code) => {
                         if let Ok(inner) = py::parse(&code) {
                             let mut sub = Vec::new();
-                            check(&inner, &mut sub);
+                            check(&inner.suite, &mut sub);
                             if let Some(h) = sub.into_iter().next() {
                                 self.hits.push(Hit {
                                     offset: start(c),
