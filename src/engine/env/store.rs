@@ -17,7 +17,7 @@ use hashlink::LruCache;
 use serde_json::Value;
 
 use super::apps::App;
-use super::session::{state_id, Action, SessionFile, Snapshot};
+use super::session::{Action, SessionFile, Snapshot};
 use super::{validate_sid, EnvError, ServerConfig};
 
 /// Reads refresh a session's on-disk access time at most this often.
@@ -36,7 +36,6 @@ struct Slot {
 pub struct SessionStore {
     app: Arc<App>,
     root: PathBuf,
-    seed_id: String,
     ttl: Duration,
     fsync: bool,
     capacity: usize,
@@ -66,7 +65,6 @@ impl SessionStore {
             std::fs::create_dir_all(&dir).map_err(|e| EnvError::io("create directory", &dir, e))?;
         }
         Ok(SessionStore {
-            seed_id: state_id(&app.seed),
             app,
             root,
             ttl: Duration::from_secs(cfg.session_ttl_secs),
@@ -131,12 +129,12 @@ impl SessionStore {
                         path: path.clone(),
                         detail: e.to_string(),
                     })?;
-                slot.snap = Some(Snapshot::from_file(&self.app, &self.seed_id, file));
+                slot.snap = Some(Snapshot::from_file(&self.app, file));
                 slot.on_disk = true;
                 slot.last_touch = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                slot.snap = Some(Snapshot::defaults(&self.app, &self.seed_id));
+                slot.snap = Some(Snapshot::defaults(&self.app));
                 slot.on_disk = false;
             }
             Err(e) => return Err(EnvError::io("read session", &path, e)),
@@ -162,9 +160,7 @@ impl SessionStore {
     }
 
     fn persist(&self, sid: &str, snap: &Snapshot) -> Result<(), EnvError> {
-        let file = snap.to_file(&self.app);
-        let bytes = serde_json::to_vec(&file)
-            .map_err(|e| EnvError::io("serialize session", sid, std::io::Error::other(e)))?;
+        let bytes = snap.file_bytes(&self.app);
         let n = self.tmp_counter.fetch_add(1, Ordering::Relaxed);
         let tmp = self
             .root
@@ -199,8 +195,8 @@ impl SessionStore {
         let mut snap = slot
             .snap
             .clone()
-            .unwrap_or_else(|| Snapshot::defaults(&self.app, &self.seed_id));
-        snap.apply(&self.app, &self.seed_id, action, state)?;
+            .unwrap_or_else(|| Snapshot::defaults(&self.app));
+        snap.apply(&self.app, action, state)?;
         if action == Action::Reset {
             let dir = self.uploads_dir(sid);
             match std::fs::remove_dir_all(&dir) {
@@ -230,7 +226,7 @@ impl SessionStore {
         Ok(slot
             .snap
             .clone()
-            .unwrap_or_else(|| Snapshot::defaults(&self.app, &self.seed_id)))
+            .unwrap_or_else(|| Snapshot::defaults(&self.app)))
     }
 
     /// The `GET /go` body, computed once per state and cached.
@@ -245,7 +241,7 @@ impl SessionStore {
         }
         let body = match &slot.snap {
             Some(snap) => snap.go_body(&self.app, sid),
-            None => Snapshot::defaults(&self.app, &self.seed_id).go_body(&self.app, sid),
+            None => Snapshot::defaults(&self.app).go_body(&self.app, sid),
         };
         slot.go_cache = Some(body.clone());
         Ok(body)

@@ -84,7 +84,7 @@ fn ten_thousand_sessions_keep_memory_bounded() {
     }
     for i in [0, 17, 4999, 9999] {
         assert_eq!(
-            *store.snapshot(&format!("s{i}")).unwrap().current,
+            *store.snapshot(&format!("s{i}")).unwrap().current.value,
             json!({"n": i})
         );
     }
