@@ -476,6 +476,51 @@ async fn diff_rules_hold_end_to_end() {
 }
 
 #[tokio::test]
+async fn go_is_gzip_encoded_when_accepted() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let h = start(config(dir.path()), &["mail"]).await;
+    let a = h.addr("mail").unwrap();
+    post(a, "z", json!({"action": "set", "state": {}}), None).await;
+    post(
+        a,
+        "z",
+        json!({"action": "merge", "state": {"account": {"name": "Z"}}}),
+        None,
+    )
+    .await;
+    let plain = call(a, "GET", "/go?sid=z", &[], b"").await;
+    assert_eq!(plain.header("content-encoding"), None);
+    for accept in ["gzip", "deflate, gzip;q=0.8", "*"] {
+        let z = call(a, "GET", "/go?sid=z", &[("Accept-Encoding", accept)], b"").await;
+        assert_eq!(z.status, 200);
+        assert_eq!(z.header("content-encoding"), Some("gzip"), "{accept}");
+        assert!(
+            z.body.len() * 3 < plain.body.len(),
+            "{} vs {}",
+            z.body.len(),
+            plain.body.len()
+        );
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&z.body[..])
+            .read_to_end(&mut out)
+            .unwrap();
+        assert_eq!(out, plain.body);
+    }
+    let no = call(
+        a,
+        "GET",
+        "/go?sid=z",
+        &[("Accept-Encoding", "gzip;q=0, br")],
+        b"",
+    )
+    .await;
+    assert_eq!(no.header("content-encoding"), None);
+    assert_eq!(no.body, plain.body);
+    h.shutdown().await;
+}
+
+#[tokio::test]
 async fn server_restart_keeps_sessions_and_uploads() {
     let dir = tempfile::tempdir().unwrap();
     let h = start(config(dir.path()), &["ecommerce-admin"]).await;

@@ -49,9 +49,18 @@ impl Conn {
 
     /// Sends a request and reads the body into a reused buffer: (status, body length).
     /// Used by the benchmark so the load generator does not allocate per response.
-    pub async fn send_len(&mut self, method: &str, path: &str) -> std::io::Result<(u16, usize)> {
-        let req =
-            format!("{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n");
+    pub async fn send_len(
+        &mut self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+    ) -> std::io::Result<(u16, usize)> {
+        let mut req =
+            format!("{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n");
+        for (k, v) in headers {
+            req.push_str(&format!("{k}: {v}\r\n"));
+        }
+        req.push_str("\r\n");
         self.io.get_mut().write_all(req.as_bytes()).await?;
         let mut scratch = std::mem::take(&mut self.scratch);
         let r = self.read_response_into(&mut scratch).await;

@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 use super::role::{Role, ROLE_HEADER};
 use super::server::AppState;
 use super::session::Action;
+use super::store::Encoding;
 use super::uploads::{self, UploadedFile};
 use super::{validate_sid, EnvError};
 
@@ -158,14 +159,52 @@ pub async fn health(State(st): State<Arc<AppState>>) -> Response {
     .into_response()
 }
 
-/// `GET /go?sid=`.
-pub async fn go(State(st): State<Arc<AppState>>, params: Params) -> ApiResult {
+/// `GET /go?sid=` (gzip-encoded when the client's `Accept-Encoding` allows it).
+pub async fn go(State(st): State<Arc<AppState>>, params: Params, headers: HeaderMap) -> ApiResult {
     let sid = sid_of(params)?;
-    if let Some(body) = st.store.cached_go_body(&sid) {
-        return Ok(json_bytes(body));
-    }
-    let store = st.store.clone();
-    Ok(json_bytes(blocking(move || store.go_body(&sid)).await?))
+    let encoding = if accepts_gzip(&headers) {
+        Encoding::Gzip
+    } else {
+        Encoding::Identity
+    };
+    let body = match st.store.cached_go_body(&sid, encoding) {
+        Some(body) => body,
+        None => {
+            let store = st.store.clone();
+            blocking(move || store.go_body(&sid, encoding)).await?
+        }
+    };
+    Ok(match encoding {
+        Encoding::Identity => json_bytes(body),
+        Encoding::Gzip => (
+            [
+                (header::CONTENT_TYPE, "application/json"),
+                (header::CONTENT_ENCODING, "gzip"),
+                (header::VARY, "accept-encoding"),
+            ],
+            body,
+        )
+            .into_response(),
+    })
+}
+
+/// Whether `Accept-Encoding` lists `gzip` (or `*`) with a non-zero quality.
+fn accepts_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|item| {
+            let mut parts = item.split(';').map(str::trim);
+            let coding = parts.next().unwrap_or_default();
+            let q_zero = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q == 0.0)
+            });
+            (coding.eq_ignore_ascii_case("gzip") || coding == "*") && !q_zero
+        })
 }
 
 /// `GET /state?sid=`.

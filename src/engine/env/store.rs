@@ -28,6 +28,7 @@ struct Slot {
     snap: Option<Snapshot>,
     on_disk: bool,
     go_cache: Option<Bytes>,
+    go_gzip: Option<Bytes>,
     last_access: Option<SystemTime>,
     last_touch: Option<SystemTime>,
 }
@@ -41,6 +42,26 @@ pub struct SessionStore {
     capacity: usize,
     cache: Mutex<LruCache<String, Arc<Mutex<Slot>>>>,
     tmp_counter: AtomicU64,
+}
+
+/// The content coding of a `/go` body (gzip when the client accepts it; cached per state).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// Plain JSON.
+    Identity,
+    /// gzip-compressed JSON (`Content-Encoding: gzip`).
+    Gzip,
+}
+
+fn gzip(data: &[u8]) -> Result<Bytes, EnvError> {
+    let mut enc = flate2::write::GzEncoder::new(
+        Vec::with_capacity(data.len() / 4),
+        flate2::Compression::fast(),
+    );
+    enc.write_all(data)
+        .and_then(|_| enc.finish())
+        .map(Bytes::from)
+        .map_err(|e| EnvError::io("gzip /go body", "<memory>", e))
 }
 
 /// What a garbage-collection pass did.
@@ -210,6 +231,7 @@ impl SessionStore {
         slot.snap = Some(snap);
         slot.on_disk = true;
         slot.go_cache = None;
+        slot.go_gzip = None;
         let now = SystemTime::now();
         slot.last_access = Some(now);
         slot.last_touch = Some(now);
@@ -230,25 +252,36 @@ impl SessionStore {
     }
 
     /// The `GET /go` body, computed once per state and cached.
-    pub fn go_body(&self, sid: &str) -> Result<Bytes, EnvError> {
+    pub fn go_body(&self, sid: &str, encoding: Encoding) -> Result<Bytes, EnvError> {
         validate_sid(sid)?;
         let slot = self.slot(sid);
         let mut slot = lock(&slot);
         self.load(sid, &mut slot)?;
         self.touch(sid, &mut slot);
-        if let Some(body) = &slot.go_cache {
-            return Ok(body.clone());
-        }
-        let body = match &slot.snap {
-            Some(snap) => snap.go_body(&self.app, sid),
-            None => Snapshot::defaults(&self.app).go_body(&self.app, sid),
+        let plain = match &slot.go_cache {
+            Some(body) => body.clone(),
+            None => {
+                let body = match &slot.snap {
+                    Some(snap) => snap.go_body(&self.app, sid),
+                    None => Snapshot::defaults(&self.app).go_body(&self.app, sid),
+                };
+                slot.go_cache = Some(body.clone());
+                body
+            }
         };
-        slot.go_cache = Some(body.clone());
-        Ok(body)
+        if encoding == Encoding::Identity {
+            return Ok(plain);
+        }
+        if let Some(z) = &slot.go_gzip {
+            return Ok(z.clone());
+        }
+        let z = gzip(&plain)?;
+        slot.go_gzip = Some(z.clone());
+        Ok(z)
     }
 
     /// The cached `/go` body when it is available without any file-system access.
-    pub fn cached_go_body(&self, sid: &str) -> Option<Bytes> {
+    pub fn cached_go_body(&self, sid: &str, encoding: Encoding) -> Option<Bytes> {
         let slot = lock(&self.cache).get(sid)?.clone();
         let mut slot = slot.try_lock().ok()?;
         let now = SystemTime::now();
@@ -258,7 +291,10 @@ impl SessionStore {
         if slot.on_disk && !fresh {
             return None;
         }
-        let body = slot.go_cache.clone()?;
+        let body = match encoding {
+            Encoding::Identity => slot.go_cache.clone()?,
+            Encoding::Gzip => slot.go_gzip.clone()?,
+        };
         slot.last_access = Some(now);
         Some(body)
     }
