@@ -190,3 +190,44 @@ fn skill_md_templates_run_and_separate_initial_from_golden() {
     }
     assert_eq!(rewards, [0.0, 1.0]);
 }
+
+#[test]
+fn cli_lists_apps_and_rejects_bad_serve_requests() {
+    let bin = assert_cmd::cargo::cargo_bin("tuplewright");
+    let out = Command::new(&bin)
+        .args(["env", "apps", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let names: Vec<&str> = lines.iter().filter_map(|l| l["name"].as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "ecommerce-admin",
+            "files",
+            "issue-tracker",
+            "mail",
+            "team-chat"
+        ]
+    );
+    assert_eq!(lines[4]["port"], 3101);
+    for (args, needle) in [
+        (vec!["--app", "slack"], "unknown app \"slack\""),
+        (vec!["--app", "files"], "has no state API"),
+    ] {
+        let out = Command::new(&bin)
+            .args(["env", "serve", "--port", "0"])
+            .args(&args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains(needle),
+            "{args:?}: {err}"
+        );
+    }
+}
