@@ -250,3 +250,16 @@ fn roles_allow_exactly_the_documented_actions() {
     assert!(Role::Setup.may_upload() && Role::Golden.may_upload() && !Role::Reader.may_upload());
     assert!(Role::Engine.may_delete() && !Role::Setup.may_delete());
 }
+
+#[test]
+fn server_config_reads_partial_toml_and_rejects_unknown_keys() {
+    let cfg: ServerConfig =
+        toml::from_str("body_limit_bytes = 1024\nsession_ttl_secs = 5\n").unwrap();
+    assert_eq!(cfg.body_limit_bytes, 1024);
+    assert_eq!(cfg.session_ttl_secs, 5);
+    assert_eq!(cfg.cache_capacity, ServerConfig::default().cache_capacity);
+    let err = toml::from_str::<ServerConfig>("body_limit = 3")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("body_limit"), "{err}");
+}
