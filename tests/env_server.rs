@@ -4,65 +4,10 @@
 
 mod common;
 
-use std::net::SocketAddr;
-
 use common::http::{call, multipart, Conn};
+use common::{assert_error, config, get_json, post, start};
 use serde_json::{json, Value};
-use tuplewright::engine::env::{self, AppRegistry, ServerConfig, ServerHandle};
-
-fn config(dir: &std::path::Path) -> ServerConfig {
-    ServerConfig {
-        port: Some(0),
-        state_dir: dir.to_path_buf(),
-        fsync: false,
-        ..ServerConfig::default()
-    }
-}
-
-async fn start(cfg: ServerConfig, names: &[&str]) -> ServerHandle {
-    let reg = AppRegistry::builtin().unwrap();
-    let apps = names.iter().map(|n| reg.get(n).unwrap()).collect();
-    env::spawn(cfg, apps).await.unwrap()
-}
-
-async fn post(addr: SocketAddr, sid: &str, body: Value, role: Option<&str>) -> common::http::Resp {
-    let mut headers = vec![("Content-Type", "application/json")];
-    if let Some(r) = role {
-        headers.push(("X-Tuplewright-Role", r));
-    }
-    call(
-        addr,
-        "POST",
-        &format!("/post?sid={sid}"),
-        &headers,
-        body.to_string().as_bytes(),
-    )
-    .await
-}
-
-async fn get_json(addr: SocketAddr, path: &str) -> Value {
-    let r = call(addr, "GET", path, &[], b"").await;
-    assert_eq!(
-        r.status,
-        200,
-        "{path}: {}",
-        String::from_utf8_lossy(&r.body)
-    );
-    assert_eq!(r.header("content-type"), Some("application/json"));
-    r.json()
-}
-
-fn assert_error(r: &common::http::Resp, status: u16, code: &str) {
-    assert_eq!(
-        r.status,
-        status,
-        "body: {}",
-        String::from_utf8_lossy(&r.body)
-    );
-    let v = r.json();
-    assert_eq!(v["error"], code, "{v}");
-    assert!(v["detail"].as_str().is_some_and(|d| !d.is_empty()), "{v}");
-}
+use tuplewright::engine::env::ServerConfig;
 
 #[tokio::test]
 async fn every_endpoint_answers_the_contract() {
@@ -343,19 +288,12 @@ async fn role_header_is_enforced_and_refusals_are_recorded() {
             .await
         }
     };
+    #[rustfmt::skip]
     let cases: &[(&str, &str, bool)] = &[
-        ("setup", "set", true),
-        ("setup", "reset", true),
-        ("setup", "set_current", true),
-        ("setup", "merge", true),
-        ("golden", "set_current", true),
-        ("golden", "merge", true),
-        ("golden", "set", false),
-        ("golden", "reset", false),
-        ("reader", "set", false),
-        ("reader", "set_current", false),
-        ("reader", "merge", false),
-        ("reader", "reset", false),
+        ("setup", "set", true), ("setup", "reset", true), ("setup", "set_current", true),
+        ("setup", "merge", true), ("golden", "set_current", true), ("golden", "merge", true),
+        ("golden", "set", false), ("golden", "reset", false), ("reader", "set", false),
+        ("reader", "set_current", false), ("reader", "merge", false), ("reader", "reset", false),
         ("admin", "set", false),
     ];
     let mut refused = 0;
@@ -472,6 +410,51 @@ async fn diff_rules_hold_end_to_end() {
         changed[0]["fields"],
         json!({"edited": {"old": false, "new": true}})
     );
+    h.shutdown().await;
+}
+
+#[tokio::test]
+async fn go_is_gzip_encoded_when_accepted() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let h = start(config(dir.path()), &["mail"]).await;
+    let a = h.addr("mail").unwrap();
+    post(a, "z", json!({"action": "set", "state": {}}), None).await;
+    post(
+        a,
+        "z",
+        json!({"action": "merge", "state": {"account": {"name": "Z"}}}),
+        None,
+    )
+    .await;
+    let plain = call(a, "GET", "/go?sid=z", &[], b"").await;
+    assert_eq!(plain.header("content-encoding"), None);
+    for accept in ["gzip", "deflate, gzip;q=0.8", "*"] {
+        let z = call(a, "GET", "/go?sid=z", &[("Accept-Encoding", accept)], b"").await;
+        assert_eq!(z.status, 200);
+        assert_eq!(z.header("content-encoding"), Some("gzip"), "{accept}");
+        assert!(
+            z.body.len() * 3 < plain.body.len(),
+            "{} vs {}",
+            z.body.len(),
+            plain.body.len()
+        );
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&z.body[..])
+            .read_to_end(&mut out)
+            .unwrap();
+        assert_eq!(out, plain.body);
+    }
+    let no = call(
+        a,
+        "GET",
+        "/go?sid=z",
+        &[("Accept-Encoding", "gzip;q=0, br")],
+        b"",
+    )
+    .await;
+    assert_eq!(no.header("content-encoding"), None);
+    assert_eq!(no.body, plain.body);
     h.shutdown().await;
 }
 

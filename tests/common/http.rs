@@ -34,6 +34,7 @@ impl Resp {
 /// One keep-alive connection.
 pub struct Conn {
     io: BufReader<TcpStream>,
+    scratch: Vec<u8>,
 }
 
 impl Conn {
@@ -41,8 +42,31 @@ impl Conn {
         let s = TcpStream::connect(addr).await?;
         s.set_nodelay(true)?;
         Ok(Conn {
-            io: BufReader::new(s),
+            io: BufReader::with_capacity(64 * 1024, s),
+            scratch: Vec::new(),
         })
+    }
+
+    /// Sends a request and reads the body into a reused buffer: (status, body length).
+    /// Used by the benchmark so the load generator does not allocate per response.
+    pub async fn send_len(
+        &mut self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+    ) -> std::io::Result<(u16, usize)> {
+        let mut req =
+            format!("{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n");
+        for (k, v) in headers {
+            req.push_str(&format!("{k}: {v}\r\n"));
+        }
+        req.push_str("\r\n");
+        self.io.get_mut().write_all(req.as_bytes()).await?;
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let r = self.read_response_into(&mut scratch).await;
+        let len = scratch.len();
+        self.scratch = scratch;
+        Ok((r?.0, len))
     }
 
     pub async fn send(
@@ -67,6 +91,19 @@ impl Conn {
     }
 
     async fn read_response(&mut self) -> std::io::Result<Resp> {
+        let mut body = Vec::new();
+        let (status, headers) = self.read_response_into(&mut body).await?;
+        Ok(Resp {
+            status,
+            headers,
+            body,
+        })
+    }
+
+    async fn read_response_into(
+        &mut self,
+        body: &mut Vec<u8>,
+    ) -> std::io::Result<(u16, Vec<(String, String)>)> {
         let mut line = String::new();
         self.io.read_line(&mut line).await?;
         let status: u16 = line
@@ -91,21 +128,17 @@ impl Conn {
                 headers.push((k, v));
             }
         }
-        let mut body = Vec::new();
+        body.clear();
         match len {
             Some(n) => {
                 body.resize(n, 0);
-                self.io.read_exact(&mut body).await?;
+                self.io.read_exact(body).await?;
             }
             None => {
-                self.io.read_to_end(&mut body).await?;
+                self.io.read_to_end(body).await?;
             }
         }
-        Ok(Resp {
-            status,
-            headers,
-            body,
-        })
+        Ok((status, headers))
     }
 }
 

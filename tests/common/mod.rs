@@ -1,2 +1,69 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests: a small HTTP client and state-API shortcuts.
+#![allow(dead_code)]
+
 pub mod http;
+
+use std::net::SocketAddr;
+
+use http::call;
+use serde_json::Value;
+use tuplewright::engine::env::{self, AppRegistry, ServerConfig, ServerHandle};
+
+/// A test configuration: ephemeral ports, the given state directory, no fsync.
+pub fn config(dir: &std::path::Path) -> ServerConfig {
+    ServerConfig {
+        port: Some(0),
+        state_dir: dir.to_path_buf(),
+        fsync: false,
+        ..ServerConfig::default()
+    }
+}
+
+/// Starts a server for the named built-in apps.
+pub async fn start(cfg: ServerConfig, names: &[&str]) -> ServerHandle {
+    let reg = AppRegistry::builtin().unwrap();
+    let apps = names.iter().map(|n| reg.get(n).unwrap()).collect();
+    env::spawn(cfg, apps).await.unwrap()
+}
+
+/// `POST /post?sid=` with an optional role header.
+pub async fn post(addr: SocketAddr, sid: &str, body: Value, role: Option<&str>) -> http::Resp {
+    let mut headers = vec![("Content-Type", "application/json")];
+    if let Some(r) = role {
+        headers.push(("X-Tuplewright-Role", r));
+    }
+    call(
+        addr,
+        "POST",
+        &format!("/post?sid={sid}"),
+        &headers,
+        body.to_string().as_bytes(),
+    )
+    .await
+}
+
+/// GET expecting 200 JSON.
+pub async fn get_json(addr: SocketAddr, path: &str) -> Value {
+    let r = call(addr, "GET", path, &[], b"").await;
+    assert_eq!(
+        r.status,
+        200,
+        "{path}: {}",
+        String::from_utf8_lossy(&r.body)
+    );
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    r.json()
+}
+
+/// Asserts a JSON error `{error: code, detail}` with the status.
+pub fn assert_error(r: &http::Resp, status: u16, code: &str) {
+    assert_eq!(
+        r.status,
+        status,
+        "body: {}",
+        String::from_utf8_lossy(&r.body)
+    );
+    let v = r.json();
+    assert_eq!(v["error"], code, "{v}");
+    assert!(v["detail"].as_str().is_some_and(|d| !d.is_empty()), "{v}");
+}

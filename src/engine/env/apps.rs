@@ -66,6 +66,10 @@ pub struct App {
     pub manifest: AppManifest,
     /// The default seed state (an object; `{}` for the files domain).
     pub seed: Arc<Value>,
+    /// The seed serialized as compact JSON (reused in every response about a fresh session).
+    pub seed_json: axum::body::Bytes,
+    /// The seed's `state_id`.
+    pub seed_id: String,
     /// The compiled volatile mask.
     pub mask: Mask,
 }
@@ -94,9 +98,13 @@ impl App {
             return Err(bad("manifest.toml: a state-api app needs a `port`".into()));
         }
         let mask = Mask::new(&manifest.volatile).map_err(bad)?;
+        let seed_json =
+            axum::body::Bytes::from(serde_json::to_vec(&seed).map_err(|e| bad(e.to_string()))?);
         Ok(App {
             manifest,
+            seed_id: super::session::state_id(&seed_json),
             seed: Arc::new(seed),
+            seed_json,
             mask,
         })
     }

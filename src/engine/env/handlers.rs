@@ -11,52 +11,13 @@ use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 
+pub use super::api_error::ApiError;
 use super::role::{Role, ROLE_HEADER};
 use super::server::AppState;
 use super::session::Action;
+use super::store::Encoding;
 use super::uploads::{self, UploadedFile};
 use super::{validate_sid, EnvError};
-
-/// A JSON error response.
-pub struct ApiError {
-    status: StatusCode,
-    code: &'static str,
-    detail: String,
-}
-
-impl ApiError {
-    /// Builds an error with a status, a short code and a detail message.
-    pub fn new(status: StatusCode, code: &'static str, detail: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            code,
-            detail: detail.into(),
-        }
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (
-            self.status,
-            axum::Json(json!({"error": self.code, "detail": self.detail})),
-        )
-            .into_response()
-    }
-}
-
-impl From<EnvError> for ApiError {
-    fn from(e: EnvError) -> ApiError {
-        let (status, code) = match &e {
-            EnvError::InvalidSid(_) => (StatusCode::BAD_REQUEST, "invalid_sid"),
-            EnvError::UnknownAction(_) => (StatusCode::BAD_REQUEST, "unknown_action"),
-            EnvError::StateNotObject(_) => (StatusCode::BAD_REQUEST, "state_not_object"),
-            EnvError::InvalidFileName(_) => (StatusCode::BAD_REQUEST, "invalid_file_name"),
-            _ => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
-        };
-        ApiError::new(status, code, e.to_string())
-    }
-}
 
 type ApiResult = Result<Response, ApiError>;
 type Params = Result<Query<HashMap<String, String>>, QueryRejection>;
@@ -158,14 +119,52 @@ pub async fn health(State(st): State<Arc<AppState>>) -> Response {
     .into_response()
 }
 
-/// `GET /go?sid=`.
-pub async fn go(State(st): State<Arc<AppState>>, params: Params) -> ApiResult {
+/// `GET /go?sid=` (gzip-encoded when the client's `Accept-Encoding` allows it).
+pub async fn go(State(st): State<Arc<AppState>>, params: Params, headers: HeaderMap) -> ApiResult {
     let sid = sid_of(params)?;
-    if let Some(body) = st.store.cached_go_body(&sid) {
-        return Ok(json_bytes(body));
-    }
-    let store = st.store.clone();
-    Ok(json_bytes(blocking(move || store.go_body(&sid)).await?))
+    let encoding = if accepts_gzip(&headers) {
+        Encoding::Gzip
+    } else {
+        Encoding::Identity
+    };
+    let body = match st.store.cached_go_body(&sid, encoding) {
+        Some(body) => body,
+        None => {
+            let store = st.store.clone();
+            blocking(move || store.go_body(&sid, encoding)).await?
+        }
+    };
+    Ok(match encoding {
+        Encoding::Identity => json_bytes(body),
+        Encoding::Gzip => (
+            [
+                (header::CONTENT_TYPE, "application/json"),
+                (header::CONTENT_ENCODING, "gzip"),
+                (header::VARY, "accept-encoding"),
+            ],
+            body,
+        )
+            .into_response(),
+    })
+}
+
+/// Whether `Accept-Encoding` lists `gzip` (or `*`) with a non-zero quality.
+fn accepts_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|item| {
+            let mut parts = item.split(';').map(str::trim);
+            let coding = parts.next().unwrap_or_default();
+            let q_zero = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q == 0.0)
+            });
+            (coding.eq_ignore_ascii_case("gzip") || coding == "*") && !q_zero
+        })
 }
 
 /// `GET /state?sid=`.
@@ -239,28 +238,42 @@ pub async fn post(State(st): State<Arc<AppState>>, params: Params, req: Request)
     .into_response())
 }
 
+/// How much of an oversized body is read and discarded before answering 413, so that a client
+/// still sending its body (Python `urllib`/`requests` do) reads the 413 instead of a reset.
+const DRAIN_CAP: usize = 64 * 1024 * 1024;
+
 async fn read_body(body: Body, limit: usize) -> Result<Bytes, ApiError> {
-    axum::body::to_bytes(body, limit).await.map_err(|e| {
-        let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(&e);
-        let mut too_large = false;
-        while let Some(s) = source {
-            too_large |= s.is::<http_body_util::LengthLimitError>();
-            source = s.source();
-        }
-        if too_large {
-            ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "payload_too_large",
-                format!("the body exceeds the limit of {limit} bytes"),
-            )
-        } else {
+    use http_body_util::BodyExt;
+    let mut body = body;
+    let mut buf = Vec::new();
+    let mut total = 0usize;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| {
             ApiError::new(
                 StatusCode::BAD_REQUEST,
                 "bad_body",
                 format!("reading the body: {e}"),
             )
+        })?;
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        total = total.saturating_add(data.len());
+        if total > DRAIN_CAP.max(limit) {
+            break;
         }
-    })
+        if total <= limit {
+            buf.extend_from_slice(&data);
+        }
+    }
+    if total > limit {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            format!("the body ({total} bytes or more) exceeds the limit of {limit} bytes"),
+        ));
+    }
+    Ok(Bytes::from(buf))
 }
 
 /// `POST /upload?sid=` (multipart; every part with a file name is stored).

@@ -83,23 +83,14 @@ fn glob_match<S: AsRef<str>>(pattern: &[Seg], path: &[S]) -> bool {
     match pattern.split_first() {
         None => path.is_empty(),
         Some((Seg::Any, rest)) => (0..=path.len()).any(|skip| glob_match(rest, &path[skip..])),
-        Some((seg, rest)) => match path.split_first() {
-            None => false,
-            Some((head, tail)) => {
-                let ok = match seg {
-                    Seg::One => true,
-                    Seg::Lit(lit) => lit == head.as_ref(),
-                    Seg::Any => unreachable_any(),
-                };
-                ok && glob_match(rest, tail)
-            }
-        },
+        Some((seg, rest)) => path.split_first().is_some_and(|(head, tail)| {
+            let head_ok = match seg {
+                Seg::Lit(lit) => lit == head.as_ref(),
+                _ => true,
+            };
+            head_ok && glob_match(rest, tail)
+        }),
     }
-}
-
-/// `Seg::Any` is handled by the outer arm; kept as a function so the match stays total.
-fn unreachable_any() -> bool {
-    false
 }
 
 #[cfg(test)]

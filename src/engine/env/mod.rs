@@ -8,6 +8,7 @@
 //! - [`server`]: the axum HTTP server with role enforcement; [`server::spawn`] embeds it.
 //! - [`files`]: provisions a fresh per-environment home directory for the files domain.
 
+pub mod api_error;
 pub mod apps;
 pub mod config;
 pub mod diff;

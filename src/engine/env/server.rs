@@ -10,6 +10,7 @@ use std::time::{Duration, SystemTime};
 
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{delete, get, post};
+use axum::serve::ListenerExt;
 use axum::Router;
 use serde::Serialize;
 use tokio::sync::watch;
@@ -204,7 +205,7 @@ pub async fn spawn(cfg: ServerConfig, apps: Vec<Arc<App>>) -> Result<ServerHandl
                     }
                 }
             };
-            if let Err(e) = axum::serve(listener, service)
+            if let Err(e) = axum::serve(listener.tap_io(set_nodelay), service)
                 .with_graceful_shutdown(signal)
                 .await
             {
@@ -228,6 +229,13 @@ pub async fn spawn(cfg: ServerConfig, apps: Vec<Arc<App>>) -> Result<ServerHandl
         shutdown: tx,
         tasks,
     })
+}
+
+/// Responses are written whole; Nagle's algorithm would only delay their last segment.
+fn set_nodelay(tcp: &mut tokio::net::TcpStream) {
+    if let Err(e) = tcp.set_nodelay(true) {
+        tracing::debug!(error = %e, "could not set TCP_NODELAY");
+    }
 }
 
 async fn gc_loop(store: Arc<SessionStore>, every_secs: u64, mut stop: watch::Receiver<bool>) {

@@ -1,12 +1,16 @@
 //! One session's snapshots, the `POST /post` actions, and the JSON bodies of `/go` and
 //! `/state`.
+//!
+//! Each snapshot is kept both parsed (for diffs and merges) and serialized (compact JSON,
+//! computed once per write): the `state_id` hashes those bytes, and response bodies and the
+//! session file are assembled from them without re-serializing megabytes of state.
 
 use std::str::FromStr;
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde::Deserialize;
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::apps::App;
@@ -52,81 +56,119 @@ impl FromStr for Action {
 }
 
 /// The on-disk form of a session. `None` snapshots stand for the app's default seed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub(crate) struct SessionFile {
+    #[allow(dead_code)]
     pub version: u32,
     pub has_custom_state: bool,
     pub initial: Option<Value>,
     pub current: Option<Value>,
 }
 
+/// One snapshot: parsed and serialized.
+#[derive(Debug, Clone)]
+pub struct State {
+    /// The parsed value.
+    pub value: Arc<Value>,
+    /// Its compact JSON text.
+    pub json: Bytes,
+}
+
+impl State {
+    fn new(value: Value) -> State {
+        let json = Bytes::from(serde_json::to_vec(&value).unwrap_or_default());
+        State {
+            value: Arc::new(value),
+            json,
+        }
+    }
+
+    fn seed(app: &App) -> State {
+        State {
+            value: app.seed.clone(),
+            json: app.seed_json.clone(),
+        }
+    }
+
+    /// The JSON stored in the session file: `null` for the app's seed.
+    fn file_part(&self, app: &App) -> &[u8] {
+        if Arc::ptr_eq(&self.value, &app.seed) {
+            b"null"
+        } else {
+            &self.json
+        }
+    }
+}
+
 /// A session's snapshots as held in memory.
 #[derive(Debug, Clone)]
 pub struct Snapshot {
     /// The initial snapshot (s_init side of the diff).
-    pub initial: Arc<Value>,
+    pub initial: State,
     /// The current snapshot.
-    pub current: Arc<Value>,
+    pub current: State,
     /// Whether a write other than `reset` has happened since creation or the last reset.
     pub has_custom_state: bool,
     /// Hash of the current snapshot.
     pub state_id: String,
 }
 
-/// Hash of a snapshot: the first 128 bits of SHA-256 over its JSON text, hex-encoded.
-pub fn state_id(value: &Value) -> String {
-    let text = serde_json::to_vec(value).unwrap_or_default();
-    hex::encode(&Sha256::digest(&text)[..16])
+/// Hash of a snapshot's compact JSON: the first 128 bits of SHA-256, hex-encoded.
+pub fn state_id(json: &[u8]) -> String {
+    hex::encode(&Sha256::digest(json)[..16])
 }
 
 impl Snapshot {
     /// The fresh session of an app: both snapshots are the default seed.
-    pub fn defaults(app: &App, seed_id: &str) -> Snapshot {
+    pub fn defaults(app: &App) -> Snapshot {
         Snapshot {
-            initial: app.seed.clone(),
-            current: app.seed.clone(),
+            initial: State::seed(app),
+            current: State::seed(app),
             has_custom_state: false,
-            state_id: seed_id.to_string(),
+            state_id: app.seed_id.clone(),
         }
     }
 
     /// Rebuilds from the disk form.
-    pub(crate) fn from_file(app: &App, seed_id: &str, file: SessionFile) -> Snapshot {
+    pub(crate) fn from_file(app: &App, file: SessionFile) -> Snapshot {
         let initial = file
             .initial
-            .map(Arc::new)
-            .unwrap_or_else(|| app.seed.clone());
-        let (current, state_id) = match file.current {
-            Some(v) => {
-                let id = state_id(&v);
-                (Arc::new(v), id)
-            }
-            None => (app.seed.clone(), seed_id.to_string()),
-        };
+            .map(State::new)
+            .unwrap_or_else(|| State::seed(app));
+        let current = file
+            .current
+            .map(State::new)
+            .unwrap_or_else(|| State::seed(app));
         Snapshot {
+            state_id: state_id(&current.json),
             initial,
             current,
             has_custom_state: file.has_custom_state,
-            state_id,
         }
     }
 
-    /// The disk form (default snapshots stored as `null`).
-    pub(crate) fn to_file(&self, app: &App) -> SessionFile {
-        let keep = |v: &Arc<Value>| (!Arc::ptr_eq(v, &app.seed)).then(|| (**v).clone());
-        SessionFile {
-            version: 1,
-            has_custom_state: self.has_custom_state,
-            initial: keep(&self.initial),
-            current: keep(&self.current),
-        }
+    /// The disk form as JSON bytes (default snapshots stored as `null`).
+    pub(crate) fn file_bytes(&self, app: &App) -> Vec<u8> {
+        let (i, c) = (self.initial.file_part(app), self.current.file_part(app));
+        let mut out = Vec::with_capacity(i.len() + c.len() + 80);
+        out.extend_from_slice(b"{\"version\":1,\"has_custom_state\":");
+        out.extend_from_slice(if self.has_custom_state {
+            b"true"
+        } else {
+            b"false"
+        });
+        out.extend_from_slice(b",\"initial\":");
+        out.extend_from_slice(i);
+        out.extend_from_slice(b",\"current\":");
+        out.extend_from_slice(c);
+        out.push(b'}');
+        out
     }
 
     /// Applies an action; `state` must be an object for every action but `reset`.
     pub fn apply(
         &mut self,
         app: &App,
-        seed_id: &str,
         action: Action,
         state: Option<Value>,
     ) -> Result<(), EnvError> {
@@ -137,51 +179,74 @@ impl Snapshot {
             (_, None) => return Err(EnvError::StateNotObject("nothing (missing `state`)")),
         };
         match (action, state) {
-            (Action::Reset, _) => *self = Snapshot::defaults(app, seed_id),
+            (Action::Reset, _) => *self = Snapshot::defaults(app),
             (Action::Set, Some(s)) => {
-                let v = Arc::new(merged(&app.seed, s));
+                let v = State::new(merged(&app.seed, s));
                 self.initial = v.clone();
                 self.current = v;
                 self.has_custom_state = true;
             }
             (Action::SetCurrent, Some(s)) => {
-                self.current = Arc::new(s);
+                self.current = State::new(s);
                 self.has_custom_state = true;
             }
             (Action::Merge, Some(s)) => {
-                self.current = Arc::new(merged(&self.current, s));
+                self.current = State::new(merged(&self.current.value, s));
                 self.has_custom_state = true;
             }
             (_, None) => {}
         }
-        if !Arc::ptr_eq(&self.current, &app.seed) {
-            self.state_id = state_id(&self.current);
-        }
+        self.state_id = state_id(&self.current.json);
         Ok(())
     }
 
-    /// The body of `GET /go`.
+    /// The body of `GET /go`: `{sid, state_id, initial_state, current_state, state_diff,
+    /// changes}`, assembled from the cached snapshot texts.
     pub fn go_body(&self, app: &App, sid: &str) -> Bytes {
-        let d = diff::diff(&self.initial, &self.current, &app.mask);
-        let body = json!({
-            "sid": sid,
-            "state_id": self.state_id,
-            "initial_state": &*self.initial,
-            "current_state": &*self.current,
-            "state_diff": d.state_diff,
-            "changes": d.changes,
-        });
-        Bytes::from(serde_json::to_vec(&body).unwrap_or_default())
+        let d = diff::diff(&self.initial.value, &self.current.value, &app.mask);
+        let diff_json = serde_json::to_vec(&d.state_diff).unwrap_or_default();
+        let changes_json = serde_json::to_vec(&d.changes).unwrap_or_default();
+        let mut out = Vec::with_capacity(
+            self.initial.json.len()
+                + self.current.json.len()
+                + diff_json.len()
+                + changes_json.len()
+                + 256,
+        );
+        head(&mut out, sid, &self.state_id);
+        out.extend_from_slice(b",\"initial_state\":");
+        out.extend_from_slice(&self.initial.json);
+        out.extend_from_slice(b",\"current_state\":");
+        out.extend_from_slice(&self.current.json);
+        out.extend_from_slice(b",\"state_diff\":");
+        out.extend_from_slice(&diff_json);
+        out.extend_from_slice(b",\"changes\":");
+        out.extend_from_slice(&changes_json);
+        out.push(b'}');
+        Bytes::from(out)
     }
 
-    /// The body of `GET /state`.
+    /// The body of `GET /state`: `{sid, state_id, stored_state, has_custom_state}`.
     pub fn state_body(&self, sid: &str) -> Bytes {
-        let body = json!({
-            "stored_state": &*self.current,
-            "has_custom_state": self.has_custom_state,
-            "sid": sid,
-            "state_id": self.state_id,
+        let mut out = Vec::with_capacity(self.current.json.len() + 160);
+        head(&mut out, sid, &self.state_id);
+        out.extend_from_slice(b",\"stored_state\":");
+        out.extend_from_slice(&self.current.json);
+        out.extend_from_slice(b",\"has_custom_state\":");
+        out.extend_from_slice(if self.has_custom_state {
+            b"true"
+        } else {
+            b"false"
         });
-        Bytes::from(serde_json::to_vec(&body).unwrap_or_default())
+        out.push(b'}');
+        Bytes::from(out)
     }
+}
+
+/// `{"sid":…,"state_id":…` (sids and ids are plain ASCII, but encode them properly anyway).
+fn head(out: &mut Vec<u8>, sid: &str, state_id: &str) {
+    out.extend_from_slice(b"{\"sid\":");
+    let _ = serde_json::to_writer(&mut *out, sid);
+    out.extend_from_slice(b",\"state_id\":");
+    let _ = serde_json::to_writer(&mut *out, state_id);
 }

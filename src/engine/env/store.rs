@@ -17,7 +17,7 @@ use hashlink::LruCache;
 use serde_json::Value;
 
 use super::apps::App;
-use super::session::{state_id, Action, SessionFile, Snapshot};
+use super::session::{Action, SessionFile, Snapshot};
 use super::{validate_sid, EnvError, ServerConfig};
 
 /// Reads refresh a session's on-disk access time at most this often.
@@ -28,6 +28,7 @@ struct Slot {
     snap: Option<Snapshot>,
     on_disk: bool,
     go_cache: Option<Bytes>,
+    go_gzip: Option<Bytes>,
     last_access: Option<SystemTime>,
     last_touch: Option<SystemTime>,
 }
@@ -36,12 +37,31 @@ struct Slot {
 pub struct SessionStore {
     app: Arc<App>,
     root: PathBuf,
-    seed_id: String,
     ttl: Duration,
     fsync: bool,
     capacity: usize,
     cache: Mutex<LruCache<String, Arc<Mutex<Slot>>>>,
     tmp_counter: AtomicU64,
+}
+
+/// The content coding of a `/go` body (gzip when the client accepts it; cached per state).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// Plain JSON.
+    Identity,
+    /// gzip-compressed JSON (`Content-Encoding: gzip`).
+    Gzip,
+}
+
+fn gzip(data: &[u8]) -> Result<Bytes, EnvError> {
+    let mut enc = flate2::write::GzEncoder::new(
+        Vec::with_capacity(data.len() / 4),
+        flate2::Compression::fast(),
+    );
+    enc.write_all(data)
+        .and_then(|_| enc.finish())
+        .map(Bytes::from)
+        .map_err(|e| EnvError::io("gzip /go body", "<memory>", e))
 }
 
 /// What a garbage-collection pass did.
@@ -66,7 +86,6 @@ impl SessionStore {
             std::fs::create_dir_all(&dir).map_err(|e| EnvError::io("create directory", &dir, e))?;
         }
         Ok(SessionStore {
-            seed_id: state_id(&app.seed),
             app,
             root,
             ttl: Duration::from_secs(cfg.session_ttl_secs),
@@ -131,12 +150,12 @@ impl SessionStore {
                         path: path.clone(),
                         detail: e.to_string(),
                     })?;
-                slot.snap = Some(Snapshot::from_file(&self.app, &self.seed_id, file));
+                slot.snap = Some(Snapshot::from_file(&self.app, file));
                 slot.on_disk = true;
                 slot.last_touch = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                slot.snap = Some(Snapshot::defaults(&self.app, &self.seed_id));
+                slot.snap = Some(Snapshot::defaults(&self.app));
                 slot.on_disk = false;
             }
             Err(e) => return Err(EnvError::io("read session", &path, e)),
@@ -162,9 +181,7 @@ impl SessionStore {
     }
 
     fn persist(&self, sid: &str, snap: &Snapshot) -> Result<(), EnvError> {
-        let file = snap.to_file(&self.app);
-        let bytes = serde_json::to_vec(&file)
-            .map_err(|e| EnvError::io("serialize session", sid, std::io::Error::other(e)))?;
+        let bytes = snap.file_bytes(&self.app);
         let n = self.tmp_counter.fetch_add(1, Ordering::Relaxed);
         let tmp = self
             .root
@@ -199,8 +216,8 @@ impl SessionStore {
         let mut snap = slot
             .snap
             .clone()
-            .unwrap_or_else(|| Snapshot::defaults(&self.app, &self.seed_id));
-        snap.apply(&self.app, &self.seed_id, action, state)?;
+            .unwrap_or_else(|| Snapshot::defaults(&self.app));
+        snap.apply(&self.app, action, state)?;
         if action == Action::Reset {
             let dir = self.uploads_dir(sid);
             match std::fs::remove_dir_all(&dir) {
@@ -214,6 +231,7 @@ impl SessionStore {
         slot.snap = Some(snap);
         slot.on_disk = true;
         slot.go_cache = None;
+        slot.go_gzip = None;
         let now = SystemTime::now();
         slot.last_access = Some(now);
         slot.last_touch = Some(now);
@@ -230,29 +248,40 @@ impl SessionStore {
         Ok(slot
             .snap
             .clone()
-            .unwrap_or_else(|| Snapshot::defaults(&self.app, &self.seed_id)))
+            .unwrap_or_else(|| Snapshot::defaults(&self.app)))
     }
 
     /// The `GET /go` body, computed once per state and cached.
-    pub fn go_body(&self, sid: &str) -> Result<Bytes, EnvError> {
+    pub fn go_body(&self, sid: &str, encoding: Encoding) -> Result<Bytes, EnvError> {
         validate_sid(sid)?;
         let slot = self.slot(sid);
         let mut slot = lock(&slot);
         self.load(sid, &mut slot)?;
         self.touch(sid, &mut slot);
-        if let Some(body) = &slot.go_cache {
-            return Ok(body.clone());
-        }
-        let body = match &slot.snap {
-            Some(snap) => snap.go_body(&self.app, sid),
-            None => Snapshot::defaults(&self.app, &self.seed_id).go_body(&self.app, sid),
+        let plain = match &slot.go_cache {
+            Some(body) => body.clone(),
+            None => {
+                let body = match &slot.snap {
+                    Some(snap) => snap.go_body(&self.app, sid),
+                    None => Snapshot::defaults(&self.app).go_body(&self.app, sid),
+                };
+                slot.go_cache = Some(body.clone());
+                body
+            }
         };
-        slot.go_cache = Some(body.clone());
-        Ok(body)
+        if encoding == Encoding::Identity {
+            return Ok(plain);
+        }
+        if let Some(z) = &slot.go_gzip {
+            return Ok(z.clone());
+        }
+        let z = gzip(&plain)?;
+        slot.go_gzip = Some(z.clone());
+        Ok(z)
     }
 
     /// The cached `/go` body when it is available without any file-system access.
-    pub fn cached_go_body(&self, sid: &str) -> Option<Bytes> {
+    pub fn cached_go_body(&self, sid: &str, encoding: Encoding) -> Option<Bytes> {
         let slot = lock(&self.cache).get(sid)?.clone();
         let mut slot = slot.try_lock().ok()?;
         let now = SystemTime::now();
@@ -262,7 +291,10 @@ impl SessionStore {
         if slot.on_disk && !fresh {
             return None;
         }
-        let body = slot.go_cache.clone()?;
+        let body = match encoding {
+            Encoding::Identity => slot.go_cache.clone()?,
+            Encoding::Gzip => slot.go_gzip.clone()?,
+        };
         slot.last_access = Some(now);
         Some(body)
     }

@@ -84,7 +84,7 @@ fn ten_thousand_sessions_keep_memory_bounded() {
     }
     for i in [0, 17, 4999, 9999] {
         assert_eq!(
-            *store.snapshot(&format!("s{i}")).unwrap().current,
+            *store.snapshot(&format!("s{i}")).unwrap().current.value,
             json!({"n": i})
         );
     }
@@ -208,4 +208,58 @@ fn files_domain_provisions_a_fresh_home() {
         })
         .collect();
     assert!(leftovers.is_empty());
+}
+
+#[test]
+fn a_corrupt_session_file_is_an_error_naming_the_file_not_a_reset() {
+    let dir = tempfile::tempdir().unwrap();
+    let reg = AppRegistry::builtin().unwrap();
+    let store = SessionStore::open(reg.get("mail").unwrap(), &config(dir.path())).unwrap();
+    let path = store.root().join("sessions/broken.json");
+    std::fs::write(&path, "{\"version\":1,\"has_custom").unwrap();
+    let err = store.snapshot("broken").unwrap_err().to_string();
+    assert!(
+        err.contains("broken.json") && err.contains("corrupt"),
+        "{err}"
+    );
+    // The file is left for inspection, and writes are refused rather than silently replacing it.
+    assert!(store
+        .apply("broken", Action::Merge, Some(json!({"a": 1})))
+        .is_err());
+    assert!(path.exists());
+}
+
+#[test]
+fn roles_allow_exactly_the_documented_actions() {
+    use super::Role;
+    assert_eq!(Role::from_header(None), Some(Role::Engine));
+    assert_eq!(Role::from_header(Some(" Reader ")), Some(Role::Reader));
+    assert_eq!(Role::from_header(Some("root")), None);
+    let allowed = |r: Role| -> Vec<&str> {
+        ["set", "reset", "set_current", "merge"]
+            .into_iter()
+            .filter(|a| r.may_post(a))
+            .collect()
+    };
+    assert_eq!(
+        allowed(Role::Setup),
+        ["set", "reset", "set_current", "merge"]
+    );
+    assert_eq!(allowed(Role::Golden), ["set_current", "merge"]);
+    assert!(allowed(Role::Reader).is_empty());
+    assert!(Role::Setup.may_upload() && Role::Golden.may_upload() && !Role::Reader.may_upload());
+    assert!(Role::Engine.may_delete() && !Role::Setup.may_delete());
+}
+
+#[test]
+fn server_config_reads_partial_toml_and_rejects_unknown_keys() {
+    let cfg: ServerConfig =
+        toml::from_str("body_limit_bytes = 1024\nsession_ttl_secs = 5\n").unwrap();
+    assert_eq!(cfg.body_limit_bytes, 1024);
+    assert_eq!(cfg.session_ttl_secs, 5);
+    assert_eq!(cfg.cache_capacity, ServerConfig::default().cache_capacity);
+    let err = toml::from_str::<ServerConfig>("body_limit = 3")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("body_limit"), "{err}");
 }
