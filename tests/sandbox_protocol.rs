@@ -6,8 +6,8 @@ mod sandbox_support;
 
 use sandbox_support::*;
 use tuplewright::engine::sandbox::{
-    parse_reward, run_script, Isolation, Limits, Outcome, RewardError, Role, SandboxConfig,
-    SandboxError, Script,
+    parse_reward, reward_from_run, run_script, Isolation, Limits, Outcome, RewardError, Role,
+    SandboxConfig, SandboxError, Script,
 };
 
 /// A script sending each (method, path, body) and printing `<status> <method> <path>` per request.
@@ -208,6 +208,17 @@ r.finish()
     .await;
     assert_eq!(r.outcome, Outcome::ExitCode { code: 1 });
     assert!(r.stderr.text.contains("must be a number in [0, 1]"));
+    let r = run(
+        &env.spec("rw", None),
+        Role::Reader,
+        "print('REWARD: 1.0')\nraise SystemExit(2)",
+        &limits(30.0),
+    )
+    .await;
+    assert!(
+        matches!(reward_from_run(&r), Err(RewardError::ScriptFailed { .. })),
+        "{r:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -22,5 +22,5 @@ pub mod setup;
 pub use config::{Limits, SandboxConfig};
 pub use policy::Role;
 pub use result::{Captured, LimitKind, Outcome, RefusedRequest, RunResult};
-pub use reward::{parse_reward, RewardError, RewardReport};
+pub use reward::{parse_reward, reward_from_run, RewardError, RewardReport};
 pub use run::{run_script, Isolation, SandboxError, SandboxSpec, Script};

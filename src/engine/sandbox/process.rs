@@ -1,7 +1,5 @@
 //! Spawning the sandbox (or the bare interpreter), limits, timeout kill, capture and classification.
 
-use std::ffi::CString;
-use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
@@ -272,11 +270,7 @@ pub fn hand_home_to(home: &Path, uid: u32, notes: &mut Vec<String>) -> std::io::
         if meta.uid() == uid && meta.gid() == uid {
             continue;
         }
-        let c = CString::new(entry.path().as_os_str().as_bytes()).map_err(std::io::Error::other)?;
-        // SAFETY: `c` is a valid NUL-terminated path.
-        if unsafe { libc::lchown(c.as_ptr(), uid, uid) } != 0 {
-            return Err(std::io::Error::last_os_error());
-        }
+        std::os::unix::fs::lchown(entry.path(), Some(uid), Some(uid))?;
         changed += 1;
     }
     if changed > 0 {
@@ -285,4 +279,11 @@ pub fn hand_home_to(home: &Path, uid: u32, notes: &mut Vec<String>) -> std::io::
         ));
     }
     Ok(())
+}
+
+/// Give the forwarder socket to the sandbox uid with mode 0600 (connect needs write permission).
+pub fn restrict_socket(path: &Path, uid: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::os::unix::fs::lchown(path, Some(uid), Some(uid))?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
 }

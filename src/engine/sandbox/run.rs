@@ -138,6 +138,8 @@ pub async fn run_script(
             path: cfg.bwrap_path.clone(),
         });
     }
+    // SAFETY: geteuid has no preconditions.
+    let as_root = unsafe { libc::geteuid() } == 0;
     let mut notes = Vec::new();
     let (python, fallback_note) = cfg.python();
     notes.extend(fallback_note);
@@ -183,6 +185,11 @@ pub async fn run_script(
                 .await
                 .map_err(io_err("starting the state-API forwarder"))?;
         proxy = Some(handle);
+        if sandboxed && as_root {
+            // Only the sandbox uid (and root) may connect to the forwarder socket.
+            process::restrict_socket(&run.path("api.sock"), cfg.sandbox_uid)
+                .map_err(io_err("restricting the forwarder socket"))?;
+        }
         match addr {
             Some(addr) => {
                 env.push(("TW_STATE_URL".into(), format!("http://{addr}")));
@@ -215,9 +222,16 @@ pub async fn run_script(
             env: &env,
         };
         let mut cmd = tokio::process::Command::new(&cfg.bwrap_path);
-        cmd.args(layout::bwrap_args(&plan))
-            .uid(cfg.sandbox_uid)
-            .gid(cfg.sandbox_uid);
+        cmd.args(layout::bwrap_args(&plan));
+        if as_root {
+            cmd.uid(cfg.sandbox_uid).gid(cfg.sandbox_uid);
+        } else {
+            notes.push(format!(
+                "the engine is not root: the script runs as the engine's uid (uid {} inside); \
+                 RLIMIT_NPROC counts all of that user's processes",
+                cfg.sandbox_uid
+            ));
+        }
         process::execute(cmd, limits, Some(&run.path("status.json"))).await
     } else {
         notes.push(
