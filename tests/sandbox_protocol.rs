@@ -360,3 +360,37 @@ fn cli_runs_a_reward_script_and_prints_the_typed_result() {
     assert_eq!(v["reward"]["score"], 1.0);
     assert_eq!(v["reward"]["components"][0]["source"], "pass");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn large_bodies_cross_the_relay_intact_both_ways_standin() {
+    let env = Env::new();
+    let up = StandIn::start().await;
+    let src = r#"
+import json, os, urllib.request
+base = os.environ["TW_STATE_URL"]
+with urllib.request.urlopen(base + "/go?sid=big&big=1", timeout=20) as r:
+    print(len(json.loads(r.read())["big"]))
+body = json.dumps({"action": "merge", "state": {"blob": "y" * (3 << 20)}}).encode()
+req = urllib.request.Request(base + "/post?sid=big", data=body, headers={"Content-Type": "application/json"})
+with urllib.request.urlopen(req, timeout=20) as r:
+    print(json.loads(r.read())["body_len"] == len(body))
+"#;
+    let r = run(
+        &env.spec("big", Some(up.addr)),
+        Role::Golden,
+        src,
+        &limits(60.0),
+    )
+    .await;
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    assert_eq!(r.stdout.text, format!("{}\nTrue\n", 2 << 20));
+    let too_big = "import urllib.request, urllib.error, os\nreq = urllib.request.Request(os.environ['TW_STATE_URL'] + '/upload?sid=big', data=b'z' * (20 << 20))\ntry:\n    urllib.request.urlopen(req, timeout=20)\nexcept urllib.error.HTTPError as e:\n    print(e.code)\n";
+    let r = run(
+        &env.spec("big", Some(up.addr)),
+        Role::Golden,
+        too_big,
+        &limits(60.0),
+    )
+    .await;
+    assert_eq!(r.stdout.text.trim(), "413", "{r:?}");
+}

@@ -53,7 +53,15 @@ impl StandIn {
                     role: (!role.is_empty()).then_some(role),
                     body: String::from_utf8_lossy(&bytes).into_owned(),
                 });
-                axum::Json(serde_json::json!({"success": true, "standin": true, "target": target}))
+                let big = if target.contains("big=1") {
+                    "x".repeat(2 << 20)
+                } else {
+                    String::new()
+                };
+                axum::Json(serde_json::json!({
+                    "success": true, "standin": true, "target": target,
+                    "body_len": bytes.len(), "big": big,
+                }))
             }
         });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
