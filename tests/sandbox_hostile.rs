@@ -202,6 +202,26 @@ while True:
     tokio::time::sleep(Duration::from_millis(400)).await;
     assert_eq!(read(&beat), first, "the detached child is still writing");
     assert!(processes_of_uid(65534).is_empty(), "left processes behind");
+    // Same child, but the parent exits 0 right away: the child must not outlive the run either.
+    std::fs::remove_file(&beat).unwrap();
+    let quick = src.replace("while True:\n    time.sleep(1)\n", "print('parent done')\n");
+    let r = run(
+        &env.spec("detach", None),
+        Role::Setup,
+        &quick,
+        &limits(20.0),
+    )
+    .await;
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    let first = read(&beat);
+    assert!(!first.is_empty(), "the detached child never ran");
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(
+        read(&beat),
+        first,
+        "the detached child outlived its parent's run"
+    );
+    assert!(processes_of_uid(65534).is_empty(), "left processes behind");
     assert_still_healthy(&env).await;
 }
 
