@@ -296,5 +296,19 @@ async fn memory_and_open_file_limits_are_typed() {
         },
         "{r:?}"
     );
+    // /tmp is a private tmpfs (memory): bounded by tmp_bytes, not by the host's RAM.
+    let l = Limits {
+        tmp_bytes: 4 << 20,
+        ..limits(30.0)
+    };
+    let src = "with open('/tmp/fill', 'wb') as f:\n    for _ in range(64):\n        f.write(b'x' * (1 << 20))\n        f.flush()\n";
+    let r = run(&env.spec("tmp", None), Role::Reader, src, &l).await;
+    assert_eq!(
+        r.outcome,
+        Outcome::LimitExceeded {
+            limit: LimitKind::DiskSpace
+        },
+        "{r:?}"
+    );
     assert_still_healthy(&env).await;
 }

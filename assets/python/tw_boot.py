@@ -113,6 +113,8 @@ def _limit_kind(exc):
             return "file_size"
         if exc.errno in (errno.EMFILE, errno.ENFILE):
             return "open_files"
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return "disk_space"
         if exc.errno == errno.EAGAIN and not isinstance(exc, TimeoutError):
             return "processes"
     if isinstance(exc, RuntimeError) and "can't start new thread" in str(exc):

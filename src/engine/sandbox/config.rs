@@ -21,6 +21,8 @@ pub struct Limits {
     pub file_size_bytes: u64,
     /// Open file descriptors per process (`RLIMIT_NOFILE`).
     pub open_files: u64,
+    /// Size of the sandbox's private `/tmp` (a tmpfs, so it is memory) in bytes.
+    pub tmp_bytes: u64,
     /// Bytes of stdout (and separately of stderr) kept; the rest is counted and dropped, keeping the
     /// head and the last 64 KiB so the final `REWARD:` line survives.
     pub capture_bytes: usize,
@@ -37,6 +39,7 @@ impl Default for Limits {
             processes: 128,
             file_size_bytes: 512 << 20,
             open_files: 256,
+            tmp_bytes: 256 << 20,
             capture_bytes: 1 << 20,
             request_body_bytes: 16 << 20,
         }

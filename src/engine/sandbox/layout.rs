@@ -99,6 +99,8 @@ pub struct BwrapPlan<'a> {
     pub with_socket: bool,
     /// Environment variables for the script.
     pub env: &'a [(String, String)],
+    /// Size of the private `/tmp` tmpfs in bytes.
+    pub tmp_bytes: u64,
 }
 
 fn push(args: &mut Vec<OsString>, items: &[&str]) {
@@ -165,7 +167,11 @@ pub fn bwrap_args(plan: &BwrapPlan<'_>) -> Vec<OsString> {
         }
     }
     push(&mut a, &["--proc", "/proc", "--dev", "/dev"]);
-    push(&mut a, &["--perms", "1777", "--tmpfs", "/tmp"]);
+    let tmp_size = plan.tmp_bytes.max(1 << 20).to_string();
+    push(
+        &mut a,
+        &["--perms", "1777", "--size", &tmp_size, "--tmpfs", "/tmp"],
+    );
     push_bind(
         &mut a,
         "--ro-bind",

@@ -20,6 +20,8 @@ pub enum LimitKind {
     FileSize,
     /// `RLIMIT_NOFILE` (EMFILE).
     OpenFiles,
+    /// No space left (ENOSPC): the private `/tmp` is full (`tmp_bytes`), or the host disk.
+    DiskSpace,
 }
 
 impl LimitKind {
@@ -31,6 +33,7 @@ impl LimitKind {
             "processes" => Some(Self::Processes),
             "file_size" => Some(Self::FileSize),
             "open_files" => Some(Self::OpenFiles),
+            "disk_space" => Some(Self::DiskSpace),
             _ => None,
         }
     }

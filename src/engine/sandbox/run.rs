@@ -220,6 +220,7 @@ pub async fn run_script(
             script_name: &script.name,
             with_socket: proxy.is_some(),
             env: &env,
+            tmp_bytes: limits.tmp_bytes,
         };
         let mut cmd = tokio::process::Command::new(&cfg.bwrap_path);
         cmd.args(layout::bwrap_args(&plan));
