@@ -312,3 +312,23 @@ async fn memory_and_open_file_limits_are_typed() {
     );
     assert_still_healthy(&env).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn descriptors_leaked_by_the_engine_do_not_reach_the_script() {
+    use std::os::unix::io::AsRawFd;
+    let _g = SERIAL.lock().await;
+    let env = Env::new();
+    let secret = env.root.path().join("engine.db");
+    std::fs::write(&secret, "engine store contents").unwrap();
+    let file = std::fs::File::open(&secret).unwrap();
+    let fd = file.as_raw_fd();
+    // Make the descriptor inheritable, as a careless library might.
+    assert_eq!(unsafe { libc::fcntl(fd, libc::F_SETFD, 0) }, 0);
+    let src = format!(
+        "import os\ntry:\n    print(os.read({fd}, 100))\nexcept OSError as e:\n    print('closed', e.errno)\n"
+    );
+    let r = run(&env.spec("fd", None), Role::Reader, &src, &limits(30.0)).await;
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    assert_eq!(r.stdout.text.trim(), "closed 9", "{r:?}");
+    drop(file);
+}

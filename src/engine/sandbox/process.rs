@@ -67,7 +67,8 @@ pub async fn execute(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     cmd.process_group(0).kill_on_drop(true);
-    // SAFETY: the closure only calls async-signal-safe functions (setrlimit, dup2, fcntl).
+    // SAFETY: the closure only calls async-signal-safe functions (setrlimit, close_range, dup2,
+    // fcntl).
     unsafe {
         cmd.pre_exec(move || {
             set_limit(libc::RLIMIT_CPU, l.cpu_seconds, l.cpu_seconds + 1)?;
@@ -79,6 +80,17 @@ pub async fn execute(
             set_limit(libc::RLIMIT_NPROC, l.processes, l.processes)?;
             set_limit(libc::RLIMIT_FSIZE, l.file_size_bytes, l.file_size_bytes)?;
             set_limit(libc::RLIMIT_NOFILE, l.open_files, l.open_files)?;
+            // Every inherited descriptor above 3 (an engine database, a socket...) closes at exec:
+            // CLOSE_RANGE_CLOEXEC keeps std's own exec-error pipe working.
+            if libc::syscall(
+                libc::SYS_close_range,
+                4u32,
+                u32::MAX,
+                libc::CLOSE_RANGE_CLOEXEC,
+            ) != 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
             if let Some(fd) = status_fd {
                 if fd == 3 {
                     libc::fcntl(3, libc::F_SETFD, 0);
