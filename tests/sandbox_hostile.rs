@@ -330,5 +330,26 @@ async fn descriptors_leaked_by_the_engine_do_not_reach_the_script() {
     let r = run(&env.spec("fd", None), Role::Reader, &src, &limits(30.0)).await;
     assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
     assert_eq!(r.stdout.text.trim(), "closed 9", "{r:?}");
+    // The same protection holds on the unsandboxed path.
+    let cfg = tuplewright::engine::sandbox::SandboxConfig {
+        bwrap_path: "/nonexistent/bwrap".into(),
+        ..config()
+    };
+    let script = tuplewright::engine::sandbox::Script {
+        name: "fd.py".into(),
+        source: src,
+    };
+    let r = tuplewright::engine::sandbox::run_script(
+        &cfg,
+        &env.spec("fd", None),
+        Role::Reader,
+        &script,
+        &limits(30.0),
+        tuplewright::engine::sandbox::Isolation::UnsafeNoSandbox,
+    )
+    .await
+    .unwrap();
+    assert!(r.unsandboxed);
+    assert_eq!(r.stdout.text.trim(), "closed 9", "{r:?}");
     drop(file);
 }
