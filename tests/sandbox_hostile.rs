@@ -121,6 +121,9 @@ for path in ["/etc/shadow", "{other}", "/root/.bashrc", "/work", "/proc/1/root/e
             results[path] = "READ:" + f.read(40)
     except Exception as e:
         results[path] = type(e).__name__
+import subprocess
+nested = subprocess.run(["unshare", "--user", "--map-root-user", "true"], capture_output=True)
+results["nested user namespace"] = "WROTE" if nested.returncode == 0 else "refused"
 for path in ["/usr/tw_pwned", "/etc/passwd", "/tmp/.tw/lib/tw_reward.py"]:
     try:
         with open(path, "a") as f:

@@ -7,7 +7,8 @@
 //! forwarder socket; and the environment's home at `/home/user` (writable for setup/golden,
 //! read-only for reader). Nothing else of the host exists there: other environments' homes, the
 //! engine's store and `/root` are simply not mounted. Network: a private namespace whose only
-//! reachable service is the forwarder.
+//! reachable service is the forwarder. Scripts cannot create nested user namespaces
+//! (`--disable-userns`), and inherit no engine file descriptor (see `process`).
 
 use std::ffi::OsString;
 use std::fs;
@@ -131,6 +132,7 @@ pub fn bwrap_args(plan: &BwrapPlan<'_>) -> Vec<OsString> {
     push(
         &mut a,
         &[
+            "--disable-userns",
             "--die-with-parent",
             "--new-session",
             "--hostname",
