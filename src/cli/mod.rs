@@ -71,7 +71,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             )
         }
         Some(cmd) => match cmd {
-            Command::Sandbox(c) => sandbox::run(c),
+            Command::Sandbox(c) => sandbox::run(c, &cli.config),
         },
     }
 }

@@ -19,7 +19,7 @@ pub mod reward;
 mod run;
 pub mod setup;
 
-pub use config::{Limits, SandboxConfig};
+pub use config::{ConfigError, Limits, SandboxConfig};
 pub use policy::Role;
 pub use result::{Captured, LimitKind, Outcome, RefusedRequest, RunResult};
 pub use reward::{parse_reward, reward_from_run, RewardError, RewardReport};
