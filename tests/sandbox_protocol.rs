@@ -394,3 +394,52 @@ with urllib.request.urlopen(req, timeout=20) as r:
     .await;
     assert_eq!(r.stdout.text.trim(), "413", "{r:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn output_lines_stream_live_while_the_script_runs() {
+    use tuplewright::engine::sandbox::{run_script_streaming, Stream};
+    let env = Env::new();
+    let spec = env.spec("live", None);
+    let (tx, mut rx) = tokio::sync::mpsc::channel(64);
+    let src = "import sys, time\nprint('first')\nprint('oops', file=sys.stderr)\ntime.sleep(1.5)\nprint('second')\n";
+    let task = tokio::spawn(async move {
+        let script = Script {
+            name: "live.py".into(),
+            source: src.into(),
+        };
+        run_script_streaming(
+            &config(),
+            &spec,
+            Role::Reader,
+            &script,
+            &limits(30.0),
+            Isolation::Required,
+            Some(tx),
+        )
+        .await
+        .unwrap()
+    });
+    let first = tokio::time::timeout(std::time::Duration::from_secs(10), rx.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (first.stream, first.line.as_str()),
+        (Stream::Stdout, "first")
+    );
+    assert!(
+        !task.is_finished(),
+        "the first line only arrived after the run ended"
+    );
+    let r = task.await.unwrap();
+    let mut rest = Vec::new();
+    while let Some(l) = rx.recv().await {
+        rest.push((l.stream, l.line));
+    }
+    assert!(
+        rest.contains(&(Stream::Stderr, "oops".to_string())),
+        "{rest:?}"
+    );
+    assert_eq!(rest.last(), Some(&(Stream::Stdout, "second".to_string())));
+    assert_eq!(r.stdout.text, "first\nsecond\n");
+}

@@ -21,6 +21,8 @@ pub mod setup;
 
 pub use config::{ConfigError, Limits, SandboxConfig};
 pub use policy::Role;
-pub use result::{Captured, LimitKind, Outcome, RefusedRequest, RunResult};
+pub use result::{
+    Captured, LimitKind, LogLine, LogSink, Outcome, RefusedRequest, RunResult, Stream,
+};
 pub use reward::{parse_reward, reward_from_run, RewardError, RewardReport};
-pub use run::{run_script, Isolation, SandboxError, SandboxSpec, Script};
+pub use run::{run_script, run_script_streaming, Isolation, SandboxError, SandboxSpec, Script};

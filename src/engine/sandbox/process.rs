@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::capture::capture;
 use super::config::Limits;
-use super::result::{Captured, LimitKind, Outcome};
+use super::result::{Captured, LimitKind, LogSink, Outcome, Stream};
 use super::run::{wall_timeout, SandboxError};
 
 /// The line the bootstrap prints on stderr when a limit stopped the script.
@@ -56,6 +56,7 @@ pub async fn execute(
     mut cmd: tokio::process::Command,
     limits: &Limits,
     status_path: Option<&Path>,
+    live: Option<LogSink>,
 ) -> std::io::Result<Exit> {
     let status_file = match status_path {
         Some(p) => Some(std::fs::File::create(p)?),
@@ -105,8 +106,16 @@ pub async fn execute(
     drop(status_file);
     let pid = child.id().unwrap_or(0);
     let cap = limits.capture_bytes;
-    let out = child.stdout.take().map(|s| tokio::spawn(capture(s, cap)));
-    let err = child.stderr.take().map(|s| tokio::spawn(capture(s, cap)));
+    let live_out = live.clone().map(|s| (s, Stream::Stdout));
+    let live_err = live.map(|s| (s, Stream::Stderr));
+    let out = child
+        .stdout
+        .take()
+        .map(|s| tokio::spawn(capture(s, cap, live_out)));
+    let err = child
+        .stderr
+        .take()
+        .map(|s| tokio::spawn(capture(s, cap, live_err)));
     let (status, timed_out) = match tokio::time::timeout(wall_timeout(limits), child.wait()).await {
         Ok(r) => (Some(r?), false),
         Err(_) => {

@@ -67,6 +67,29 @@ pub enum Outcome {
     },
 }
 
+/// Which output stream a live log line came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stream {
+    /// Standard output.
+    Stdout,
+    /// Standard error.
+    Stderr,
+}
+
+/// One line of live output (lines over 8 KiB arrive in pieces), for streaming to a face.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LogLine {
+    /// Where it came from.
+    pub stream: Stream,
+    /// The text, without its newline (lossy UTF-8).
+    pub line: String,
+}
+
+/// Where live output goes. Bounded: when the receiver lags, lines are dropped (the captured
+/// result still has the output).
+pub type LogSink = tokio::sync::mpsc::Sender<LogLine>;
+
 /// Bounded capture of one output stream.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Captured {

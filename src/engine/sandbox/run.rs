@@ -11,7 +11,7 @@ use super::layout::{self, BwrapPlan, RunDir};
 use super::policy::Role;
 use super::process;
 use super::proxy::{self, Listen};
-use super::result::RunResult;
+use super::result::{LogSink, RunResult};
 
 /// The environment a script runs against.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -130,6 +130,20 @@ pub async fn run_script(
     limits: &Limits,
     isolation: Isolation,
 ) -> Result<RunResult, SandboxError> {
+    run_script_streaming(cfg, spec, role, script, limits, isolation, None).await
+}
+
+/// [`run_script`], also sending every output line to `live` as it is printed (for a face that
+/// shows logs while the script runs). The result is the same.
+pub async fn run_script_streaming(
+    cfg: &SandboxConfig,
+    spec: &SandboxSpec,
+    role: Role,
+    script: &Script,
+    limits: &Limits,
+    isolation: Isolation,
+    live: Option<LogSink>,
+) -> Result<RunResult, SandboxError> {
     validate(spec, script)?;
     let started = Instant::now();
     let sandboxed = is_executable(&cfg.bwrap_path);
@@ -233,7 +247,7 @@ pub async fn run_script(
                 cfg.sandbox_uid
             ));
         }
-        process::execute(cmd, limits, Some(&run.path("status.json"))).await
+        process::execute(cmd, limits, Some(&run.path("status.json")), live).await
     } else {
         notes.push(
             "UNSANDBOXED: ran without bubblewrap (--unsafe-no-sandbox): no file-system, network \
@@ -249,7 +263,7 @@ pub async fn run_script(
         cmd.current_dir(&spec.home)
             .env_clear()
             .envs(env.iter().map(|(k, v)| (k, v)));
-        process::execute(cmd, limits, None).await
+        process::execute(cmd, limits, None, live).await
     };
     let log = match proxy {
         Some(p) => p.stop().await,
@@ -290,7 +304,7 @@ fn is_executable(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
-/// Kept for callers that only need to know the wall timeout as a `Duration`.
-pub fn wall_timeout(limits: &Limits) -> Duration {
+/// The wall timeout of `limits` as a `Duration` (at least 1 ms).
+pub(crate) fn wall_timeout(limits: &Limits) -> Duration {
     Duration::from_secs_f64(limits.wall_seconds.max(0.001))
 }
