@@ -133,6 +133,10 @@ pub fn bwrap_args(plan: &BwrapPlan<'_>) -> Vec<OsString> {
         &mut a,
         &[
             "--disable-userns",
+            // The script is the namespace's pid 1, the direct child of the outer bwrap, which
+            // reaps it. Without this, bwrap's own init is left a zombie of the host's init
+            // after every run, and zombies count against the sandbox uid's RLIMIT_NPROC.
+            "--as-pid-1",
             "--die-with-parent",
             "--new-session",
             "--hostname",

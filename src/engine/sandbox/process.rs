@@ -23,6 +23,8 @@ pub struct Exit {
     pub timed_out: bool,
     /// bwrap's `--json-status-fd` report, if any.
     pub status_report: Option<String>,
+    /// Host pid of the sandbox's pid 1, from that report.
+    pub sandbox_pid: Option<u32>,
     /// Captured stdout.
     pub stdout: Captured,
     /// Captured stderr.
@@ -119,11 +121,28 @@ pub async fn execute(
     let (status, timed_out) = match tokio::time::timeout(wall_timeout(limits), child.wait()).await {
         Ok(r) => (Some(r?), false),
         Err(_) => {
-            if pid != 0 {
-                kill_group(pid);
+            // Kill the namespace's pid 1 first so the outer bwrap reaps it and exits by itself
+            // (killing bwrap first would orphan pid 1 to the host's init as a zombie).
+            let inner = status_path
+                .and_then(|p| std::fs::read_to_string(p).ok())
+                .as_deref()
+                .and_then(reported_child_pid);
+            if let Some(inner) = inner {
+                // SAFETY: kill(2) on the namespace init bwrap reported for this run.
+                unsafe {
+                    libc::kill(inner, libc::SIGKILL);
+                }
             }
-            let _ = child.start_kill();
-            (child.wait().await.ok(), true)
+            match tokio::time::timeout(Duration::from_secs(2), child.wait()).await {
+                Ok(r) => (r.ok(), true),
+                Err(_) => {
+                    if pid != 0 {
+                        kill_group(pid);
+                    }
+                    let _ = child.start_kill();
+                    (child.wait().await.ok(), true)
+                }
+            }
         }
     };
     let mut notes = Vec::new();
@@ -133,10 +152,15 @@ pub async fn execute(
     }
     let stdout = join_capture(out, pid, &mut notes).await;
     let stderr = join_capture(err, pid, &mut notes).await;
+    let sandbox_pid = status_report
+        .as_deref()
+        .and_then(reported_child_pid)
+        .and_then(|p| u32::try_from(p).ok());
     Ok(Exit {
         status,
         timed_out,
         status_report,
+        sandbox_pid,
         stdout,
         stderr,
         notes,

@@ -131,6 +131,8 @@ pub struct RunResult {
     pub refused: Vec<RefusedRequest>,
     /// State-API requests forwarded to the server.
     pub forwarded: u64,
+    /// Host pid of the sandbox's pid 1 (already dead and reaped when the result is returned).
+    pub sandbox_pid: Option<u32>,
     /// True when the script ran WITHOUT the sandbox (`--unsafe-no-sandbox`).
     pub unsandboxed: bool,
     /// The interpreter used.

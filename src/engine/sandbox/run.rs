@@ -280,6 +280,7 @@ pub async fn run_script_streaming(
         wall_seconds: started.elapsed().as_secs_f64(),
         refused: log.refused,
         forwarded: log.forwarded,
+        sandbox_pid: exit.sandbox_pid,
         unsandboxed: !sandboxed,
         python,
         notes,
