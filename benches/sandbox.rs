@@ -2,7 +2,6 @@
 //! `python3 -c pass` with the same interpreter (target: at most 50 ms above). Needs bubblewrap
 //! and root (scripts run as uid 65534). Run: `cargo bench --bench sandbox`.
 
-use std::net::SocketAddr;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -17,62 +16,56 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
-fn bare(python: &str) -> Duration {
-    let mut times = Vec::new();
-    for _ in 0..RUNS {
-        let t = Instant::now();
-        let st = Command::new(python)
-            .args(["-c", "pass"])
-            .status()
-            .expect("python runs");
-        assert!(st.success());
-        times.push(t.elapsed());
-    }
-    median(times)
+fn bare_once(python: &str) -> Duration {
+    let t = Instant::now();
+    let st = Command::new(python)
+        .args(["-c", "pass"])
+        .status()
+        .expect("python runs");
+    assert!(st.success());
+    t.elapsed()
 }
 
-fn sandboxed(
-    rt: &tokio::runtime::Runtime,
-    cfg: &SandboxConfig,
-    upstream: Option<SocketAddr>,
-) -> Duration {
+/// A scratch home the sandbox uid can reach.
+fn scratch_home() -> (tempfile::TempDir, std::path::PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
     let root = tempfile::Builder::new()
         .prefix("tw-bench-")
         .tempdir()
         .expect("tempdir");
+    std::fs::set_permissions(root.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
     let home = root.path().join("home");
     std::fs::create_dir(&home).expect("home");
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(root.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    let spec = SandboxSpec {
-        home,
-        sid: "bench".into(),
-        app: "bench".into(),
-        upstream,
-        api_port: 3000,
-    };
+    (root, home)
+}
+
+fn sandboxed_once(
+    rt: &tokio::runtime::Runtime,
+    cfg: &SandboxConfig,
+    spec: &SandboxSpec,
+) -> Duration {
     let script = Script {
         name: "pass.py".into(),
         source: "pass\n".into(),
     };
-    let limits = Limits::default();
-    let mut times = Vec::new();
-    for _ in 0..RUNS {
-        let t = Instant::now();
-        let r = rt
-            .block_on(run_script(
-                cfg,
-                &spec,
-                Role::Reader,
-                &script,
-                &limits,
-                Isolation::Required,
-            ))
-            .expect("sandbox runs");
-        assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
-        times.push(t.elapsed());
-    }
-    median(times)
+    let t = Instant::now();
+    let r = rt
+        .block_on(run_script(
+            cfg,
+            spec,
+            Role::Reader,
+            &script,
+            &Limits::default(),
+            Isolation::Required,
+        ))
+        .expect("sandbox runs");
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    t.elapsed()
+}
+
+fn p90(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() * 9 / 10]
 }
 
 fn ms(d: Duration) -> f64 {
@@ -101,38 +94,62 @@ fn main() {
     };
     let venv = SandboxConfig::default();
     let venv_python = venv.venv_dir.join("bin/python3");
-    println!("sandbox set-up overhead, median of {RUNS} runs each");
-    let b = bare("/usr/bin/python3");
-    let s = sandboxed(&rt, &debian, None);
-    let f = sandboxed(&rt, &debian, Some(upstream));
-    println!(
-        "  bare /usr/bin/python3 -c pass:           {:7.1} ms",
-        ms(b)
-    );
-    println!(
-        "  sandboxed (no state API):               {:7.1} ms  overhead {:+.1} ms",
-        ms(s),
-        ms(s) - ms(b)
-    );
-    println!(
-        "  sandboxed (with state-API forwarder):   {:7.1} ms  overhead {:+.1} ms",
-        ms(f),
-        ms(f) - ms(b)
-    );
-    if venv_python.exists() {
-        let bv = bare(venv_python.to_str().unwrap_or("/usr/bin/python3"));
-        let sv = sandboxed(&rt, &venv, Some(upstream));
-        println!(
-            "  bare venv python3 -c pass:              {:7.1} ms",
-            ms(bv)
-        );
-        println!(
-            "  sandboxed venv (with forwarder):        {:7.1} ms  overhead {:+.1} ms",
-            ms(sv),
-            ms(sv) - ms(bv)
-        );
+    let have_venv = venv_python.exists();
+    let (_root, home) = scratch_home();
+    let spec = |upstream| SandboxSpec {
+        home: home.clone(),
+        sid: "bench".into(),
+        app: "bench".into(),
+        upstream,
+        api_port: 3000,
+    };
+    let (plain, fwd) = (spec(None), spec(Some(upstream)));
+    // Interleaved so machine-load drift hits every variant alike; 3 warm-up rounds are discarded.
+    let mut t: [Vec<Duration>; 5] = Default::default();
+    for i in 0..RUNS + 3 {
+        let round = [
+            bare_once("/usr/bin/python3"),
+            sandboxed_once(&rt, &debian, &plain),
+            sandboxed_once(&rt, &debian, &fwd),
+            if have_venv {
+                bare_once(venv_python.to_str().unwrap_or("/usr/bin/python3"))
+            } else {
+                Duration::ZERO
+            },
+            if have_venv {
+                sandboxed_once(&rt, &venv, &fwd)
+            } else {
+                Duration::ZERO
+            },
+        ];
+        if i >= 3 {
+            for (v, d) in t.iter_mut().zip(round) {
+                v.push(d);
+            }
+        }
     }
-    let worst = ms(f) - ms(b);
+    let [b, s, f, bv, sv] = t;
+    println!("sandbox set-up overhead, {RUNS} interleaved runs each (median / p90)");
+    let row = |name: &str, v: &Vec<Duration>, base: Option<Duration>| {
+        let m = median(v.clone());
+        let extra = base
+            .map(|b| format!("  overhead {:+.1} ms", ms(m) - ms(b)))
+            .unwrap_or_default();
+        println!(
+            "  {name:<40} {:6.1} / {:6.1} ms{extra}",
+            ms(m),
+            ms(p90(v.clone()))
+        );
+    };
+    let (mb, mbv) = (median(b.clone()), median(bv.clone()));
+    row("bare /usr/bin/python3 -c pass", &b, None);
+    row("sandboxed (no state API)", &s, Some(mb));
+    row("sandboxed (with state-API forwarder)", &f, Some(mb));
+    if have_venv {
+        row("bare venv python3 -c pass", &bv, None);
+        row("sandboxed venv (with forwarder)", &sv, Some(mbv));
+    }
+    let worst = ms(median(f)) - ms(mb);
     println!(
         "target: overhead <= 50 ms -> {}",
         if worst <= 50.0 { "MET" } else { "MISSED" }

@@ -7,6 +7,22 @@ mod sandbox_support;
 use std::time::{Duration, Instant};
 
 use sandbox_support::*;
+use tuplewright::engine::sandbox::RunResult;
+
+/// Nothing of the run survives it: no live process carries its sid, and its pid 1 is reaped
+/// (not left as a zombie of the host's init, which would count against RLIMIT_NPROC).
+fn assert_nothing_survives(sid: &str, r: &RunResult) {
+    assert!(
+        processes_of_sid(sid).is_empty(),
+        "processes of {sid} survived: {:?}",
+        processes_of_sid(sid)
+    );
+    let pid = r.sandbox_pid.expect("bwrap reported the sandbox pid");
+    assert!(
+        !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+        "sandbox pid 1 ({pid}) not reaped"
+    );
+}
 use tuplewright::engine::sandbox::{LimitKind, Limits, Outcome, Role};
 
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -16,8 +32,9 @@ async fn infinite_loop_is_killed_at_the_wall_timeout() {
     let _g = SERIAL.lock().await;
     let env = Env::new();
     let t = Instant::now();
+    let sid = unique_sid("loop");
     let r = run(
-        &env.spec("loop", None),
+        &env.spec(&sid, None),
         Role::Reader,
         "while True:\n    pass\n",
         &limits(1.5),
@@ -25,7 +42,7 @@ async fn infinite_loop_is_killed_at_the_wall_timeout() {
     .await;
     assert_eq!(r.outcome, Outcome::Timeout { after_seconds: 1.5 });
     assert!(t.elapsed() < Duration::from_secs(10));
-    assert!(processes_of_uid(65534).is_empty(), "left processes behind");
+    assert_nothing_survives(&sid, &r);
     assert_still_healthy(&env).await;
 }
 
@@ -63,7 +80,8 @@ async fn fork_bomb_hits_the_process_limit_and_nothing_survives() {
         ..limits(30.0)
     };
     let src = "import os\nwhile True:\n    os.fork()\n";
-    let r = run(&env.spec("bomb", None), Role::Setup, src, &l).await;
+    let sid = unique_sid("bomb");
+    let r = run(&env.spec(&sid, None), Role::Setup, src, &l).await;
     assert_eq!(
         r.outcome,
         Outcome::LimitExceeded {
@@ -71,10 +89,7 @@ async fn fork_bomb_hits_the_process_limit_and_nothing_survives() {
         },
         "{r:?}"
     );
-    assert!(
-        processes_of_uid(65534).is_empty(),
-        "fork bomb left processes behind"
-    );
+    assert_nothing_survives(&sid, &r);
     assert_still_healthy(&env).await;
 }
 
@@ -121,6 +136,9 @@ for path in ["/etc/shadow", "{other}", "/root/.bashrc", "/work", "/proc/1/root/e
             results[path] = "READ:" + f.read(40)
     except Exception as e:
         results[path] = type(e).__name__
+import subprocess
+nested = subprocess.run(["unshare", "--user", "--map-root-user", "true"], capture_output=True)
+results["nested user namespace"] = "WROTE" if nested.returncode == 0 else "refused"
 for path in ["/usr/tw_pwned", "/etc/passwd", "/tmp/.tw/lib/tw_reward.py"]:
     try:
         with open(path, "a") as f:
@@ -194,14 +212,29 @@ time.sleep(0.5)
 while True:
     time.sleep(1)
 "#;
-    let r = run(&env.spec("detach", None), Role::Setup, src, &limits(2.0)).await;
+    let sid = unique_sid("detach");
+    let r = run(&env.spec(&sid, None), Role::Setup, src, &limits(2.0)).await;
     assert_eq!(r.outcome, Outcome::Timeout { after_seconds: 2.0 });
     let beat = env.home.join("beat");
     let first = read(&beat);
     assert!(!first.is_empty(), "the detached child never ran");
     tokio::time::sleep(Duration::from_millis(400)).await;
     assert_eq!(read(&beat), first, "the detached child is still writing");
-    assert!(processes_of_uid(65534).is_empty(), "left processes behind");
+    assert_nothing_survives(&sid, &r);
+    // Same child, but the parent exits 0 right away: the child must not outlive the run either.
+    std::fs::remove_file(&beat).unwrap();
+    let quick = src.replace("while True:\n    time.sleep(1)\n", "print('parent done')\n");
+    let r = run(&env.spec(&sid, None), Role::Setup, &quick, &limits(20.0)).await;
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    let first = read(&beat);
+    assert!(!first.is_empty(), "the detached child never ran");
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(
+        read(&beat),
+        first,
+        "the detached child outlived its parent's run"
+    );
+    assert_nothing_survives(&sid, &r);
     assert_still_healthy(&env).await;
 }
 
@@ -276,5 +309,60 @@ async fn memory_and_open_file_limits_are_typed() {
         },
         "{r:?}"
     );
+    // /tmp is a private tmpfs (memory): bounded by tmp_bytes, not by the host's RAM.
+    let l = Limits {
+        tmp_bytes: 4 << 20,
+        ..limits(30.0)
+    };
+    let src = "with open('/tmp/fill', 'wb') as f:\n    for _ in range(64):\n        f.write(b'x' * (1 << 20))\n        f.flush()\n";
+    let r = run(&env.spec("tmp", None), Role::Reader, src, &l).await;
+    assert_eq!(
+        r.outcome,
+        Outcome::LimitExceeded {
+            limit: LimitKind::DiskSpace
+        },
+        "{r:?}"
+    );
     assert_still_healthy(&env).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn descriptors_leaked_by_the_engine_do_not_reach_the_script() {
+    use std::os::unix::io::AsRawFd;
+    let _g = SERIAL.lock().await;
+    let env = Env::new();
+    let secret = env.root.path().join("engine.db");
+    std::fs::write(&secret, "engine store contents").unwrap();
+    let file = std::fs::File::open(&secret).unwrap();
+    let fd = file.as_raw_fd();
+    // Make the descriptor inheritable, as a careless library might.
+    assert_eq!(unsafe { libc::fcntl(fd, libc::F_SETFD, 0) }, 0);
+    let src = format!(
+        "import os\ntry:\n    print(os.read({fd}, 100))\nexcept OSError as e:\n    print('closed', e.errno)\n"
+    );
+    let r = run(&env.spec("fd", None), Role::Reader, &src, &limits(30.0)).await;
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    assert_eq!(r.stdout.text.trim(), "closed 9", "{r:?}");
+    // The same protection holds on the unsandboxed path.
+    let cfg = tuplewright::engine::sandbox::SandboxConfig {
+        bwrap_path: "/nonexistent/bwrap".into(),
+        ..config()
+    };
+    let script = tuplewright::engine::sandbox::Script {
+        name: "fd.py".into(),
+        source: src,
+    };
+    let r = tuplewright::engine::sandbox::run_script(
+        &cfg,
+        &env.spec("fd", None),
+        Role::Reader,
+        &script,
+        &limits(30.0),
+        tuplewright::engine::sandbox::Isolation::UnsafeNoSandbox,
+    )
+    .await
+    .unwrap();
+    assert!(r.unsandboxed);
+    assert_eq!(r.stdout.text.trim(), "closed 9", "{r:?}");
+    drop(file);
 }

@@ -6,8 +6,8 @@ mod sandbox_support;
 
 use sandbox_support::*;
 use tuplewright::engine::sandbox::{
-    parse_reward, run_script, Isolation, Limits, Outcome, RewardError, Role, SandboxConfig,
-    SandboxError, Script,
+    parse_reward, reward_from_run, run_script, Isolation, Limits, Outcome, RewardError, Role,
+    SandboxConfig, SandboxError, Script,
 };
 
 /// A script sending each (method, path, body) and printing `<status> <method> <path>` per request.
@@ -208,6 +208,17 @@ r.finish()
     .await;
     assert_eq!(r.outcome, Outcome::ExitCode { code: 1 });
     assert!(r.stderr.text.contains("must be a number in [0, 1]"));
+    let r = run(
+        &env.spec("rw", None),
+        Role::Reader,
+        "print('REWARD: 1.0')\nraise SystemExit(2)",
+        &limits(30.0),
+    )
+    .await;
+    assert!(
+        matches!(reward_from_run(&r), Err(RewardError::ScriptFailed { .. })),
+        "{r:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -348,4 +359,87 @@ fn cli_runs_a_reward_script_and_prints_the_typed_result() {
     assert_eq!(v["unsandboxed"], false);
     assert_eq!(v["reward"]["score"], 1.0);
     assert_eq!(v["reward"]["components"][0]["source"], "pass");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn large_bodies_cross_the_relay_intact_both_ways_standin() {
+    let env = Env::new();
+    let up = StandIn::start().await;
+    let src = r#"
+import json, os, urllib.request
+base = os.environ["TW_STATE_URL"]
+with urllib.request.urlopen(base + "/go?sid=big&big=1", timeout=20) as r:
+    print(len(json.loads(r.read())["big"]))
+body = json.dumps({"action": "merge", "state": {"blob": "y" * (3 << 20)}}).encode()
+req = urllib.request.Request(base + "/post?sid=big", data=body, headers={"Content-Type": "application/json"})
+with urllib.request.urlopen(req, timeout=20) as r:
+    print(json.loads(r.read())["body_len"] == len(body))
+"#;
+    let r = run(
+        &env.spec("big", Some(up.addr)),
+        Role::Golden,
+        src,
+        &limits(60.0),
+    )
+    .await;
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    assert_eq!(r.stdout.text, format!("{}\nTrue\n", 2 << 20));
+    let too_big = "import urllib.request, urllib.error, os\nreq = urllib.request.Request(os.environ['TW_STATE_URL'] + '/upload?sid=big', data=b'z' * (20 << 20))\ntry:\n    urllib.request.urlopen(req, timeout=20)\nexcept urllib.error.HTTPError as e:\n    print(e.code)\n";
+    let r = run(
+        &env.spec("big", Some(up.addr)),
+        Role::Golden,
+        too_big,
+        &limits(60.0),
+    )
+    .await;
+    assert_eq!(r.stdout.text.trim(), "413", "{r:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn output_lines_stream_live_while_the_script_runs() {
+    use tuplewright::engine::sandbox::{run_script_streaming, Stream};
+    let env = Env::new();
+    let spec = env.spec("live", None);
+    let (tx, mut rx) = tokio::sync::mpsc::channel(64);
+    let src = "import sys, time\nprint('first')\nprint('oops', file=sys.stderr)\ntime.sleep(1.5)\nprint('second')\n";
+    let task = tokio::spawn(async move {
+        let script = Script {
+            name: "live.py".into(),
+            source: src.into(),
+        };
+        run_script_streaming(
+            &config(),
+            &spec,
+            Role::Reader,
+            &script,
+            &limits(30.0),
+            Isolation::Required,
+            Some(tx),
+        )
+        .await
+        .unwrap()
+    });
+    let first = tokio::time::timeout(std::time::Duration::from_secs(10), rx.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (first.stream, first.line.as_str()),
+        (Stream::Stdout, "first")
+    );
+    assert!(
+        !task.is_finished(),
+        "the first line only arrived after the run ended"
+    );
+    let r = task.await.unwrap();
+    let mut rest = Vec::new();
+    while let Some(l) = rx.recv().await {
+        rest.push((l.stream, l.line));
+    }
+    assert!(
+        rest.contains(&(Stream::Stderr, "oops".to_string())),
+        "{rest:?}"
+    );
+    assert_eq!(rest.last(), Some(&(Stream::Stdout, "second".to_string())));
+    assert_eq!(r.stdout.text, "first\nsecond\n");
 }

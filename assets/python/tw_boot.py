@@ -113,6 +113,8 @@ def _limit_kind(exc):
             return "file_size"
         if exc.errno in (errno.EMFILE, errno.ENFILE):
             return "open_files"
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return "disk_space"
         if exc.errno == errno.EAGAIN and not isinstance(exc, TimeoutError):
             return "processes"
     if isinstance(exc, RuntimeError) and "can't start new thread" in str(exc):
@@ -120,10 +122,20 @@ def _limit_kind(exc):
     return None
 
 
+def _on_cpu_limit(signum, _frame):
+    # The script runs as its namespace's pid 1, which ignores signals it has no handler for; so
+    # catch SIGXCPU (the soft CPU limit) and die the way an unhandled SIGXCPU would.
+    os.write(2, (LIMIT_MARKER + "cpu\n").encode())
+    os._exit(128 + signum)
+
+
 def main():
     if len(sys.argv) < 2:
         print("usage: tw_boot.py SCRIPT [ARGS...]", file=sys.stderr)
         sys.exit(2)
+    import _signal
+
+    _signal.signal(_signal.SIGXCPU, _on_cpu_limit)
     _start_relay()
     script = sys.argv[1]
     sys.argv = sys.argv[1:]

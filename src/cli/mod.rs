@@ -123,6 +123,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Run(args) => run::run(&cli, &args),
             Command::Scan(args) => scan::run(args),
             Command::Verify(args) => verify::run(&cli, &args),
+            Command::Sandbox(c) => sandbox::run(c, &cli.config),
         },
     }
 }

@@ -53,7 +53,15 @@ impl StandIn {
                     role: (!role.is_empty()).then_some(role),
                     body: String::from_utf8_lossy(&bytes).into_owned(),
                 });
-                axum::Json(serde_json::json!({"success": true, "standin": true, "target": target}))
+                let big = if target.contains("big=1") {
+                    "x".repeat(2 << 20)
+                } else {
+                    String::new()
+                };
+                axum::Json(serde_json::json!({
+                    "success": true, "standin": true, "target": target,
+                    "body_len": bytes.len(), "big": big,
+                }))
             }
         });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -127,25 +135,30 @@ pub async fn run(spec: &SandboxSpec, role: Role, source: &str, limits: &Limits) 
         .unwrap()
 }
 
-/// Pids of live processes owned by `uid` (to prove nothing of a run survived it).
-pub fn processes_of_uid(uid: u32) -> Vec<u32> {
-    use std::os::unix::fs::MetadataExt;
+/// Live (non-zombie) processes whose environment says they belong to the run with this sid.
+/// (Matching on the sid, not the uid: other sessions on a shared machine may run sandboxes too.)
+pub fn processes_of_sid(sid: &str) -> Vec<u32> {
+    let needle = format!("TW_SID={sid}\0");
     let mut out = Vec::new();
     for e in std::fs::read_dir("/proc").unwrap().flatten() {
         let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else {
             continue;
         };
-        if let Ok(m) = std::fs::metadata(e.path()) {
-            let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
-            let zombie = stat
-                .rsplit_once(')')
-                .is_some_and(|(_, r)| r.trim_start().starts_with('Z'));
-            if m.uid() == uid && !zombie {
-                out.push(pid);
-            }
+        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        let zombie = stat
+            .rsplit_once(')')
+            .is_some_and(|(_, r)| r.trim_start().starts_with('Z'));
+        let env = std::fs::read(e.path().join("environ")).unwrap_or_default();
+        if !zombie && String::from_utf8_lossy(&env).contains(&needle) {
+            out.push(pid);
         }
     }
     out
+}
+
+/// A sid unique to this test run.
+pub fn unique_sid(prefix: &str) -> String {
+    format!("{prefix}-{}", uuid::Uuid::new_v4().simple())
 }
 
 /// Run a trivial script and assert it works: the engine still serves after a hostile run.

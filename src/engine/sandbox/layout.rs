@@ -7,7 +7,8 @@
 //! forwarder socket; and the environment's home at `/home/user` (writable for setup/golden,
 //! read-only for reader). Nothing else of the host exists there: other environments' homes, the
 //! engine's store and `/root` are simply not mounted. Network: a private namespace whose only
-//! reachable service is the forwarder.
+//! reachable service is the forwarder. Scripts cannot create nested user namespaces
+//! (`--disable-userns`), and inherit no engine file descriptor (see `process`).
 
 use std::ffi::OsString;
 use std::fs;
@@ -99,6 +100,8 @@ pub struct BwrapPlan<'a> {
     pub with_socket: bool,
     /// Environment variables for the script.
     pub env: &'a [(String, String)],
+    /// Size of the private `/tmp` tmpfs in bytes.
+    pub tmp_bytes: u64,
 }
 
 fn push(args: &mut Vec<OsString>, items: &[&str]) {
@@ -129,6 +132,11 @@ pub fn bwrap_args(plan: &BwrapPlan<'_>) -> Vec<OsString> {
     push(
         &mut a,
         &[
+            "--disable-userns",
+            // The script is the namespace's pid 1, the direct child of the outer bwrap, which
+            // reaps it. Without this, bwrap's own init is left a zombie of the host's init
+            // after every run, and zombies count against the sandbox uid's RLIMIT_NPROC.
+            "--as-pid-1",
             "--die-with-parent",
             "--new-session",
             "--hostname",
@@ -165,7 +173,11 @@ pub fn bwrap_args(plan: &BwrapPlan<'_>) -> Vec<OsString> {
         }
     }
     push(&mut a, &["--proc", "/proc", "--dev", "/dev"]);
-    push(&mut a, &["--perms", "1777", "--tmpfs", "/tmp"]);
+    let tmp_size = plan.tmp_bytes.max(1 << 20).to_string();
+    push(
+        &mut a,
+        &["--perms", "1777", "--size", &tmp_size, "--tmpfs", "/tmp"],
+    );
     push_bind(
         &mut a,
         "--ro-bind",

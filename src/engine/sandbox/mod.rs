@@ -19,8 +19,10 @@ pub mod reward;
 mod run;
 pub mod setup;
 
-pub use config::{Limits, SandboxConfig};
+pub use config::{ConfigError, Limits, SandboxConfig};
 pub use policy::Role;
-pub use result::{Captured, LimitKind, Outcome, RefusedRequest, RunResult};
-pub use reward::{parse_reward, RewardError, RewardReport};
-pub use run::{run_script, Isolation, SandboxError, SandboxSpec, Script};
+pub use result::{
+    Captured, LimitKind, LogLine, LogSink, Outcome, RefusedRequest, RunResult, Stream,
+};
+pub use reward::{parse_reward, reward_from_run, RewardError, RewardReport};
+pub use run::{run_script, run_script_streaming, Isolation, SandboxError, SandboxSpec, Script};

@@ -1,7 +1,5 @@
 //! Spawning the sandbox (or the bare interpreter), limits, timeout kill, capture and classification.
 
-use std::ffi::CString;
-use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
@@ -10,7 +8,7 @@ use std::time::Duration;
 
 use super::capture::capture;
 use super::config::Limits;
-use super::result::{Captured, LimitKind, Outcome};
+use super::result::{Captured, LimitKind, LogSink, Outcome, Stream};
 use super::run::{wall_timeout, SandboxError};
 
 /// The line the bootstrap prints on stderr when a limit stopped the script.
@@ -25,6 +23,8 @@ pub struct Exit {
     pub timed_out: bool,
     /// bwrap's `--json-status-fd` report, if any.
     pub status_report: Option<String>,
+    /// Host pid of the sandbox's pid 1, from that report.
+    pub sandbox_pid: Option<u32>,
     /// Captured stdout.
     pub stdout: Captured,
     /// Captured stderr.
@@ -58,6 +58,7 @@ pub async fn execute(
     mut cmd: tokio::process::Command,
     limits: &Limits,
     status_path: Option<&Path>,
+    live: Option<LogSink>,
 ) -> std::io::Result<Exit> {
     let status_file = match status_path {
         Some(p) => Some(std::fs::File::create(p)?),
@@ -69,7 +70,8 @@ pub async fn execute(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     cmd.process_group(0).kill_on_drop(true);
-    // SAFETY: the closure only calls async-signal-safe functions (setrlimit, dup2, fcntl).
+    // SAFETY: the closure only calls async-signal-safe functions (setrlimit, close_range, dup2,
+    // fcntl).
     unsafe {
         cmd.pre_exec(move || {
             set_limit(libc::RLIMIT_CPU, l.cpu_seconds, l.cpu_seconds + 1)?;
@@ -81,6 +83,17 @@ pub async fn execute(
             set_limit(libc::RLIMIT_NPROC, l.processes, l.processes)?;
             set_limit(libc::RLIMIT_FSIZE, l.file_size_bytes, l.file_size_bytes)?;
             set_limit(libc::RLIMIT_NOFILE, l.open_files, l.open_files)?;
+            // Every inherited descriptor above 3 (an engine database, a socket...) closes at exec:
+            // CLOSE_RANGE_CLOEXEC keeps std's own exec-error pipe working.
+            if libc::syscall(
+                libc::SYS_close_range,
+                4u32,
+                u32::MAX,
+                libc::CLOSE_RANGE_CLOEXEC,
+            ) != 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
             if let Some(fd) = status_fd {
                 if fd == 3 {
                     libc::fcntl(3, libc::F_SETFD, 0);
@@ -95,16 +108,41 @@ pub async fn execute(
     drop(status_file);
     let pid = child.id().unwrap_or(0);
     let cap = limits.capture_bytes;
-    let out = child.stdout.take().map(|s| tokio::spawn(capture(s, cap)));
-    let err = child.stderr.take().map(|s| tokio::spawn(capture(s, cap)));
+    let live_out = live.clone().map(|s| (s, Stream::Stdout));
+    let live_err = live.map(|s| (s, Stream::Stderr));
+    let out = child
+        .stdout
+        .take()
+        .map(|s| tokio::spawn(capture(s, cap, live_out)));
+    let err = child
+        .stderr
+        .take()
+        .map(|s| tokio::spawn(capture(s, cap, live_err)));
     let (status, timed_out) = match tokio::time::timeout(wall_timeout(limits), child.wait()).await {
         Ok(r) => (Some(r?), false),
         Err(_) => {
-            if pid != 0 {
-                kill_group(pid);
+            // Kill the namespace's pid 1 first so the outer bwrap reaps it and exits by itself
+            // (killing bwrap first would orphan pid 1 to the host's init as a zombie).
+            let inner = status_path
+                .and_then(|p| std::fs::read_to_string(p).ok())
+                .as_deref()
+                .and_then(reported_child_pid);
+            if let Some(inner) = inner {
+                // SAFETY: kill(2) on the namespace init bwrap reported for this run.
+                unsafe {
+                    libc::kill(inner, libc::SIGKILL);
+                }
             }
-            let _ = child.start_kill();
-            (child.wait().await.ok(), true)
+            match tokio::time::timeout(Duration::from_secs(2), child.wait()).await {
+                Ok(r) => (r.ok(), true),
+                Err(_) => {
+                    if pid != 0 {
+                        kill_group(pid);
+                    }
+                    let _ = child.start_kill();
+                    (child.wait().await.ok(), true)
+                }
+            }
         }
     };
     let mut notes = Vec::new();
@@ -114,10 +152,15 @@ pub async fn execute(
     }
     let stdout = join_capture(out, pid, &mut notes).await;
     let stderr = join_capture(err, pid, &mut notes).await;
+    let sandbox_pid = status_report
+        .as_deref()
+        .and_then(reported_child_pid)
+        .and_then(|p| u32::try_from(p).ok());
     Ok(Exit {
         status,
         timed_out,
         status_report,
+        sandbox_pid,
         stdout,
         stderr,
         notes,
@@ -272,11 +315,7 @@ pub fn hand_home_to(home: &Path, uid: u32, notes: &mut Vec<String>) -> std::io::
         if meta.uid() == uid && meta.gid() == uid {
             continue;
         }
-        let c = CString::new(entry.path().as_os_str().as_bytes()).map_err(std::io::Error::other)?;
-        // SAFETY: `c` is a valid NUL-terminated path.
-        if unsafe { libc::lchown(c.as_ptr(), uid, uid) } != 0 {
-            return Err(std::io::Error::last_os_error());
-        }
+        std::os::unix::fs::lchown(entry.path(), Some(uid), Some(uid))?;
         changed += 1;
     }
     if changed > 0 {
@@ -285,4 +324,11 @@ pub fn hand_home_to(home: &Path, uid: u32, notes: &mut Vec<String>) -> std::io::
         ));
     }
     Ok(())
+}
+
+/// Give the forwarder socket to the sandbox uid with mode 0600 (connect needs write permission).
+pub fn restrict_socket(path: &Path, uid: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::os::unix::fs::lchown(path, Some(uid), Some(uid))?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
 }

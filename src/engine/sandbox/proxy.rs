@@ -10,7 +10,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use axum::body::{to_bytes, Body};
+use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode, Uri, Version};
 use axum::response::{IntoResponse, Response};
@@ -122,6 +122,32 @@ pub async fn start(
     ))
 }
 
+/// Read at most `limit` bytes of body; `None` if it is longer (or broken). An over-long body is
+/// still drained (up to 16x the limit) so the client reads our 413 instead of a connection reset.
+async fn read_body(mut body: Body, limit: usize) -> Option<Bytes> {
+    let mut buf: Vec<u8> = Vec::new();
+    let mut seen: usize = 0;
+    let drain_cap = limit.saturating_mul(16);
+    loop {
+        let frame = std::future::poll_fn(|cx| std::pin::Pin::new(&mut body).poll_frame(cx)).await;
+        let frame = match frame {
+            None => break,
+            Some(Err(_)) => return None,
+            Some(Ok(f)) => f,
+        };
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        seen = seen.saturating_add(data.len());
+        if seen <= limit {
+            buf.extend_from_slice(&data);
+        } else if seen > drain_cap {
+            return None;
+        }
+    }
+    (seen <= limit).then(|| Bytes::from(buf))
+}
+
 fn json_error(status: StatusCode, error: &str, detail: &str) -> Response {
     (
         status,
@@ -143,9 +169,9 @@ fn query_sids(uri: &Uri) -> Vec<String> {
 
 async fn handle(State(st): State<Arc<ProxyState>>, req: Request) -> Response {
     let (parts, body) = req.into_parts();
-    let bytes = match to_bytes(body, st.body_limit).await {
-        Ok(b) => b,
-        Err(_) => {
+    let bytes = match read_body(body, st.body_limit).await {
+        Some(b) => b,
+        None => {
             return json_error(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 "payload_too_large",
@@ -227,7 +253,7 @@ fn strip_hop_by_hop(headers: &mut HeaderMap) {
 async fn forward(
     st: &ProxyState,
     parts: axum::http::request::Parts,
-    bytes: axum::body::Bytes,
+    bytes: Bytes,
 ) -> Result<Response, Box<dyn std::error::Error + Send + Sync>> {
     let stream = TcpStream::connect(st.upstream).await?;
     let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;

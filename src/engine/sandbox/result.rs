@@ -20,6 +20,8 @@ pub enum LimitKind {
     FileSize,
     /// `RLIMIT_NOFILE` (EMFILE).
     OpenFiles,
+    /// No space left (ENOSPC): the private `/tmp` is full (`tmp_bytes`), or the host disk.
+    DiskSpace,
 }
 
 impl LimitKind {
@@ -31,6 +33,7 @@ impl LimitKind {
             "processes" => Some(Self::Processes),
             "file_size" => Some(Self::FileSize),
             "open_files" => Some(Self::OpenFiles),
+            "disk_space" => Some(Self::DiskSpace),
             _ => None,
         }
     }
@@ -63,6 +66,29 @@ pub enum Outcome {
         limit: LimitKind,
     },
 }
+
+/// Which output stream a live log line came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stream {
+    /// Standard output.
+    Stdout,
+    /// Standard error.
+    Stderr,
+}
+
+/// One line of live output (lines over 8 KiB arrive in pieces), for streaming to a face.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LogLine {
+    /// Where it came from.
+    pub stream: Stream,
+    /// The text, without its newline (lossy UTF-8).
+    pub line: String,
+}
+
+/// Where live output goes. Bounded: when the receiver lags, lines are dropped (the captured
+/// result still has the output).
+pub type LogSink = tokio::sync::mpsc::Sender<LogLine>;
 
 /// Bounded capture of one output stream.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -105,6 +131,8 @@ pub struct RunResult {
     pub refused: Vec<RefusedRequest>,
     /// State-API requests forwarded to the server.
     pub forwarded: u64,
+    /// Host pid of the sandbox's pid 1 (already dead and reaped when the result is returned).
+    pub sandbox_pid: Option<u32>,
     /// True when the script ran WITHOUT the sandbox (`--unsafe-no-sandbox`).
     pub unsandboxed: bool,
     /// The interpreter used.

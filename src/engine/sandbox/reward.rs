@@ -73,6 +73,12 @@ pub enum RewardError {
         /// The text after `REWARD:`.
         text: String,
     },
+    /// The reward script itself did not exit 0 (crash, timeout, limit): no score exists.
+    #[error("the reward script did not finish cleanly: {outcome}")]
+    ScriptFailed {
+        /// The run outcome, as JSON text.
+        outcome: String,
+    },
     /// Not finite or outside [0, 1].
     #[error("reward {value} on line {line} is outside [0, 1]")]
     OutOfRange {
@@ -115,6 +121,17 @@ fn parse_json_component(text: &str, line: usize) -> Result<Component, String> {
         source: ComponentSource::Json,
         line,
     })
+}
+
+/// The reward of a finished reward-script run: its stdout parsed with [`parse_reward`], or
+/// [`RewardError::ScriptFailed`] when the script did not exit 0 (a crash is never a 0.0 score).
+pub fn reward_from_run(run: &super::result::RunResult) -> Result<RewardReport, RewardError> {
+    if !run.succeeded() {
+        let outcome =
+            serde_json::to_string(&run.outcome).unwrap_or_else(|_| format!("{:?}", run.outcome));
+        return Err(RewardError::ScriptFailed { outcome });
+    }
+    parse_reward(&run.stdout.text)
 }
 
 /// Parse a reward script's stdout.

@@ -11,7 +11,7 @@ use super::layout::{self, BwrapPlan, RunDir};
 use super::policy::Role;
 use super::process;
 use super::proxy::{self, Listen};
-use super::result::RunResult;
+use super::result::{LogSink, RunResult};
 
 /// The environment a script runs against.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -130,6 +130,20 @@ pub async fn run_script(
     limits: &Limits,
     isolation: Isolation,
 ) -> Result<RunResult, SandboxError> {
+    run_script_streaming(cfg, spec, role, script, limits, isolation, None).await
+}
+
+/// [`run_script`], also sending every output line to `live` as it is printed (for a face that
+/// shows logs while the script runs). The result is the same.
+pub async fn run_script_streaming(
+    cfg: &SandboxConfig,
+    spec: &SandboxSpec,
+    role: Role,
+    script: &Script,
+    limits: &Limits,
+    isolation: Isolation,
+    live: Option<LogSink>,
+) -> Result<RunResult, SandboxError> {
     validate(spec, script)?;
     let started = Instant::now();
     let sandboxed = is_executable(&cfg.bwrap_path);
@@ -138,6 +152,8 @@ pub async fn run_script(
             path: cfg.bwrap_path.clone(),
         });
     }
+    // SAFETY: geteuid has no preconditions.
+    let as_root = unsafe { libc::geteuid() } == 0;
     let mut notes = Vec::new();
     let (python, fallback_note) = cfg.python();
     notes.extend(fallback_note);
@@ -183,6 +199,11 @@ pub async fn run_script(
                 .await
                 .map_err(io_err("starting the state-API forwarder"))?;
         proxy = Some(handle);
+        if sandboxed && as_root {
+            // Only the sandbox uid (and root) may connect to the forwarder socket.
+            process::restrict_socket(&run.path("api.sock"), cfg.sandbox_uid)
+                .map_err(io_err("restricting the forwarder socket"))?;
+        }
         match addr {
             Some(addr) => {
                 env.push(("TW_STATE_URL".into(), format!("http://{addr}")));
@@ -213,12 +234,20 @@ pub async fn run_script(
             script_name: &script.name,
             with_socket: proxy.is_some(),
             env: &env,
+            tmp_bytes: limits.tmp_bytes,
         };
         let mut cmd = tokio::process::Command::new(&cfg.bwrap_path);
-        cmd.args(layout::bwrap_args(&plan))
-            .uid(cfg.sandbox_uid)
-            .gid(cfg.sandbox_uid);
-        process::execute(cmd, limits, Some(&run.path("status.json"))).await
+        cmd.args(layout::bwrap_args(&plan));
+        if as_root {
+            cmd.uid(cfg.sandbox_uid).gid(cfg.sandbox_uid);
+        } else {
+            notes.push(format!(
+                "the engine is not root: the script runs as the engine's uid (uid {} inside); \
+                 RLIMIT_NPROC counts all of that user's processes",
+                cfg.sandbox_uid
+            ));
+        }
+        process::execute(cmd, limits, Some(&run.path("status.json")), live).await
     } else {
         notes.push(
             "UNSANDBOXED: ran without bubblewrap (--unsafe-no-sandbox): no file-system, network \
@@ -234,7 +263,7 @@ pub async fn run_script(
         cmd.current_dir(&spec.home)
             .env_clear()
             .envs(env.iter().map(|(k, v)| (k, v)));
-        process::execute(cmd, limits, None).await
+        process::execute(cmd, limits, None, live).await
     };
     let log = match proxy {
         Some(p) => p.stop().await,
@@ -251,6 +280,7 @@ pub async fn run_script(
         wall_seconds: started.elapsed().as_secs_f64(),
         refused: log.refused,
         forwarded: log.forwarded,
+        sandbox_pid: exit.sandbox_pid,
         unsandboxed: !sandboxed,
         python,
         notes,
@@ -275,7 +305,7 @@ fn is_executable(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
-/// Kept for callers that only need to know the wall timeout as a `Duration`.
-pub fn wall_timeout(limits: &Limits) -> Duration {
+/// The wall timeout of `limits` as a `Duration` (at least 1 ms).
+pub(crate) fn wall_timeout(limits: &Limits) -> Duration {
     Duration::from_secs_f64(limits.wall_seconds.max(0.001))
 }
