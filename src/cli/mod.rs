@@ -119,11 +119,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Synth(args) => synth::run(&cli, &args),
             Command::Env(args) => env::run(args),
             Command::Agents(args) => agents::run(args),
-            Command::Sandbox(c) => sandbox::run(c),
+            Command::Sandbox(c) => sandbox::run(c, &cli.config),
             Command::Run(args) => run::run(&cli, &args),
             Command::Scan(args) => scan::run(args),
             Command::Verify(args) => verify::run(&cli, &args),
-            Command::Sandbox(c) => sandbox::run(c, &cli.config),
         },
     }
 }
