@@ -317,7 +317,8 @@ fn costs(store: &Store, cfg: &StatsConfig, finals: usize) -> Result<Costs, Store
             cost_usd: (cost * 1e4).round() / 1e4,
         });
     }
-    let cost_usd = (models.iter().map(|m| m.cost_usd).sum::<f64>() * 1e4).round() / 1e4;
+    // `+ 0.0` turns the -0.0 of an empty float sum into 0.0 (printed "-0.00" otherwise).
+    let cost_usd = (models.iter().map(|m| m.cost_usd).sum::<f64>() * 1e4).round() / 1e4 + 0.0;
     Ok(Costs {
         input_tokens: models.iter().map(|m| m.input_tokens).sum(),
         output_tokens: models.iter().map(|m| m.output_tokens).sum(),
