@@ -37,8 +37,8 @@ pub struct BatchSummary {
     pub cancelled: Vec<String>,
     /// Rounds used → number of accepted tasks.
     pub rounds_to_accept: BTreeMap<u32, usize>,
-    /// Seconds per finished task (accepted or rejected).
-    pub task_seconds: Vec<f64>,
+    /// Wall seconds per finished task (accepted or rejected).
+    pub task_seconds: BTreeMap<String, f64>,
     /// Wall time of the batch.
     pub elapsed_seconds: f64,
 }
@@ -46,7 +46,7 @@ pub struct BatchSummary {
 impl BatchSummary {
     /// Median seconds per finished task.
     pub fn median_task_seconds(&self) -> Option<f64> {
-        let mut v = self.task_seconds.clone();
+        let mut v: Vec<f64> = self.task_seconds.values().copied().collect();
         if v.is_empty() {
             return None;
         }
@@ -59,7 +59,7 @@ impl BatchSummary {
             TaskOutcome::Accepted { rounds } => {
                 self.accepted.push(task.to_string());
                 *self.rounds_to_accept.entry(rounds).or_default() += 1;
-                self.task_seconds.push(secs);
+                self.task_seconds.insert(task.to_string(), secs);
             }
             TaskOutcome::Rejected { failing, .. } => {
                 self.rejected.push(task.to_string());
@@ -69,7 +69,7 @@ impl BatchSummary {
                         .entry(format!("{c:?}"))
                         .or_default() += 1;
                 }
-                self.task_seconds.push(secs);
+                self.task_seconds.insert(task.to_string(), secs);
             }
             TaskOutcome::Infra(m) => self.infra_failures.push((task.to_string(), m)),
             TaskOutcome::Invalid(m) => self.invalid.push((task.to_string(), m)),
