@@ -1,6 +1,6 @@
 //! Sandbox set-up overhead: median wall time of `run_script` on a `pass` script versus a bare
 //! `python3 -c pass` with the same interpreter (target: at most 50 ms above). Needs bubblewrap
-//! and root (scripts run as uid 65534). Run: `cargo bench --bench sandbox`.
+//! and root (scripts run as non-root uids from the sandbox uid pool). Run: `cargo bench --bench sandbox`.
 
 use std::process::Command;
 use std::time::{Duration, Instant};

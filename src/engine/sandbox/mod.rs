@@ -18,6 +18,7 @@ pub mod result;
 pub mod reward;
 mod run;
 pub mod setup;
+mod uids;
 
 pub use config::{ConfigError, Limits, SandboxConfig};
 pub use policy::Role;

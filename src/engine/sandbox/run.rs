@@ -12,6 +12,7 @@ use super::policy::Role;
 use super::process;
 use super::proxy::{self, Listen};
 use super::result::{LogSink, RunResult};
+use super::uids;
 
 /// The environment a script runs against.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -160,16 +161,26 @@ pub async fn run_script_streaming(
     let venv = python
         .starts_with(&cfg.venv_dir)
         .then_some(cfg.venv_dir.as_path());
+    let lease = uids::lease(cfg.sandbox_uid, cfg.uid_pool);
+    let uid = lease.uid();
+    if !lease.exclusive() {
+        notes.push(format!(
+            "all {} sandbox uids are busy: this run shares uid {uid} (and its process budget)",
+            cfg.uid_pool
+        ));
+    }
     let run = RunDir::create(
         &cfg.run_dir_parent,
         &spec.sid,
-        cfg.sandbox_uid,
+        uid,
         &script.name,
         &script.source,
     )
     .map_err(io_err("creating the per-run directory"))?;
-    if sandboxed && role.writes_home() {
-        process::hand_home_to(&spec.home, cfg.sandbox_uid, &mut notes)
+    if sandboxed {
+        // Every role gets the home as its own (read-only for `reader` via the bind), so files a
+        // setup script created with mode 0600 stay readable by the reward's uid.
+        process::hand_home_to(&spec.home, uid, &mut notes)
             .map_err(io_err("giving the home directory to the sandbox uid"))?;
     }
     let mut env: Vec<(String, String)> = vec![
@@ -201,7 +212,7 @@ pub async fn run_script_streaming(
         proxy = Some(handle);
         if sandboxed && as_root {
             // Only the sandbox uid (and root) may connect to the forwarder socket.
-            process::restrict_socket(&run.path("api.sock"), cfg.sandbox_uid)
+            process::restrict_socket(&run.path("api.sock"), uid)
                 .map_err(io_err("restricting the forwarder socket"))?;
         }
         match addr {
@@ -228,7 +239,7 @@ pub async fn run_script_streaming(
             run: &run,
             home: &spec.home,
             role,
-            uid: cfg.sandbox_uid,
+            uid,
             python: &python,
             venv,
             script_name: &script.name,
@@ -239,12 +250,12 @@ pub async fn run_script_streaming(
         let mut cmd = tokio::process::Command::new(&cfg.bwrap_path);
         cmd.args(layout::bwrap_args(&plan));
         if as_root {
-            cmd.uid(cfg.sandbox_uid).gid(cfg.sandbox_uid);
+            cmd.uid(uid).gid(uid);
         } else {
             notes.push(format!(
                 "the engine is not root: the script runs as the engine's uid (uid {} inside); \
                  RLIMIT_NPROC counts all of that user's processes",
-                cfg.sandbox_uid
+                uid
             ));
         }
         process::execute(cmd, limits, Some(&run.path("status.json")), live).await
