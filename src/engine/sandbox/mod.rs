@@ -11,6 +11,8 @@
 mod capture;
 pub mod config;
 pub mod layout;
+mod outcome;
+mod ownership;
 pub mod policy;
 mod process;
 pub mod proxy;

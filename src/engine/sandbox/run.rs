@@ -9,10 +9,10 @@ use serde::{Deserialize, Serialize};
 use super::config::{Limits, SandboxConfig};
 use super::layout::{self, BwrapPlan, RunDir};
 use super::policy::Role;
-use super::process;
 use super::proxy::{self, Listen};
 use super::result::{LogSink, RunResult};
 use super::uids;
+use super::{outcome, ownership, process};
 
 /// The environment a script runs against.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -180,7 +180,7 @@ pub async fn run_script_streaming(
     if sandboxed {
         // Every role gets the home as its own (read-only for `reader` via the bind), so files a
         // setup script created with mode 0600 stay readable by the reward's uid.
-        process::hand_home_to(&spec.home, uid, &mut notes)
+        ownership::hand_home_to(&spec.home, uid, &mut notes)
             .map_err(io_err("giving the home directory to the sandbox uid"))?;
     }
     let mut env: Vec<(String, String)> = vec![
@@ -212,7 +212,7 @@ pub async fn run_script_streaming(
         proxy = Some(handle);
         if sandboxed && as_root {
             // Only the sandbox uid (and root) may connect to the forwarder socket.
-            process::restrict_socket(&run.path("api.sock"), uid)
+            ownership::restrict_socket(&run.path("api.sock"), uid)
                 .map_err(io_err("restricting the forwarder socket"))?;
         }
         match addr {
@@ -282,7 +282,7 @@ pub async fn run_script_streaming(
     };
     let exit = exit.map_err(io_err("running the script"))?;
     notes.extend(exit.notes.iter().cloned());
-    let outcome = process::classify(&exit, limits, sandboxed)?;
+    let outcome = outcome::classify(&exit, limits, sandboxed)?;
     Ok(RunResult {
         outcome,
         role,
