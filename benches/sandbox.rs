@@ -129,7 +129,15 @@ fn main() {
         }
     }
     let [b, s, f, bv, sv] = t;
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("sandbox set-up overhead, {RUNS} interleaved runs each (median / p90)");
+    println!(
+        "  load average (1/5/15 min): {}",
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
     let row = |name: &str, v: &Vec<Duration>, base: Option<Duration>| {
         let m = median(v.clone());
         let extra = base
