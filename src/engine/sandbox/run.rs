@@ -146,6 +146,12 @@ pub async fn run_script_streaming(
     live: Option<LogSink>,
 ) -> Result<RunResult, SandboxError> {
     validate(spec, script)?;
+    if !(limits.wall_seconds.is_finite() && limits.wall_seconds > 0.0) {
+        return Err(SandboxError::Invalid(format!(
+            "limits.wall_seconds must be a positive number of seconds, got {}",
+            limits.wall_seconds
+        )));
+    }
     let started = Instant::now();
     let sandboxed = is_executable(&cfg.bwrap_path);
     if !sandboxed && isolation == Isolation::Required {
@@ -316,7 +322,10 @@ fn is_executable(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
-/// The wall timeout of `limits` as a `Duration` (at least 1 ms).
+/// The wall timeout of `limits` as a `Duration` (at least 1 ms, at most a year).
 pub(crate) fn wall_timeout(limits: &Limits) -> Duration {
-    Duration::from_secs_f64(limits.wall_seconds.max(0.001))
+    const YEAR: Duration = Duration::from_secs(365 * 24 * 3600);
+    Duration::try_from_secs_f64(limits.wall_seconds.max(0.001))
+        .unwrap_or(YEAR)
+        .min(YEAR)
 }
