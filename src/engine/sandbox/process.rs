@@ -71,7 +71,11 @@ pub async fn execute(
     // fcntl).
     unsafe {
         cmd.pre_exec(move || {
-            set_limit(libc::RLIMIT_CPU, l.cpu_seconds, l.cpu_seconds + 1)?;
+            set_limit(
+                libc::RLIMIT_CPU,
+                l.cpu_seconds,
+                l.cpu_seconds.saturating_add(1),
+            )?;
             set_limit(
                 libc::RLIMIT_AS,
                 l.address_space_bytes,
