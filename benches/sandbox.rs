@@ -1,6 +1,6 @@
 //! Sandbox set-up overhead: median wall time of `run_script` on a `pass` script versus a bare
 //! `python3 -c pass` with the same interpreter (target: at most 50 ms above). Needs bubblewrap
-//! and root (scripts run as uid 65534). Run: `cargo bench --bench sandbox`.
+//! and root (scripts run as non-root uids from the sandbox uid pool). Run: `cargo bench --bench sandbox`.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -129,7 +129,15 @@ fn main() {
         }
     }
     let [b, s, f, bv, sv] = t;
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("sandbox set-up overhead, {RUNS} interleaved runs each (median / p90)");
+    println!(
+        "  load average (1/5/15 min): {}",
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
     let row = |name: &str, v: &Vec<Duration>, base: Option<Duration>| {
         let m = median(v.clone());
         let extra = base

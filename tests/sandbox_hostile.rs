@@ -366,3 +366,52 @@ async fn descriptors_leaked_by_the_engine_do_not_reach_the_script() {
     assert_eq!(r.stdout.text.trim(), "closed 9", "{r:?}");
     drop(file);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fork_bomb_does_not_starve_a_concurrent_run() {
+    let _g = SERIAL.lock().await;
+    let (bomb_env, calm_env) = (Env::new(), Env::new());
+    let l = Limits {
+        processes: 40,
+        ..limits(4.0)
+    };
+    let bomb_sid = unique_sid("sustained-bomb");
+    let bomb_spec = bomb_env.spec(&bomb_sid, None);
+    let bomb_src = "import os, time\nprint(os.getuid(), flush=True)\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        time.sleep(0.01)\n";
+    let bomb = tokio::spawn(async move { run(&bomb_spec, Role::Setup, bomb_src, &l).await });
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let calm_src = "import os, subprocess, sys\nprocs = [subprocess.Popen([sys.executable, '-c', 'pass']) for _ in range(10)]\nprint(os.getuid(), all(p.wait() == 0 for p in procs))\n";
+    let l = Limits {
+        processes: 40,
+        ..limits(30.0)
+    };
+    let calm = run(&calm_env.spec("calm", None), Role::Setup, calm_src, &l).await;
+    let bomb = bomb.await.unwrap();
+    assert_eq!(
+        bomb.outcome,
+        Outcome::Timeout { after_seconds: 4.0 },
+        "{bomb:?}"
+    );
+    assert_eq!(calm.outcome, Outcome::Ok, "{calm:?}");
+    let calm_line: Vec<&str> = calm.stdout.text.split_whitespace().collect();
+    assert_eq!(calm_line[1], "True");
+    assert_ne!(
+        bomb.stdout.text.lines().next(),
+        Some(calm_line[0]),
+        "both runs shared a uid"
+    );
+    assert_nothing_survives(&bomb_sid, &bomb);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reward_reads_a_private_file_the_setup_script_created() {
+    let _g = SERIAL.lock().await;
+    let env = Env::new();
+    let setup = "import os\nfd = os.open('/home/user/private.json', os.O_WRONLY | os.O_CREAT, 0o600)\nos.write(fd, b'{\"ok\": 1}')\nos.close(fd)\n";
+    let r = run(&env.spec("priv", None), Role::Setup, setup, &limits(30.0)).await;
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    let reward = "print(open('/home/user/private.json').read())\n";
+    let r = run(&env.spec("priv", None), Role::Reader, reward, &limits(30.0)).await;
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    assert_eq!(r.stdout.text.trim(), "{\"ok\": 1}");
+}

@@ -57,8 +57,12 @@ pub struct SandboxConfig {
     pub venv_dir: PathBuf,
     /// Interpreter used when the venv is missing (must be executable by `sandbox_uid`).
     pub fallback_python: PathBuf,
-    /// Non-root uid (and gid) scripts run as, so `RLIMIT_NPROC` is enforced.
+    /// First non-root uid (and gid) scripts run as, so `RLIMIT_NPROC` is enforced. Concurrent runs
+    /// get distinct uids `sandbox_uid .. sandbox_uid + uid_pool`, each with its own process budget.
+    /// The uids need no passwd entry on the host.
     pub sandbox_uid: u32,
+    /// How many distinct uids concurrent runs may use (exhausted: runs share `sandbox_uid`).
+    pub uid_pool: u32,
     /// Directory for per-run scratch (socket, sid file, bootstrap); must be traversable by `sandbox_uid`.
     pub run_dir_parent: PathBuf,
     /// Default limits (each call may override).
@@ -71,7 +75,8 @@ impl Default for SandboxConfig {
             bwrap_path: PathBuf::from("/usr/bin/bwrap"),
             venv_dir: PathBuf::from("/opt/tuplewright/venv"),
             fallback_python: PathBuf::from("/usr/bin/python3"),
-            sandbox_uid: 65534,
+            sandbox_uid: 200_000,
+            uid_pool: 64,
             run_dir_parent: std::env::temp_dir(),
             limits: Limits::default(),
         }

@@ -11,6 +11,8 @@
 mod capture;
 pub mod config;
 pub mod layout;
+mod outcome;
+mod ownership;
 pub mod policy;
 mod process;
 pub mod proxy;
@@ -18,6 +20,7 @@ pub mod result;
 pub mod reward;
 mod run;
 pub mod setup;
+mod uids;
 
 pub use config::{ConfigError, Limits, SandboxConfig};
 pub use policy::Role;

@@ -1,6 +1,6 @@
-//! Spawning the sandbox (or the bare interpreter), limits, timeout kill, capture and classification.
+//! Spawning the sandbox (or the bare interpreter): limits, descriptor hygiene, timeout kill and
+//! output capture.
 
-use std::os::unix::fs::MetadataExt;
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
@@ -8,11 +8,8 @@ use std::time::Duration;
 
 use super::capture::capture;
 use super::config::Limits;
-use super::result::{Captured, LimitKind, LogSink, Outcome, Stream};
-use super::run::{wall_timeout, SandboxError};
-
-/// The line the bootstrap prints on stderr when a limit stopped the script.
-pub const LIMIT_MARKER: &str = "tuplewright-sandbox: limit exceeded: ";
+use super::result::{Captured, LogSink, Stream};
+use super::run::wall_timeout;
 
 /// What came back from one process run.
 #[derive(Debug)]
@@ -74,7 +71,11 @@ pub async fn execute(
     // fcntl).
     unsafe {
         cmd.pre_exec(move || {
-            set_limit(libc::RLIMIT_CPU, l.cpu_seconds, l.cpu_seconds + 1)?;
+            set_limit(
+                libc::RLIMIT_CPU,
+                l.cpu_seconds,
+                l.cpu_seconds.saturating_add(1),
+            )?;
             set_limit(
                 libc::RLIMIT_AS,
                 l.address_space_bytes,
@@ -230,105 +231,4 @@ async fn reap_namespace_init(pid: i32) {
         }
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
-}
-
-/// The exit code bwrap reported for the script (`None` = the sandbox never ran it).
-fn reported_exit_code(report: &str) -> Option<i32> {
-    report
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .find_map(|v| v.get("exit-code").and_then(|c| c.as_i64()))
-        .and_then(|c| i32::try_from(c).ok())
-}
-
-/// Turn a finished run into an [`Outcome`]; an `Err` when bubblewrap never started the script.
-pub fn classify(exit: &Exit, limits: &Limits, sandboxed: bool) -> Result<Outcome, SandboxError> {
-    use std::os::unix::process::ExitStatusExt;
-    if exit.timed_out {
-        return Ok(Outcome::Timeout {
-            after_seconds: limits.wall_seconds,
-        });
-    }
-    let (code, signal) = if sandboxed {
-        let report = exit.status_report.as_deref().unwrap_or("");
-        let Some(code) = reported_exit_code(report) else {
-            let msg = exit.stderr.text.trim();
-            return Err(SandboxError::Setup(if msg.is_empty() {
-                format!(
-                    "bubblewrap exited with {:?} before starting the script",
-                    exit.status
-                )
-            } else {
-                msg.to_string()
-            }));
-        };
-        if code > 128 && code <= 128 + 64 {
-            (None, Some(code - 128))
-        } else {
-            (Some(code), None)
-        }
-    } else {
-        match exit.status {
-            Some(s) => (s.code(), s.signal()),
-            None => (None, Some(libc::SIGKILL)),
-        }
-    };
-    if let Some(sig) = signal {
-        return Ok(match sig {
-            libc::SIGXCPU => Outcome::LimitExceeded {
-                limit: LimitKind::Cpu,
-            },
-            libc::SIGXFSZ => Outcome::LimitExceeded {
-                limit: LimitKind::FileSize,
-            },
-            _ => Outcome::Signal { signal: sig },
-        });
-    }
-    let code = code.unwrap_or(-1);
-    if code == 0 {
-        return Ok(Outcome::Ok);
-    }
-    let marker = exit
-        .stderr
-        .text
-        .lines()
-        .rev()
-        .find_map(|l| l.strip_prefix(LIMIT_MARKER))
-        .and_then(LimitKind::from_marker);
-    Ok(match marker {
-        Some(limit) => Outcome::LimitExceeded { limit },
-        None => Outcome::ExitCode { code },
-    })
-}
-
-/// Make the environment's home writable by the sandbox uid (when the engine runs as root, files
-/// not yet owned by that uid are chowned; symlinks are not followed).
-pub fn hand_home_to(home: &Path, uid: u32, notes: &mut Vec<String>) -> std::io::Result<()> {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        return Ok(());
-    }
-    let mut changed = 0usize;
-    for entry in walkdir::WalkDir::new(home).follow_links(false) {
-        let entry = entry.map_err(std::io::Error::other)?;
-        let meta = entry.path().symlink_metadata()?;
-        if meta.uid() == uid && meta.gid() == uid {
-            continue;
-        }
-        std::os::unix::fs::lchown(entry.path(), Some(uid), Some(uid))?;
-        changed += 1;
-    }
-    if changed > 0 {
-        notes.push(format!(
-            "gave {changed} home entries to sandbox uid {uid} so the script can write them"
-        ));
-    }
-    Ok(())
-}
-
-/// Give the forwarder socket to the sandbox uid with mode 0600 (connect needs write permission).
-pub fn restrict_socket(path: &Path, uid: u32) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    std::os::unix::fs::lchown(path, Some(uid), Some(uid))?;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
 }

@@ -9,9 +9,10 @@ use serde::{Deserialize, Serialize};
 use super::config::{Limits, SandboxConfig};
 use super::layout::{self, BwrapPlan, RunDir};
 use super::policy::Role;
-use super::process;
 use super::proxy::{self, Listen};
 use super::result::{LogSink, RunResult};
+use super::uids;
+use super::{outcome, ownership, process};
 
 /// The environment a script runs against.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -145,6 +146,12 @@ pub async fn run_script_streaming(
     live: Option<LogSink>,
 ) -> Result<RunResult, SandboxError> {
     validate(spec, script)?;
+    if !(limits.wall_seconds.is_finite() && limits.wall_seconds > 0.0) {
+        return Err(SandboxError::Invalid(format!(
+            "limits.wall_seconds must be a positive number of seconds, got {}",
+            limits.wall_seconds
+        )));
+    }
     let started = Instant::now();
     let sandboxed = is_executable(&cfg.bwrap_path);
     if !sandboxed && isolation == Isolation::Required {
@@ -160,16 +167,26 @@ pub async fn run_script_streaming(
     let venv = python
         .starts_with(&cfg.venv_dir)
         .then_some(cfg.venv_dir.as_path());
+    let lease = uids::lease(cfg.sandbox_uid, cfg.uid_pool);
+    let uid = lease.uid();
+    if !lease.exclusive() {
+        notes.push(format!(
+            "all {} sandbox uids are busy: this run shares uid {uid} (and its process budget)",
+            cfg.uid_pool
+        ));
+    }
     let run = RunDir::create(
         &cfg.run_dir_parent,
         &spec.sid,
-        cfg.sandbox_uid,
+        uid,
         &script.name,
         &script.source,
     )
     .map_err(io_err("creating the per-run directory"))?;
-    if sandboxed && role.writes_home() {
-        process::hand_home_to(&spec.home, cfg.sandbox_uid, &mut notes)
+    if sandboxed {
+        // Every role gets the home as its own (read-only for `reader` via the bind), so files a
+        // setup script created with mode 0600 stay readable by the reward's uid.
+        ownership::hand_home_to(&spec.home, uid, &mut notes)
             .map_err(io_err("giving the home directory to the sandbox uid"))?;
     }
     let mut env: Vec<(String, String)> = vec![
@@ -201,7 +218,7 @@ pub async fn run_script_streaming(
         proxy = Some(handle);
         if sandboxed && as_root {
             // Only the sandbox uid (and root) may connect to the forwarder socket.
-            process::restrict_socket(&run.path("api.sock"), cfg.sandbox_uid)
+            ownership::restrict_socket(&run.path("api.sock"), uid)
                 .map_err(io_err("restricting the forwarder socket"))?;
         }
         match addr {
@@ -228,7 +245,7 @@ pub async fn run_script_streaming(
             run: &run,
             home: &spec.home,
             role,
-            uid: cfg.sandbox_uid,
+            uid,
             python: &python,
             venv,
             script_name: &script.name,
@@ -239,12 +256,12 @@ pub async fn run_script_streaming(
         let mut cmd = tokio::process::Command::new(&cfg.bwrap_path);
         cmd.args(layout::bwrap_args(&plan));
         if as_root {
-            cmd.uid(cfg.sandbox_uid).gid(cfg.sandbox_uid);
+            cmd.uid(uid).gid(uid);
         } else {
             notes.push(format!(
                 "the engine is not root: the script runs as the engine's uid (uid {} inside); \
                  RLIMIT_NPROC counts all of that user's processes",
-                cfg.sandbox_uid
+                uid
             ));
         }
         process::execute(cmd, limits, Some(&run.path("status.json")), live).await
@@ -271,7 +288,7 @@ pub async fn run_script_streaming(
     };
     let exit = exit.map_err(io_err("running the script"))?;
     notes.extend(exit.notes.iter().cloned());
-    let outcome = process::classify(&exit, limits, sandboxed)?;
+    let outcome = outcome::classify(&exit, limits, sandboxed)?;
     Ok(RunResult {
         outcome,
         role,
@@ -305,7 +322,10 @@ fn is_executable(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
-/// The wall timeout of `limits` as a `Duration` (at least 1 ms).
+/// The wall timeout of `limits` as a `Duration` (at least 1 ms, at most a year).
 pub(crate) fn wall_timeout(limits: &Limits) -> Duration {
-    Duration::from_secs_f64(limits.wall_seconds.max(0.001))
+    const YEAR: Duration = Duration::from_secs(365 * 24 * 3600);
+    Duration::try_from_secs_f64(limits.wall_seconds.max(0.001))
+        .unwrap_or(YEAR)
+        .min(YEAR)
 }
