@@ -102,6 +102,7 @@ fn main() {
         app: "bench".into(),
         upstream,
         api_port: 3000,
+        extra_apis: vec![],
     };
     let (plain, fwd) = (spec(None), spec(Some(upstream)));
     // Interleaved so machine-load drift hits every variant alike; 3 warm-up rounds are discarded.

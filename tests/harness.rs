@@ -22,6 +22,10 @@ struct Rig {
 }
 
 fn rig() -> Rig {
+    rig_with(&["team-chat"])
+}
+
+fn rig_with(apps: &[&str]) -> Rig {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(&dir.path().join("t.db"), Duration::from_secs(5)).unwrap();
     let task = TaskRecord {
@@ -29,7 +33,7 @@ fn rig() -> Rig {
         instruction: "Set the topic of #release to announce the Release 2.4 freeze.".into(),
         context: "Channel #release exists with topic 'Planning'.".into(),
         labels: Labels {
-            apps: vec!["team-chat".into()],
+            apps: apps.iter().map(|a| a.to_string()).collect(),
             difficulty: Some("easy".into()),
             ..Labels::default()
         },
@@ -290,4 +294,21 @@ fn verify_replays_a_stored_tuple_without_agents() {
         "loop_accepted",
         "verify does not change the status"
     );
+}
+
+#[test]
+fn a_cross_app_task_reaches_every_app_at_its_port_and_the_files_home() {
+    let rig = rig_with(&["team-chat", "issue-tracker", "files"]);
+    let out = rig.run(
+        &CrossGen,
+        &CrossDisc,
+        &LoopConfig::default(),
+        &SandboxConfig::default(),
+    );
+    let review = rig
+        .rounds()
+        .first()
+        .map(|r| r.round.review_md.clone())
+        .unwrap_or_default();
+    assert_eq!(out, TaskOutcome::Accepted { rounds: 1 }, "{review}");
 }

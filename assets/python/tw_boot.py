@@ -89,18 +89,28 @@ def _relay(listener, sock_path):
 
 
 def _start_relay():
+    """Start one relay per state API: the primary one (TW_FORWARD_PORT/TW_FORWARD_SOCKET) and the
+    extra ones of a cross-app task (TW_FORWARD_EXTRA = "port=socket,port=socket")."""
+    pairs = []
     port = os.environ.pop("TW_FORWARD_PORT", "")
     sock_path = os.environ.pop("TW_FORWARD_SOCKET", "")
-    if not port or not sock_path:
+    if port and sock_path:
+        pairs.append((port, sock_path))
+    for item in os.environ.pop("TW_FORWARD_EXTRA", "").split(","):
+        if "=" in item:
+            p, s = item.split("=", 1)
+            pairs.append((p, s))
+    if not pairs:
         return
     import _socket
     import _thread
 
-    listener = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
-    listener.setsockopt(_socket.SOL_SOCKET, _socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", int(port)))
-    listener.listen(128)
-    _thread.start_new_thread(_relay, (listener, sock_path))
+    for port, sock_path in pairs:
+        listener = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
+        listener.setsockopt(_socket.SOL_SOCKET, _socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", int(port)))
+        listener.listen(128)
+        _thread.start_new_thread(_relay, (listener, sock_path))
 
 
 def _limit_kind(exc):

@@ -128,6 +128,7 @@ fn run_one(mut cfg: SandboxConfig, args: RunArgs) -> anyhow::Result<ExitCode> {
         app: args.app,
         upstream,
         api_port: args.api_port,
+        extra_apis: vec![],
     };
     let isolation = if args.unsafe_no_sandbox {
         Isolation::UnsafeNoSandbox

@@ -109,3 +109,74 @@ impl Generator for DownGen {
         Err(AgentError::Infra("HTTP 503 after 5 retries".into()))
     }
 }
+
+/// Cross-app scripts: a message in team-chat (via `TW_STATE_URL_TEAM_CHAT`) asks for an issue in the
+/// issue-tracker (via its conventional port, `http://localhost:3103`), with the summary taken from a
+/// file of the files domain.
+pub const CROSS_PRELUDE: &str = r#"import json, os, urllib.request
+SID = open('/tmp/task_web_sid').read().strip()
+CHAT = os.environ['TW_STATE_URL_TEAM_CHAT']
+TRACKER = 'http://localhost:3103'
+def post(base, action, state):
+    req = urllib.request.Request(base + '/post?sid=' + SID, data=json.dumps({'action': action, 'state': state}).encode(), headers={'Content-Type': 'application/json'})
+    with urllib.request.urlopen(req) as r:
+        assert json.load(r)['success']
+def go(base):
+    with urllib.request.urlopen(base + '/go?sid=' + SID) as r:
+        return json.load(r)
+"#;
+pub const CROSS_SETUP: &str = "post(CHAT, 'set', {'messages': {'C01': [{'id': 'M9', 'userId': 'U02', 'text': 'Please file: ' + open('/home/user/Desktop/todo.md').readline().strip(), 'ts': '1.0', 'threadTs': None, 'replyCount': 0, 'edited': False, 'reactions': [], 'attachments': []}]}})\npost(TRACKER, 'set', {})\n";
+pub const CROSS_GOLDEN: &str = "want = go(CHAT)['current_state']['messages']['C01'][0]['text'].split(': ', 1)[1]\nissues = go(TRACKER)['current_state']['issues']\npost(TRACKER, 'merge', {'issues': issues + [{'id': 'i999', 'key': 'WEB-999', 'projectId': 'p1', 'summary': want, 'status': 'To Do'}]})\n";
+pub const CROSS_REWARD: &str = r#"want = open('/home/user/Desktop/todo.md').readline().strip()
+asked = any(want in m['text'] for m in go(CHAT)['current_state']['messages'].get('C01', []))
+new = [i for i in go(TRACKER)['state_diff'].get('issues', {}).get('new') or [] if i.get('summary') == want]
+filed = 1.0 if new else 0.0
+right_project = 1.0 if new and new[0].get('projectId') == 'p1' else 0.0
+for name, weight, score in [('issue filed with the requested summary', 0.6, filed), ('issue in project WEB', 0.4, right_project)]:
+    print('COMPONENT: ' + json.dumps({'name': name, 'weight': weight, 'score': score, 'detail': 'request seen' if asked else 'no request'}))
+print('REWARD: ' + str(0.6 * filed + 0.4 * right_project))
+"#;
+
+/// Generator of the cross-app scripts.
+pub struct CrossGen;
+
+impl Generator for CrossGen {
+    fn name(&self) -> String {
+        "test:cross".into()
+    }
+    fn generate(&self, _: &GeneratorInput<'_>) -> Result<GeneratorOutput, AgentError> {
+        Ok(GeneratorOutput {
+            initial_setup: format!("{CROSS_PRELUDE}{CROSS_SETUP}"),
+            golden_patch: format!("{CROSS_PRELUDE}{CROSS_GOLDEN}"),
+            usage: Usage::default(),
+        })
+    }
+}
+
+/// Discriminator of the cross-app reward.
+pub struct CrossDisc;
+
+impl Discriminator for CrossDisc {
+    fn name(&self) -> String {
+        "test:cross".into()
+    }
+    fn write_reward(
+        &self,
+        _: &DiscriminatorInput<'_>,
+        probe: &dyn EnvProbe,
+    ) -> Result<DiscriminatorOutput, AgentError> {
+        let s = probe.read_state(Endpoint::Init)?;
+        assert!(
+            s["apps"]["issue-tracker"].is_object() && s["apps"]["team-chat"].is_object(),
+            "{s}"
+        );
+        assert!(
+            s["home"].as_array().is_some_and(|h| !h.is_empty()),
+            "the files home is listed"
+        );
+        Ok(DiscriminatorOutput {
+            reward: format!("{CROSS_PRELUDE}{CROSS_REWARD}"),
+            usage: Usage::default(),
+        })
+    }
+}

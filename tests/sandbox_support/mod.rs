@@ -103,6 +103,7 @@ impl Env {
             app: "team-chat".to_string(),
             upstream,
             api_port: 3000,
+            extra_apis: vec![],
         }
     }
 }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use crate::engine::env::{
     self, apps::AppKind, AppRegistry, ServerConfig, ServerHandle, SessionStore,
 };
-use crate::engine::sandbox::SandboxSpec;
+use crate::engine::sandbox::{ExtraApi, SandboxSpec};
 
 use super::HarnessError;
 
@@ -129,13 +129,6 @@ impl Fleet {
                 }
             }
         }
-        if web.len() > 1 {
-            let names: Vec<&str> = web.iter().map(|w| w.app.as_str()).collect();
-            return Err(HarnessError::Task(format!(
-                "task {task_id}: several web apps ({}) in one environment are not supported yet",
-                names.join(", ")
-            )));
-        }
         if files {
             env::files::provision_home(&home, None)
                 .map_err(|e| HarnessError::Infra(e.to_string()))?;
@@ -174,6 +167,16 @@ impl TaskEnv {
             app: primary.map(|w| w.app.clone()).unwrap_or_default(),
             upstream: primary.map(|w| w.addr),
             api_port: primary.map(|w| w.port).unwrap_or(0),
+            extra_apis: self
+                .web
+                .iter()
+                .skip(1)
+                .map(|w| ExtraApi {
+                    app: w.app.clone(),
+                    upstream: w.addr,
+                    port: w.port,
+                })
+                .collect(),
         }
     }
 }

@@ -96,8 +96,8 @@ pub struct BwrapPlan<'a> {
     pub venv: Option<&'a Path>,
     /// The script's file name (under `script/`).
     pub script_name: &'a str,
-    /// Bind the forwarder socket (present when the environment has a state API).
-    pub with_socket: bool,
+    /// Forwarder socket file names in the run directory, bound under `/tmp/.tw/` (one per state API).
+    pub sockets: &'a [String],
     /// Environment variables for the script.
     pub env: &'a [(String, String)],
     /// Size of the private `/tmp` tmpfs in bytes.
@@ -196,8 +196,13 @@ pub fn bwrap_args(plan: &BwrapPlan<'_>) -> Vec<OsString> {
         &plan.run.path("script"),
         &format!("{IN_TW_DIR}/script"),
     );
-    if plan.with_socket {
-        push_bind(&mut a, "--bind", &plan.run.path("api.sock"), IN_SOCKET);
+    for name in plan.sockets {
+        push_bind(
+            &mut a,
+            "--bind",
+            &plan.run.path(name),
+            &format!("{IN_TW_DIR}/{name}"),
+        );
     }
     let home_flag = if plan.role.writes_home() {
         "--bind"

@@ -28,4 +28,7 @@ pub use result::{
     Captured, LimitKind, LogLine, LogSink, Outcome, RefusedRequest, RunResult, Stream,
 };
 pub use reward::{parse_reward, reward_from_run, RewardError, RewardReport};
-pub use run::{run_script, run_script_streaming, Isolation, SandboxError, SandboxSpec, Script};
+pub use run::{
+    app_url_var, run_script, run_script_streaming, ExtraApi, Isolation, SandboxError, SandboxSpec,
+    Script,
+};

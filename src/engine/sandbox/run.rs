@@ -27,6 +27,36 @@ pub struct SandboxSpec {
     pub upstream: Option<SocketAddr>,
     /// The app's conventional port: inside the sandbox the API answers at `http://localhost:<port>`.
     pub api_port: u16,
+    /// Further apps of a cross-app task, each reachable at `http://localhost:<its port>` with the same
+    /// sid, role rules and sid pinning as the primary one.
+    #[serde(default)]
+    pub extra_apis: Vec<ExtraApi>,
+}
+
+/// A further state API reachable from the sandbox (cross-app tasks).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExtraApi {
+    /// App name, e.g. `issue-tracker` (also `TW_STATE_URL_ISSUE_TRACKER`).
+    pub app: String,
+    /// Host-side address of its server.
+    pub upstream: SocketAddr,
+    /// Its conventional port inside the sandbox.
+    pub port: u16,
+}
+
+/// The environment variable naming an app's state API URL, e.g. `TW_STATE_URL_ISSUE_TRACKER`.
+pub fn app_url_var(app: &str) -> String {
+    let up: String = app
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("TW_STATE_URL_{up}")
 }
 
 /// A script to run: its file name (for tracebacks) and its source text.
@@ -110,6 +140,21 @@ fn validate(spec: &SandboxSpec, script: &Script) -> Result<(), SandboxError> {
             "environment home {} is not a directory",
             spec.home.display()
         )));
+    }
+    let mut ports = vec![spec.api_port];
+    for x in &spec.extra_apis {
+        if spec.upstream.is_none() {
+            return Err(SandboxError::Invalid(
+                "extra_apis need a primary upstream".to_string(),
+            ));
+        }
+        if x.port == 0 || ports.contains(&x.port) {
+            return Err(SandboxError::Invalid(format!(
+                "extra API {} needs its own port in 1..65535, got {}",
+                x.app, x.port
+            )));
+        }
+        ports.push(x.port);
     }
     if spec.upstream.is_some() && spec.api_port == 0 {
         return Err(SandboxError::Invalid(
@@ -204,40 +249,70 @@ pub async fn run_script_streaming(
         None => "/usr/local/bin:/usr/bin:/bin".to_string(),
     };
     env.push(("PATH".into(), path_var));
-    let mut proxy = None;
+    // One forwarder per state API: the primary app, then the extra apps of a cross-app task.
+    let mut apis: Vec<(String, SocketAddr, u16)> = Vec::new();
     if let Some(upstream) = spec.upstream {
+        apis.push((spec.app.clone(), upstream, spec.api_port));
+        for x in &spec.extra_apis {
+            apis.push((x.app.clone(), x.upstream, x.port));
+        }
+    }
+    let mut proxies = Vec::new();
+    let mut sockets = Vec::new();
+    let mut extra_forwards = Vec::new();
+    for (i, (app, upstream, port)) in apis.iter().enumerate() {
+        let sock_name = if i == 0 {
+            "api.sock".to_string()
+        } else {
+            format!("api{i}.sock")
+        };
+        let sock_path = run.path(&sock_name);
         let listen = if sandboxed {
-            Listen::Unix(&run.path("api.sock"))
+            Listen::Unix(&sock_path)
         } else {
             Listen::LoopbackTcp
         };
-        let (handle, addr) =
-            proxy::start(listen, role, &spec.sid, upstream, limits.request_body_bytes)
-                .await
-                .map_err(io_err("starting the state-API forwarder"))?;
-        proxy = Some(handle);
+        let (handle, addr) = proxy::start(
+            listen,
+            role,
+            &spec.sid,
+            *upstream,
+            limits.request_body_bytes,
+        )
+        .await
+        .map_err(io_err("starting the state-API forwarder"))?;
+        proxies.push(handle);
         if sandboxed && as_root {
             // Only the sandbox uid (and root) may connect to the forwarder socket.
-            ownership::restrict_socket(&run.path("api.sock"), uid)
+            ownership::restrict_socket(&sock_path, uid)
                 .map_err(io_err("restricting the forwarder socket"))?;
         }
-        match addr {
+        let url = match addr {
             Some(addr) => {
-                env.push(("TW_STATE_URL".into(), format!("http://{addr}")));
                 notes.push(format!(
-                    "unsandboxed: the state API is at http://{addr}, not at localhost:{}",
-                    spec.api_port
+                    "unsandboxed: the {app} state API is at http://{addr}, not at localhost:{port}"
                 ));
+                format!("http://{addr}")
             }
             None => {
-                env.push((
-                    "TW_STATE_URL".into(),
-                    format!("http://localhost:{}", spec.api_port),
-                ));
-                env.push(("TW_FORWARD_PORT".into(), spec.api_port.to_string()));
-                env.push(("TW_FORWARD_SOCKET".into(), layout::IN_SOCKET.into()));
+                let inside = format!("{}/{sock_name}", layout::IN_TW_DIR);
+                if i == 0 {
+                    env.push(("TW_FORWARD_PORT".into(), port.to_string()));
+                    env.push(("TW_FORWARD_SOCKET".into(), inside));
+                } else {
+                    extra_forwards.push(format!("{port}={inside}"));
+                }
+                sockets.push(sock_name);
+                format!("http://localhost:{port}")
             }
+        };
+        if i == 0 {
+            env.push(("TW_STATE_URL".into(), url.clone()));
         }
+        env.push((app_url_var(app), url));
+    }
+    if !extra_forwards.is_empty() {
+        env.push(("TW_FORWARD_EXTRA".into(), extra_forwards.join(",")));
     }
     let exit = if sandboxed {
         env.push(("PYTHONPATH".into(), format!("{}/lib", layout::IN_TW_DIR)));
@@ -249,7 +324,7 @@ pub async fn run_script_streaming(
             python: &python,
             venv,
             script_name: &script.name,
-            with_socket: proxy.is_some(),
+            sockets: &sockets,
             env: &env,
             tmp_bytes: limits.tmp_bytes,
         };
@@ -282,10 +357,12 @@ pub async fn run_script_streaming(
             .envs(env.iter().map(|(k, v)| (k, v)));
         process::execute(cmd, limits, None, live).await
     };
-    let log = match proxy {
-        Some(p) => p.stop().await,
-        None => Default::default(),
-    };
+    let mut log = proxy::ProxyLog::default();
+    for p in proxies {
+        let l = p.stop().await;
+        log.refused.extend(l.refused);
+        log.forwarded += l.forwarded;
+    }
     let exit = exit.map_err(io_err("running the script"))?;
     notes.extend(exit.notes.iter().cloned());
     let outcome = outcome::classify(&exit, limits, sandboxed)?;
