@@ -153,3 +153,4 @@ pub trait Discriminator: Send + Sync {
 }
 
 pub mod llm;
+pub mod scripted;

@@ -1,0 +1,5 @@
+tracker = current_state("issue-tracker")
+issue = by_key(tracker["issues"], "key", S["issue"])
+issue.update(S["changes"])
+api_post("issue-tracker", "set_current", tracker)
+print("golden: %s updated" % S["issue"])

@@ -1,0 +1,131 @@
+//! Realistic Generator mistakes for the scripted agent (paper E.4), so FAIL → feedback → PASS
+//! sequences can be demonstrated and tested.
+//!
+//! Whether a task's first attempt is faulty, and how, is decided from `(seed, task_id, round 1)`
+//! with probability `fault_rate`. The mistake stays in every later attempt that has no feedback
+//! (no previous REVIEW.md). Given a previous REVIEW.md, the Generator reads its condition table: a
+//! mistake whose symptom the review names (its condition FAILed) is fixed; one whose condition was
+//! NOT RUN (masked by an earlier failure) is still there; one whose condition PASSed was already gone.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// The kinds of mistake the scripted Generator makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FaultKind {
+    /// initial_setup.py reads a misspelled slot key and dies with a KeyError (C1 fails).
+    SetupCrash,
+    /// golden_patch.py writes a wrong value (copy-paste from a neighbouring slot, an off-by-one,
+    /// a dropped list item) into the slot the reward verifies (C3 fails, naming the component).
+    GoldenRegression,
+    /// initial_setup.py also performs the task, so the initial state already earns credit (C4 fails).
+    PreComplete,
+}
+
+impl FaultKind {
+    /// The agreement condition whose failure names this mistake.
+    pub fn condition(self) -> &'static str {
+        match self {
+            FaultKind::SetupCrash => "C1",
+            FaultKind::GoldenRegression => "C3",
+            FaultKind::PreComplete => "C4",
+        }
+    }
+}
+
+/// A uniform number in [0, 1) from the seed, the task and a salt.
+fn unit(seed: u64, task_id: &str, round: u32, salt: &str) -> f64 {
+    let digest = Sha256::digest(format!("{seed}\u{0}{task_id}\u{0}{round}\u{0}{salt}").as_bytes());
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&digest[..8]);
+    (u64::from_be_bytes(bytes) >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// The mistake of the task's first attempt, if any.
+pub fn planned(seed: u64, task_id: &str, fault_rate: f64) -> Option<FaultKind> {
+    if fault_rate <= 0.0 || unit(seed, task_id, 1, "fault") >= fault_rate {
+        return None;
+    }
+    let kinds = [
+        FaultKind::SetupCrash,
+        FaultKind::GoldenRegression,
+        FaultKind::PreComplete,
+    ];
+    let pick = (unit(seed, task_id, 1, "kind") * kinds.len() as f64) as usize;
+    Some(kinds[pick.min(kinds.len() - 1)])
+}
+
+/// The status column (`PASS`, `FAIL`, `NOT RUN`) of condition `id` in a REVIEW.md table.
+pub fn review_status(review: &str, id: &str) -> Option<String> {
+    review.lines().find_map(|line| {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        // "| C1 | title | STATUS | details |" splits into ["", "C1", title, STATUS, ...].
+        (cells.len() >= 5 && cells[1] == id).then(|| cells[3].to_string())
+    })
+}
+
+/// Whether the planned mistake is still present in this attempt, given the previous review.
+pub fn still_present(kind: FaultKind, previous_review: Option<&str>) -> bool {
+    match previous_review {
+        None => true,
+        Some(review) => review_status(review, kind.condition()).as_deref() == Some("NOT RUN"),
+    }
+}
+
+/// The first slot key a setup body reads as `S["key"]`.
+pub fn first_setup_key(body: &str) -> Option<String> {
+    let re = regex::Regex::new(r#"S\["([A-Za-z0-9_]+)"\]"#).ok()?;
+    re.captures(body).map(|c| c[1].to_string())
+}
+
+/// A typo of a key: its middle character dropped (`channel` → `chanel`).
+pub fn typo(key: &str) -> String {
+    let chars: Vec<char> = key.chars().collect();
+    if chars.len() < 2 {
+        return format!("{key}_");
+    }
+    let mid = chars.len() / 2;
+    chars
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != mid)
+        .map(|(_, c)| *c)
+        .collect()
+}
+
+/// A realistic wrong value for `value`: `source` pasted in when it differs and has the same JSON
+/// type; otherwise a string loses its last character, a number is off by one, a bool flips, a
+/// list loses its last item and an object gets its first non-id entry mutated.
+pub fn mutate(value: &Value, source: Option<&Value>) -> Value {
+    if let Some(src) = source {
+        if src != value && std::mem::discriminant(src) == std::mem::discriminant(value) {
+            return src.clone();
+        }
+    }
+    match value {
+        Value::String(s) if s.chars().count() > 1 => {
+            let mut t = s.clone();
+            t.pop();
+            Value::String(t)
+        }
+        Value::String(s) => Value::String(format!("{s}x")),
+        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => Value::from(i + 1),
+            (None, Some(f)) => Value::from(f + 1.0),
+            _ => value.clone(),
+        },
+        Value::Bool(b) => Value::Bool(!b),
+        Value::Array(items) if !items.is_empty() => Value::Array(items[..items.len() - 1].to_vec()),
+        Value::Array(_) => Value::Array(vec![Value::Null]),
+        Value::Object(map) => {
+            let mut out = map.clone();
+            if let Some((key, inner)) = map.iter().find(|(k, _)| k.as_str() != "id") {
+                out.insert(key.clone(), mutate(inner, None));
+            }
+            Value::Object(out)
+        }
+        Value::Null => Value::Bool(true),
+    }
+}

@@ -1,0 +1,174 @@
+//! The script templates of the scripted agents: `skills/<dir>/templates/<name>/{initial_setup.py,
+//! golden_patch.py,reward.py,template.toml}`, embedded in the binary, with an optional override
+//! directory of the same layout (read at call time, so users can edit templates without recompiling).
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+/// The prelude prepended to every rendered script (state-API helpers and the partial-credit rubric).
+pub const PRELUDE: &str = include_str!("../../../../skills/_common/prelude.py");
+
+/// One template: the three script bodies and its metadata.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Template {
+    /// `<dir>/<name>`, e.g. `team-chat/post_message`.
+    pub id: String,
+    /// initial_setup.py body (reads its slots from `S`).
+    pub setup: String,
+    /// golden_patch.py body.
+    pub golden: String,
+    /// reward.py body.
+    pub reward: String,
+    /// Parsed `template.toml`.
+    pub meta: TemplateMeta,
+}
+
+/// `template.toml`: what the template does and where a copy-paste regression can hit.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TemplateMeta {
+    /// What the template realises and its slots.
+    pub description: String,
+    /// The slot whose golden value the reward verifies (a regression there fails C3).
+    pub fault_slot: String,
+    /// Optional neighbouring slot whose value a copy-paste regression pastes into `fault_slot`.
+    #[serde(default)]
+    pub fault_source: Option<String>,
+}
+
+macro_rules! embedded {
+    ($(($dir:literal, $name:literal)),* $(,)?) => {
+        &[$((
+            concat!($dir, "/", $name),
+            include_str!(concat!("../../../../skills/", $dir, "/templates/", $name, "/initial_setup.py")),
+            include_str!(concat!("../../../../skills/", $dir, "/templates/", $name, "/golden_patch.py")),
+            include_str!(concat!("../../../../skills/", $dir, "/templates/", $name, "/reward.py")),
+            include_str!(concat!("../../../../skills/", $dir, "/templates/", $name, "/template.toml")),
+        )),*]
+    };
+}
+
+/// Embedded templates: (id, setup, golden, reward, template.toml).
+pub const EMBEDDED: &[(&str, &str, &str, &str, &str)] = embedded![
+    ("_common", "update_records"),
+    ("_common", "create_record"),
+    ("team-chat", "post_message"),
+    ("team-chat", "thread_reply"),
+    ("team-chat", "add_reaction"),
+    ("mail", "send_email"),
+    ("issue-tracker", "add_comment"),
+    ("ecommerce-admin", "vendor_consolidation"),
+    ("files", "json_edit"),
+    ("files", "move_files"),
+    ("files", "csv_extract"),
+    ("files", "md_checklist"),
+    ("files", "write_report"),
+    ("cross", "csv_to_issues"),
+    ("cross", "issues_to_file"),
+    ("cross", "chat_to_issue"),
+];
+
+/// Why a template could not be found or read.
+#[derive(Debug, thiserror::Error)]
+pub enum TemplateError {
+    /// No template of that name under any of the searched directories.
+    #[error("no template `{name}` (searched {searched})")]
+    NotFound {
+        /// The requested name.
+        name: String,
+        /// The `<dir>/<name>` ids tried.
+        searched: String,
+    },
+    /// An override file could not be read.
+    #[error("template file {path}: {source}")]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// `template.toml` is malformed.
+    #[error("template `{id}`: bad template.toml: {detail}")]
+    BadMeta {
+        /// The template id.
+        id: String,
+        /// The parse error.
+        detail: String,
+    },
+}
+
+fn parse_meta(id: &str, text: &str) -> Result<TemplateMeta, TemplateError> {
+    toml::from_str(text).map_err(|e| TemplateError::BadMeta {
+        id: id.to_string(),
+        detail: e.to_string(),
+    })
+}
+
+fn from_dir(id: &str, dir: &Path) -> Result<Template, TemplateError> {
+    let read = |file: &str| {
+        let path = dir.join(file);
+        std::fs::read_to_string(&path).map_err(|source| TemplateError::Io { path, source })
+    };
+    Ok(Template {
+        id: id.to_string(),
+        setup: read("initial_setup.py")?,
+        golden: read("golden_patch.py")?,
+        reward: read("reward.py")?,
+        meta: parse_meta(id, &read("template.toml")?)?,
+    })
+}
+
+/// The candidate ids for a template reference: `dir/name` as given, else `<app>/<name>` for each of
+/// the task's apps, then `cross/<name>` and `_common/<name>`.
+pub fn candidates(reference: &str, apps: &[String]) -> Vec<String> {
+    if reference.contains('/') {
+        return vec![reference.to_string()];
+    }
+    let mut ids: Vec<String> = apps.iter().map(|a| format!("{a}/{reference}")).collect();
+    ids.push(format!("cross/{reference}"));
+    ids.push(format!("_common/{reference}"));
+    ids
+}
+
+/// Finds a template: the override directory (`<dir>/<app>/templates/<name>/`) first, then the
+/// embedded set.
+pub fn lookup(
+    reference: &str,
+    apps: &[String],
+    override_dir: Option<&Path>,
+) -> Result<Template, TemplateError> {
+    let ids = candidates(reference, apps);
+    for id in &ids {
+        let Some((dir, name)) = id.split_once('/') else {
+            continue;
+        };
+        if name.is_empty() || name.contains(['/', '.']) || dir.contains('.') {
+            continue;
+        }
+        if let Some(root) = override_dir {
+            let path = root.join(dir).join("templates").join(name);
+            if path.join("template.toml").is_file() {
+                return from_dir(id, &path);
+            }
+        }
+        if let Some((_, setup, golden, reward, meta)) = EMBEDDED.iter().find(|t| t.0 == id) {
+            return Ok(Template {
+                id: id.clone(),
+                setup: (*setup).to_string(),
+                golden: (*golden).to_string(),
+                reward: (*reward).to_string(),
+                meta: parse_meta(id, meta)?,
+            });
+        }
+    }
+    Err(TemplateError::NotFound {
+        name: reference.to_string(),
+        searched: ids.join(", "),
+    })
+}
+
+/// Ids of every embedded template.
+pub fn embedded_ids() -> Vec<&'static str> {
+    EMBEDDED.iter().map(|t| t.0).collect()
+}
