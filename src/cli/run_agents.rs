@@ -4,6 +4,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use crate::engine::agents::llm::{LlmAgentConfig, LlmDiscriminator, LlmGenerator};
+use crate::engine::agents::scripted::{ScriptedConfig, ScriptedDiscriminator, ScriptedGenerator};
 use crate::engine::agents::{Discriminator, Generator};
 use crate::engine::config::Config;
 use crate::engine::providers::{provider_from_spec, ProviderConfig};
@@ -42,10 +43,18 @@ pub fn build(args: &RunArgs, _config: &Config, cancel: Arc<AtomicBool>) -> anyho
     Ok((generator, discriminator))
 }
 
-fn scripted_generator(_args: &RunArgs) -> anyhow::Result<LlmGenerator> {
-    anyhow::bail!("scripted agents are not merged yet")
+fn scripted_config(args: &RunArgs) -> ScriptedConfig {
+    ScriptedConfig {
+        seed: args.seed,
+        fault_rate: args.fault_rate,
+        templates_dir: None,
+    }
 }
 
-fn scripted_discriminator(_args: &RunArgs) -> anyhow::Result<LlmDiscriminator> {
-    anyhow::bail!("scripted agents are not merged yet")
+fn scripted_generator(args: &RunArgs) -> anyhow::Result<ScriptedGenerator> {
+    Ok(ScriptedGenerator::new(scripted_config(args))?)
+}
+
+fn scripted_discriminator(args: &RunArgs) -> anyhow::Result<ScriptedDiscriminator> {
+    Ok(ScriptedDiscriminator::new(scripted_config(args))?)
 }
