@@ -79,9 +79,6 @@ impl Flow<'_> {
     /// `target op= value`.
     pub(super) fn aug_assign(&mut self, a: &ast::StmtAugAssign) {
         let val = self.eval(&a.value);
-        if let (Operator::Add, Expr::Name(n)) = (a.op, a.target.as_ref()) {
-            self.added.insert(n.id.as_str().to_string());
-        }
         if a.op == Operator::Add && self.score_target(&a.target).is_some() {
             for term in terms(&a.value) {
                 let v = self.eval(term);
@@ -129,6 +126,7 @@ impl Flow<'_> {
                 }
             }
             Expr::Attribute(_) => {
+                self.attr_vars = true;
                 let key = self.lines.text(super::py::span(target)).to_string();
                 self.store_name(&key, val, offset);
             }

@@ -6,12 +6,12 @@
 //! condition or loop are weak (joined with the old value); an `if` whose body exits (`return`,
 //! `sys.exit`, `raise`, `continue`) guards the rest of its block.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::facts::{Award, AwardKind, Facts};
 use super::py::{ast, start, Lines};
 use super::taint::{Taint, Val};
-use ast::{Expr, Stmt};
+use ast::Stmt;
 
 /// Why a condition is on the control stack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,42 +39,39 @@ pub(crate) struct Flow<'s> {
     pub(super) facts: Facts,
     pub(super) returns: Vec<Vec<Val>>,
     pub(super) record: bool,
-    /// Names that get `+=` somewhere (first pass).
-    pub(super) added: HashSet<String>,
-    /// Names returned from a function (first pass).
-    returned: HashSet<String>,
     /// Import aliases: local name -> qualified name (`present` -> `os.path.exists`).
     pub(super) aliases: HashMap<String, String>,
     /// Number of environment-reading calls evaluated so far.
     pub(super) env_reads: usize,
+    /// Some attribute (`self.ok`, `cfg.flag`) has been bound as a variable.
+    pub(super) attr_vars: bool,
 }
 
-/// Run the pass over a module: once to summarise functions and learn which names are printed
-/// as the reward, once more to record awards.
+/// Run the pass over a module. A first, non-recording round summarises functions only when
+/// some function calls one defined after it; the recording round follows.
 pub(crate) fn analyze(suite: &[Stmt], lines: &Lines) -> Facts {
+    let pre = super::prepass::run(suite);
     let mut flow = Flow {
         lines,
-        scopes: vec![HashMap::new()],
-        containers: HashSet::new(),
+        scopes: vec![HashMap::default()],
+        containers: HashSet::default(),
         pc: Vec::new(),
         fn_base: vec![0],
-        funcs: HashMap::new(),
-        score_names: HashSet::new(),
+        funcs: HashMap::default(),
+        score_names: pre.score_names,
         facts: Facts::default(),
         returns: Vec::new(),
         record: false,
-        added: HashSet::new(),
-        returned: HashSet::new(),
-        aliases: HashMap::new(),
+        aliases: HashMap::default(),
         env_reads: 0,
+        attr_vars: false,
     };
-    flow.block(suite);
-    // An accumulator a function returns is that function's score (`s += 0.5 ... return s`).
-    let accumulators: Vec<String> = flow.added.intersection(&flow.returned).cloned().collect();
-    flow.score_names.extend(accumulators);
-    flow.scopes = vec![HashMap::new()];
-    flow.containers.clear();
-    flow.pc.clear();
+    if pre.needs_summaries {
+        flow.block(suite);
+        flow.scopes = vec![HashMap::default()];
+        flow.containers.clear();
+        flow.pc.clear();
+    }
     flow.record = true;
     flow.block(suite);
     flow.facts
@@ -219,9 +216,6 @@ impl<'s> Flow<'s> {
             Stmt::FunctionDef(def) => self.function(def),
             Stmt::ClassDef(class) => self.block(&class.body),
             Stmt::Return(ret) => {
-                if let Some(Expr::Name(n)) = ret.value.as_deref() {
-                    self.returned.insert(n.id.as_str().to_string());
-                }
                 let val = match &ret.value {
                     Some(v) => self.eval(v),
                     None => Val::default(),
