@@ -146,7 +146,10 @@ impl Flow<'_> {
             args.push((self.eval(a), a));
         }
         for k in c.arguments.keywords.iter() {
-            args.push((self.eval(&k.value), &k.value));
+            // Keyword arguments are options (`reverse=True`, `data_only=True`), not data.
+            let mut v = self.eval(&k.value);
+            v.taint.clear_markers();
+            args.push((v, &k.value));
         }
         if matches!(name.as_deref(), Some("print" | "sys.stdout.write")) {
             self.reward_print(c);
