@@ -61,7 +61,9 @@ impl Flow<'_> {
         self.scopes.push(HashMap::default());
         self.fn_base.push(self.pc.len());
         self.returns.push(Vec::new());
+        self.global_names.push(Default::default());
         self.block(&def.body);
+        self.global_names.pop();
         let rets = self.returns.pop().unwrap_or_default();
         self.fn_base.pop();
         self.scopes.pop();

@@ -45,6 +45,8 @@ pub(crate) struct Flow<'s> {
     pub(super) env_reads: usize,
     /// Some attribute (`self.ok`, `cfg.flag`) has been bound as a variable.
     pub(super) attr_vars: bool,
+    /// Names declared `global` in each enclosing function.
+    pub(super) global_names: Vec<HashSet<String>>,
 }
 
 /// Run the pass over a module. A first, non-recording round summarises functions only when
@@ -65,6 +67,7 @@ pub(crate) fn analyze(suite: &[Stmt], lines: &Lines) -> Facts {
         aliases: HashMap::default(),
         env_reads: 0,
         attr_vars: false,
+        global_names: Vec::new(),
     };
     if pre.needs_summaries {
         flow.block(suite);
@@ -148,8 +151,24 @@ impl<'s> Flow<'s> {
 
     /// Bind `name` to `val`, weakly when under a condition or loop of this function.
     pub(super) fn store_name(&mut self, name: &str, mut val: Val, offset: usize) {
-        let ctrl = self.local_pc();
-        let old = self.scopes.last().and_then(|s| s.get(name)).cloned();
+        // `global x` inside a function: the store goes to the module scope, and whether the
+        // function runs at all is unknown, so it is a weak update there.
+        let global =
+            self.scopes.len() > 1 && self.global_names.last().is_some_and(|g| g.contains(name));
+        let scope_idx = if global {
+            0
+        } else {
+            self.scopes.len().saturating_sub(1)
+        };
+        let ctrl = match self.local_pc() {
+            None if global => Some(Taint::default()),
+            other => other,
+        };
+        let old = self
+            .scopes
+            .get(scope_idx)
+            .and_then(|s| s.get(name))
+            .cloned();
         if let Some(old) = &old {
             if val.taint.inspects() {
                 // `ok = ok and check`: the old constant has now been evaluated.
@@ -188,7 +207,7 @@ impl<'s> Flow<'s> {
                 flaglike: old.flaglike && val.flaglike,
             };
         }
-        if let Some(scope) = self.scopes.last_mut() {
+        if let Some(scope) = self.scopes.get_mut(scope_idx) {
             scope.insert(name.to_string(), val);
         }
     }
@@ -295,6 +314,11 @@ impl<'s> Flow<'s> {
                 self.block(&t.finalbody);
             }
             Stmt::Assert(a) => return Some(self.eval(&a.test).taint.unmarked()),
+            Stmt::Global(g) => {
+                if let Some(set) = self.global_names.last_mut() {
+                    set.extend(g.names.iter().map(|n| n.as_str().to_string()));
+                }
+            }
             Stmt::Import(i) => {
                 for a in &i.names {
                     if let Some(local) = &a.asname {
