@@ -157,9 +157,15 @@ impl Flow<'_> {
 
     /// Add a value into a container without a constant key (weak update of the whole).
     pub(super) fn store_item(&mut self, container: &str, val: Val) {
+        // The container may be bound in an enclosing scope (a module-level list filled by a
+        // helper function).
+        let idx = (0..self.scopes.len())
+            .rev()
+            .find(|&i| self.scopes[i].contains_key(container))
+            .unwrap_or(self.scopes.len().saturating_sub(1));
         let mut merged = self
             .scopes
-            .last()
+            .get(idx)
             .and_then(|s| s.get(container))
             .cloned()
             .unwrap_or_default();
@@ -175,7 +181,7 @@ impl Flow<'_> {
         merged.taint.join(&v.taint);
         merged.num = None;
         merged.flaglike = false;
-        if let Some(scope) = self.scopes.last_mut() {
+        if let Some(scope) = self.scopes.get_mut(idx) {
             scope.insert(container.to_string(), merged);
         }
     }

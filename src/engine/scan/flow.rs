@@ -153,13 +153,19 @@ impl<'s> Flow<'s> {
     pub(super) fn store_name(&mut self, name: &str, mut val: Val, offset: usize) {
         // `global x` inside a function: the store goes to the module scope, and whether the
         // function runs at all is unknown, so it is a weak update there.
-        let global =
-            self.scopes.len() > 1 && self.global_names.last().is_some_and(|g| g.contains(name));
-        let scope_idx = if global {
-            0
-        } else {
-            self.scopes.len().saturating_sub(1)
-        };
+        let last = self.scopes.len().saturating_sub(1);
+        let mut global = last > 0 && self.global_names.last().is_some_and(|g| g.contains(name));
+        let mut scope_idx = if global { 0 } else { last };
+        // An item of a container bound in an enclosing scope (`results["x"] = …` inside a
+        // helper) mutates that container, no `global` needed.
+        if let Some((base, _)) = name.split_once('[') {
+            if last > 0 && !self.scopes[last].contains_key(base) {
+                if let Some(idx) = (0..last).rev().find(|&i| self.scopes[i].contains_key(base)) {
+                    scope_idx = idx;
+                    global = true;
+                }
+            }
+        }
         let ctrl = match self.local_pc() {
             None if global => Some(Taint::default()),
             other => other,
