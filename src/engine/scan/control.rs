@@ -62,7 +62,9 @@ impl Flow<'_> {
         self.fn_base.push(self.pc.len());
         self.returns.push(Vec::new());
         self.global_names.push(Default::default());
+        self.fn_names.push(def.name.as_str().to_string());
         self.block(&def.body);
+        self.fn_names.pop();
         self.global_names.pop();
         let rets = self.returns.pop().unwrap_or_default();
         self.fn_base.pop();

@@ -47,6 +47,8 @@ pub(crate) struct Flow<'s> {
     pub(super) attr_vars: bool,
     /// Names declared `global` in each enclosing function.
     pub(super) global_names: Vec<HashSet<String>>,
+    /// Names of the enclosing functions.
+    pub(super) fn_names: Vec<String>,
 }
 
 /// Run the pass over a module. A first, non-recording round summarises functions only when
@@ -68,6 +70,7 @@ pub(crate) fn analyze(suite: &[Stmt], lines: &Lines) -> Facts {
         env_reads: 0,
         attr_vars: false,
         global_names: Vec::new(),
+        fn_names: Vec::new(),
     };
     if pre.needs_summaries {
         flow.block(suite);
@@ -245,7 +248,15 @@ impl<'s> Flow<'s> {
                     Some(v) => self.eval(v),
                     None => Val::default(),
                 };
-                if !self.returns.is_empty() {
+                // A function named like a parameter (`max_score()`, `weight_for()`) returning a
+                // constant is configuration, not a success value.
+                let config_like = self.fn_names.last().is_some_and(|n| {
+                    let n = n.to_ascii_lowercase();
+                    ["weight", "max", "threshold", "tol", "limit", "default"]
+                        .iter()
+                        .any(|w| n.contains(w))
+                });
+                if !self.returns.is_empty() && !config_like {
                     self.award(AwardKind::Return, start(ret), &val);
                 }
                 let cond = self.gate_pc().unmarked();
