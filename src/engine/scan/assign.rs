@@ -79,9 +79,6 @@ impl Flow<'_> {
     /// `target op= value`.
     pub(super) fn aug_assign(&mut self, a: &ast::StmtAugAssign) {
         let val = self.eval(&a.value);
-        if let (Operator::Add, Expr::Name(n)) = (a.op, a.target.as_ref()) {
-            self.added.insert(n.id.as_str().to_string());
-        }
         if a.op == Operator::Add && self.score_target(&a.target).is_some() {
             for term in terms(&a.value) {
                 let v = self.eval(term);
@@ -129,6 +126,7 @@ impl Flow<'_> {
                 }
             }
             Expr::Attribute(_) => {
+                self.attr_vars = true;
                 let key = self.lines.text(super::py::span(target)).to_string();
                 self.store_name(&key, val, offset);
             }
@@ -159,9 +157,15 @@ impl Flow<'_> {
 
     /// Add a value into a container without a constant key (weak update of the whole).
     pub(super) fn store_item(&mut self, container: &str, val: Val) {
+        // The container may be bound in an enclosing scope (a module-level list filled by a
+        // helper function).
+        let idx = (0..self.scopes.len())
+            .rev()
+            .find(|&i| self.scopes[i].contains_key(container))
+            .unwrap_or(self.scopes.len().saturating_sub(1));
         let mut merged = self
             .scopes
-            .last()
+            .get(idx)
             .and_then(|s| s.get(container))
             .cloned()
             .unwrap_or_default();
@@ -177,7 +181,7 @@ impl Flow<'_> {
         merged.taint.join(&v.taint);
         merged.num = None;
         merged.flaglike = false;
-        if let Some(scope) = self.scopes.last_mut() {
+        if let Some(scope) = self.scopes.get_mut(idx) {
             scope.insert(container.to_string(), merged);
         }
     }

@@ -1,6 +1,8 @@
 //! Calls in the data-flow pass: existence checks, pure builtins, user functions, container
 //! mutation and environment reads (REWARD prints are in `printed.rs`).
 
+use std::rc::Rc;
+
 use super::expr::dotted;
 use super::flow::Flow;
 use super::py::ast;
@@ -119,10 +121,12 @@ const PURE_METHODS: &[&str] = &[
 const MUTATORS: &[&str] = &["append", "extend", "add", "update", "insert", "setdefault"];
 
 impl Flow<'_> {
-    fn key_of(&mut self, arg: &Expr, val: &Val) -> String {
-        val.text
-            .clone()
-            .unwrap_or_else(|| self.lines.text(super::py::span(arg)).to_string())
+    /// The path an existence check is about: its constant text, else its source text.
+    fn key_of(&self, arg: &Expr, val: &Val) -> Rc<str> {
+        match &val.text {
+            Some(t) => t.clone(),
+            None => Rc::from(self.lines.text(super::py::span(arg))),
+        }
     }
 
     /// Expand an import alias at the head of a dotted name.
@@ -142,7 +146,10 @@ impl Flow<'_> {
             args.push((self.eval(a), a));
         }
         for k in c.arguments.keywords.iter() {
-            args.push((self.eval(&k.value), &k.value));
+            // Keyword arguments are options (`reverse=True`, `data_only=True`), not data.
+            let mut v = self.eval(&k.value);
+            v.taint.clear_markers();
+            args.push((v, &k.value));
         }
         if matches!(name.as_deref(), Some("print" | "sys.stdout.write")) {
             self.reward_print(c);
@@ -151,12 +158,9 @@ impl Flow<'_> {
         if let Some(n) = name.as_deref() {
             if let Some(summary) = self.funcs.get(n) {
                 let mut v = summary.clone();
-                for (a, e) in &args {
-                    let key = self.key_of(e, a);
-                    if v.taint.env {
-                        v.taint.add_key(&key);
-                    } else {
-                        v.taint.add_exist_key(&key);
+                if v.taint.exists && !v.taint.env {
+                    if let Some((a, e)) = args.first() {
+                        v.taint.add_exist_key(self.key_of(e, a));
                     }
                 }
                 return v;
@@ -175,8 +179,7 @@ impl Flow<'_> {
                 };
                 if let Some((a, e)) = args.first() {
                     t.join(&a.taint.clone().unmarked());
-                    let key = self.key_of(e, a);
-                    t.add_exist_key(&key);
+                    t.add_exist_key(self.key_of(e, a));
                 }
                 // A path computed from the state is still only checked for existence.
                 t.env = false;
@@ -192,12 +195,11 @@ impl Flow<'_> {
         if let Expr::Attribute(attr) = c.func.as_ref() {
             let method = attr.attr.as_str();
             let recv = self.eval(&attr.value);
-            let recv_key = self.key_of(&attr.value, &recv);
             if EXISTS_METHODS.contains(&method) {
-                let mut t = recv.taint.unmarked();
+                let mut t = recv.taint.clone().unmarked();
                 t.exists = true;
                 t.env = false;
-                t.add_exist_key(&recv_key);
+                t.add_exist_key(self.key_of(&attr.value, &recv));
                 return Val::of(t);
             }
             if MUTATORS.contains(&method) {
@@ -218,20 +220,15 @@ impl Flow<'_> {
                     self.env_reads += 1;
                 }
             }
-            for (a, e) in &args {
+            for (a, _) in &args {
                 t.join(&a.taint.clone().unmarked());
-                let key = self.key_of(e, a);
-                t.add_key(&key);
             }
-            t.add_key(&recv_key);
             return Val::of(t);
         }
         self.env_reads += 1;
         let mut t = Taint::env();
         for (a, e) in &args {
             t.join(&a.taint.clone().unmarked());
-            let key = self.key_of(e, a);
-            t.add_key(&key);
             // An unknown callee may fill a container it is given (`exec(code, ns)`).
             // Scalars (numbers, flags) are passed by value and stay as they are.
             if let Expr::Name(n) = e {
@@ -284,8 +281,8 @@ fn pure(name: &str, args: &[(Val, &Expr)]) -> Val {
         }
         "str" => out.text = first.and_then(|a| a.text.clone()),
         "Path" | "PurePath" | "pathlib.Path" | "os.path.join" | "os.path.expanduser" => {
-            let texts: Option<Vec<String>> = args.iter().map(|(a, _)| a.text.clone()).collect();
-            out.text = texts.map(|t| t.join("/"));
+            let texts: Option<Vec<&str>> = args.iter().map(|(a, _)| a.text.as_deref()).collect();
+            out.text = texts.map(|t| Rc::from(t.join("/")));
         }
         "len" => out.taint.clear_markers(),
         _ => {}

@@ -1,7 +1,7 @@
 //! Control flow for the data-flow pass: `if`/`elif`/`else` (with early-exit guards), `try`
 //! bodies, function definitions (summaries) and the block-exit test.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::flow::{Flow, PcKind};
 use super::py::ast;
@@ -58,10 +58,14 @@ impl Flow<'_> {
     }
 
     pub(super) fn function(&mut self, def: &ast::StmtFunctionDef) {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(HashMap::default());
         self.fn_base.push(self.pc.len());
         self.returns.push(Vec::new());
+        self.global_names.push(Default::default());
+        self.fn_names.push(def.name.as_str().to_string());
         self.block(&def.body);
+        self.fn_names.pop();
+        self.global_names.pop();
         let rets = self.returns.pop().unwrap_or_default();
         self.fn_base.pop();
         self.scopes.pop();

@@ -1,6 +1,7 @@
 //! Expression evaluation for the data-flow pass: what each expression depends on.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
+use std::rc::Rc;
 
 use super::assign::const_key;
 use super::flow::Flow;
@@ -54,13 +55,13 @@ impl Flow<'_> {
                 }
             }
             Expr::StringLiteral(s) => {
-                let text = s.value.to_str().to_string();
+                let text = s.value.to_str();
                 Val {
                     taint: Taint {
                         truthy: (!text.is_empty()).then(|| start(s)),
                         ..Taint::default()
                     },
-                    text: Some(text),
+                    text: Some(Rc::from(text)),
                     ..Val::default()
                 }
             }
@@ -78,16 +79,18 @@ impl Flow<'_> {
             Expr::TString(_) | Expr::IpyEscapeCommand(_) => Val::env(),
             Expr::Lambda(l) => {
                 // The value of a lambda is what calling it returns (parameters are unknown).
-                self.scopes.push(HashMap::new());
+                self.scopes.push(HashMap::default());
                 let v = self.eval(&l.body);
                 self.scopes.pop();
                 v
             }
             Expr::Name(n) => self.load_name(n.id.as_str()),
             Expr::Attribute(a) => {
-                let key = self.lines.text(super::py::span(a));
-                if let Some(v) = self.lookup(key) {
-                    return v.clone();
+                if self.attr_vars {
+                    let key = self.lines.text(super::py::span(a));
+                    if let Some(v) = self.lookup(key) {
+                        return v.clone();
+                    }
                 }
                 let mut v = self.eval(&a.value);
                 v.num = None;
@@ -115,8 +118,8 @@ impl Flow<'_> {
                     _ => None,
                 };
                 let text = match (b.op, &l.text, &r.text) {
-                    (Operator::Add, Some(x), Some(y)) => Some(format!("{x}{y}")),
-                    (Operator::Div, Some(x), Some(y)) => Some(format!("{x}/{y}")),
+                    (Operator::Add, Some(x), Some(y)) => Some(Rc::from(format!("{x}{y}"))),
+                    (Operator::Div, Some(x), Some(y)) => Some(Rc::from(format!("{x}/{y}"))),
                     _ => None,
                 };
                 Val {
@@ -255,9 +258,13 @@ impl Flow<'_> {
     }
 
     fn subscript(&mut self, s: &ast::ExprSubscript) -> Val {
-        if let (Expr::Name(n), Some(key)) = (s.value.as_ref(), const_key(&s.slice)) {
-            if let Some(v) = self.lookup(&format!("{}[{key}]", n.id.as_str())) {
-                return v.clone();
+        if let Expr::Name(n) = s.value.as_ref() {
+            if self.containers.contains(n.id.as_str()) {
+                if let Some(key) = const_key(&s.slice) {
+                    if let Some(v) = self.lookup(&format!("{}[{key}]", n.id.as_str())) {
+                        return v.clone();
+                    }
+                }
             }
         }
         let mut v = self.eval(&s.value);
@@ -290,7 +297,7 @@ impl Flow<'_> {
     }
 
     fn comprehension(&mut self, gens: &[ast::Comprehension], elts: &[&Expr]) -> Val {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(HashMap::default());
         let mut out = Val::default();
         for g in gens {
             let iter = self.eval(&g.iter);

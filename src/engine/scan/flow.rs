@@ -6,12 +6,12 @@
 //! condition or loop are weak (joined with the old value); an `if` whose body exits (`return`,
 //! `sys.exit`, `raise`, `continue`) guards the rest of its block.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::facts::{Award, AwardKind, Facts};
 use super::py::{ast, start, Lines};
 use super::taint::{Taint, Val};
-use ast::{Expr, Stmt};
+use ast::Stmt;
 
 /// Why a condition is on the control stack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,42 +39,45 @@ pub(crate) struct Flow<'s> {
     pub(super) facts: Facts,
     pub(super) returns: Vec<Vec<Val>>,
     pub(super) record: bool,
-    /// Names that get `+=` somewhere (first pass).
-    pub(super) added: HashSet<String>,
-    /// Names returned from a function (first pass).
-    returned: HashSet<String>,
     /// Import aliases: local name -> qualified name (`present` -> `os.path.exists`).
     pub(super) aliases: HashMap<String, String>,
     /// Number of environment-reading calls evaluated so far.
     pub(super) env_reads: usize,
+    /// Some attribute (`self.ok`, `cfg.flag`) has been bound as a variable.
+    pub(super) attr_vars: bool,
+    /// Names declared `global` in each enclosing function.
+    pub(super) global_names: Vec<HashSet<String>>,
+    /// Names of the enclosing functions.
+    pub(super) fn_names: Vec<String>,
 }
 
-/// Run the pass over a module: once to summarise functions and learn which names are printed
-/// as the reward, once more to record awards.
+/// Run the pass over a module. A first, non-recording round summarises functions only when
+/// some function calls one defined after it; the recording round follows.
 pub(crate) fn analyze(suite: &[Stmt], lines: &Lines) -> Facts {
+    let pre = super::prepass::run(suite);
     let mut flow = Flow {
         lines,
-        scopes: vec![HashMap::new()],
-        containers: HashSet::new(),
+        scopes: vec![HashMap::default()],
+        containers: HashSet::default(),
         pc: Vec::new(),
         fn_base: vec![0],
-        funcs: HashMap::new(),
-        score_names: HashSet::new(),
+        funcs: HashMap::default(),
+        score_names: pre.score_names,
         facts: Facts::default(),
         returns: Vec::new(),
         record: false,
-        added: HashSet::new(),
-        returned: HashSet::new(),
-        aliases: HashMap::new(),
+        aliases: HashMap::default(),
         env_reads: 0,
+        attr_vars: false,
+        global_names: Vec::new(),
+        fn_names: Vec::new(),
     };
-    flow.block(suite);
-    // An accumulator a function returns is that function's score (`s += 0.5 ... return s`).
-    let accumulators: Vec<String> = flow.added.intersection(&flow.returned).cloned().collect();
-    flow.score_names.extend(accumulators);
-    flow.scopes = vec![HashMap::new()];
-    flow.containers.clear();
-    flow.pc.clear();
+    if pre.needs_summaries {
+        flow.block(suite);
+        flow.scopes = vec![HashMap::default()];
+        flow.containers.clear();
+        flow.pc.clear();
+    }
     flow.record = true;
     flow.block(suite);
     flow.facts
@@ -151,8 +154,30 @@ impl<'s> Flow<'s> {
 
     /// Bind `name` to `val`, weakly when under a condition or loop of this function.
     pub(super) fn store_name(&mut self, name: &str, mut val: Val, offset: usize) {
-        let ctrl = self.local_pc();
-        let old = self.scopes.last().and_then(|s| s.get(name)).cloned();
+        // `global x` inside a function: the store goes to the module scope, and whether the
+        // function runs at all is unknown, so it is a weak update there.
+        let last = self.scopes.len().saturating_sub(1);
+        let mut global = last > 0 && self.global_names.last().is_some_and(|g| g.contains(name));
+        let mut scope_idx = if global { 0 } else { last };
+        // An item of a container bound in an enclosing scope (`results["x"] = …` inside a
+        // helper) mutates that container, no `global` needed.
+        if let Some((base, _)) = name.split_once('[') {
+            if last > 0 && !self.scopes[last].contains_key(base) {
+                if let Some(idx) = (0..last).rev().find(|&i| self.scopes[i].contains_key(base)) {
+                    scope_idx = idx;
+                    global = true;
+                }
+            }
+        }
+        let ctrl = match self.local_pc() {
+            None if global => Some(Taint::default()),
+            other => other,
+        };
+        let old = self
+            .scopes
+            .get(scope_idx)
+            .and_then(|s| s.get(name))
+            .cloned();
         if let Some(old) = &old {
             if val.taint.inspects() {
                 // `ok = ok and check`: the old constant has now been evaluated.
@@ -191,7 +216,7 @@ impl<'s> Flow<'s> {
                 flaglike: old.flaglike && val.flaglike,
             };
         }
-        if let Some(scope) = self.scopes.last_mut() {
+        if let Some(scope) = self.scopes.get_mut(scope_idx) {
             scope.insert(name.to_string(), val);
         }
     }
@@ -219,14 +244,19 @@ impl<'s> Flow<'s> {
             Stmt::FunctionDef(def) => self.function(def),
             Stmt::ClassDef(class) => self.block(&class.body),
             Stmt::Return(ret) => {
-                if let Some(Expr::Name(n)) = ret.value.as_deref() {
-                    self.returned.insert(n.id.as_str().to_string());
-                }
                 let val = match &ret.value {
                     Some(v) => self.eval(v),
                     None => Val::default(),
                 };
-                if !self.returns.is_empty() {
+                // A function named like a parameter (`max_score()`, `weight_for()`) returning a
+                // constant is configuration, not a success value.
+                let config_like = self.fn_names.last().is_some_and(|n| {
+                    let n = n.to_ascii_lowercase();
+                    ["weight", "max", "threshold", "tol", "limit", "default"]
+                        .iter()
+                        .any(|w| n.contains(w))
+                });
+                if !self.returns.is_empty() && !config_like {
                     self.award(AwardKind::Return, start(ret), &val);
                 }
                 let cond = self.gate_pc().unmarked();
@@ -301,6 +331,11 @@ impl<'s> Flow<'s> {
                 self.block(&t.finalbody);
             }
             Stmt::Assert(a) => return Some(self.eval(&a.test).taint.unmarked()),
+            Stmt::Global(g) => {
+                if let Some(set) = self.global_names.last_mut() {
+                    set.extend(g.names.iter().map(|n| n.as_str().to_string()));
+                }
+            }
             Stmt::Import(i) => {
                 for a in &i.names {
                     if let Some(local) = &a.asname {

@@ -24,6 +24,7 @@ pub mod corpus;
 mod expr;
 mod facts;
 mod flow;
+mod prepass;
 mod printed;
 mod py;
 mod report;

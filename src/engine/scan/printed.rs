@@ -53,7 +53,7 @@ impl Flow<'_> {
 }
 
 /// Split a printed expression into literal text and interpolated parts.
-fn collect_parts<'e>(expr: &'e Expr, text: &mut String, parts: &mut Vec<&'e Expr>) {
+pub(super) fn collect_parts<'e>(expr: &'e Expr, text: &mut String, parts: &mut Vec<&'e Expr>) {
     match expr {
         Expr::StringLiteral(s) => text.push_str(s.value.to_str()),
         Expr::FString(f) => {

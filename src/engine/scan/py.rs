@@ -107,8 +107,15 @@ pub(crate) struct Lines<'s> {
 
 impl<'s> Lines<'s> {
     pub fn new(source: &'s str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(source.match_indices('\n').map(|(i, _)| i + 1));
+        let mut starts = Vec::with_capacity(source.len() / 32 + 1);
+        starts.push(0);
+        starts.extend(
+            source
+                .bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
         Lines { source, starts }
     }
 

@@ -1,14 +1,13 @@
 //! The abstract values of the data-flow pass.
 //!
 //! A [`Taint`] says what a value was computed from: real environment reads (`env`), existence
-//! checks (`exists`, or `absent` when negated), which paths were touched (`keys`), and —
+//! checks (`exists`, or `absent` when negated), which path was checked (`exist_key`), and —
 //! the interesting part for C5 — *markers* pointing at the constant that made it: a literal
 //! `True` (`bool_true`), another truthy literal (`truthy`), or a constant flag assignment that
 //! was never evaluated (`placeholder`). Markers are dropped as soon as a value becomes
 //! control-dependent on a real inspection (`found = True` inside `if row == expected:`).
 
-/// Upper bound on tracked path keys per value (keeps joins cheap).
-const MAX_KEYS: usize = 8;
+use std::rc::Rc;
 
 /// What a value depends on; see the module doc.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -19,10 +18,9 @@ pub(crate) struct Taint {
     pub exists: bool,
     /// Derived from a negated existence check (`not os.path.exists(src)`).
     pub absent: bool,
-    /// Paths (resolved constant text or source text) whose content was read.
-    pub keys: Vec<String>,
-    /// Paths whose existence was checked.
-    pub exist_keys: Vec<String>,
+    /// The first path (resolved constant text or source text) whose existence was checked,
+    /// for messages.
+    pub exist_key: Option<Rc<str>>,
     /// Byte offset of a literal `True` this value still carries.
     pub bool_true: Option<usize>,
     /// Byte offset of a truthy non-bool literal (`1`, `"yes"`) this value still carries.
@@ -55,11 +53,8 @@ impl Taint {
         self.env |= other.env;
         self.exists |= other.exists;
         self.absent |= other.absent;
-        for key in &other.keys {
-            self.add_key(key);
-        }
-        for key in &other.exist_keys {
-            self.add_exist_key(key);
+        if self.exist_key.is_none() {
+            self.exist_key.clone_from(&other.exist_key);
         }
         self.bool_true = self.bool_true.or(other.bool_true);
         self.truthy = self.truthy.or(other.truthy);
@@ -72,17 +67,10 @@ impl Taint {
         self
     }
 
-    /// Record a path whose content was read.
-    pub fn add_key(&mut self, key: &str) {
-        if self.keys.len() < MAX_KEYS && !self.keys.iter().any(|k| k == key) {
-            self.keys.push(key.to_string());
-        }
-    }
-
-    /// Record a path whose existence was checked.
-    pub fn add_exist_key(&mut self, key: &str) {
-        if self.exist_keys.len() < MAX_KEYS && !self.exist_keys.iter().any(|k| k == key) {
-            self.exist_keys.push(key.to_string());
+    /// Record a path whose existence was checked (the first one is kept).
+    pub fn add_exist_key(&mut self, key: Rc<str>) {
+        if self.exist_key.is_none() {
+            self.exist_key = Some(key);
         }
     }
 
@@ -116,7 +104,7 @@ pub(crate) struct Val {
     /// Known numeric value (booleans count as 0/1).
     pub num: Option<f64>,
     /// Known string value.
-    pub text: Option<String>,
+    pub text: Option<Rc<str>>,
     /// The value looks like a verification flag (bool, None, comparison, negation).
     pub flaglike: bool,
 }

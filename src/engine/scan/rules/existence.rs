@@ -34,8 +34,8 @@ pub(super) fn check(facts: &Facts, hits: &mut Vec<Hit>) {
             reason: format!(
                 "score is awarded only because {} exists; open it and check a property of its \
                  content (values, structure) before awarding",
-                gate.exist_keys
-                    .first()
+                gate.exist_key
+                    .as_deref()
                     .map_or_else(|| "a path".to_string(), |k| format!("`{k}`"))
             ),
         });

@@ -63,7 +63,8 @@ pub(super) fn check(facts: &Facts, lines: &Lines, hits: &mut Vec<Hit>) {
         }
         let what = match award.kind {
             AwardKind::Increment => format!("{} points are added", amount(num)),
-            AwardKind::Print => format!("the script prints a constant reward of {}", amount(num)),
+            AwardKind::Print if num.is_nan() => "the script prints a constant reward".to_string(),
+            AwardKind::Print => format!("the script prints a constant reward of {num}"),
             AwardKind::Return => format!("this function returns the constant {num}"),
             AwardKind::Set => continue,
         };

@@ -7,7 +7,7 @@
 //! name built at run time is treated as one. `exec`/`eval`/`compile` of a non-constant string is
 //! dynamic code; of a constant string, the string itself is parsed and scanned for process use.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::super::py::{self, ast, start};
 use super::super::report::RuleId;
@@ -103,7 +103,42 @@ impl Resolver {
         }
     }
 
+    /// Cheap pre-check: can `e` resolve to anything? Only chains rooted at an import alias, a
+    /// tracked assignment or one of the reflective builtins can.
+    fn may_resolve(&self, e: &Expr) -> bool {
+        let mut cur = e;
+        loop {
+            cur = match cur {
+                Expr::Attribute(a) => &a.value,
+                Expr::Call(c) => &c.func,
+                Expr::Subscript(s) => &s.value,
+                Expr::Name(n) => {
+                    let id = n.id.as_str();
+                    return self.names.contains_key(id)
+                        || matches!(
+                            id,
+                            "__builtins__"
+                                | "builtins"
+                                | "__import__"
+                                | "exec"
+                                | "eval"
+                                | "compile"
+                                | "getattr"
+                                | "vars"
+                                | "globals"
+                                | "locals"
+                        )
+                        || self.star_os;
+                }
+                _ => return false,
+            };
+        }
+    }
+
     fn resolve(&self, e: &Expr) -> Option<String> {
+        if !self.may_resolve(e) {
+            return None;
+        }
         match e {
             Expr::Name(n) => {
                 let id = n.id.as_str();
@@ -298,11 +333,9 @@ impl<'a> Visitor<'a> for Detect<'_> {
 /// Rules 5 and 7 over a module.
 pub(super) fn check(suite: &[Stmt], hits: &mut Vec<Hit>) {
     let mut resolver = Resolver::default();
-    for _ in 0..2 {
-        let mut collect = Collect(&mut resolver);
-        for s in suite {
-            collect.visit_stmt(s);
-        }
+    let mut collect = Collect(&mut resolver);
+    for s in suite {
+        collect.visit_stmt(s);
     }
     let mut detect = Detect {
         resolver: &resolver,
