@@ -152,4 +152,5 @@ pub trait Discriminator: Send + Sync {
     ) -> Result<DiscriminatorOutput, AgentError>;
 }
 
+pub mod command;
 pub mod llm;

@@ -1,0 +1,389 @@
+//! One agent call: a fresh working directory with what the role may see, the CLI run under
+//! bubblewrap (re-run once when it left files missing), and the files read back.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::config::CommandAgentConfig;
+use super::process::{self, Ending, Finished};
+use super::sandbox::{self, Plan, IN_HOME, IN_WORK};
+use super::stream;
+use super::template::{self, Values};
+use super::workdir::WorkDir;
+use crate::engine::agents::llm::prompt::{system_prompt, user_message, Role};
+use crate::engine::agents::llm::reply::extract_files;
+use crate::engine::agents::{AgentError, TaskBrief, Usage};
+
+/// File the CLI may write its last message to (`{output_file}`).
+const LAST_MESSAGE: &str = "last_message.txt";
+
+/// Everything one call needs.
+pub struct Call<'a> {
+    /// The CLI settings.
+    pub cfg: &'a CommandAgentConfig,
+    /// Where `orchestrator.md`, `generator.md` and `discriminator.md` are.
+    pub prompts_dir: &'a Path,
+    /// Which agent.
+    pub role: Role,
+    /// The task.
+    pub brief: &'a TaskBrief,
+    /// Round number.
+    pub round: u32,
+    /// The previous REVIEW.md.
+    pub previous_review: Option<&'a str>,
+    /// Extra read-only files (the Discriminator's state snapshots).
+    pub snapshots: Vec<(&'static str, String)>,
+    /// The files the CLI must write.
+    pub wanted: &'static [&'static str],
+    /// Cancellation flag.
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+fn infra(what: impl std::fmt::Display) -> AgentError {
+    AgentError::Infra(what.to_string())
+}
+
+fn tail(text: &str, chars: usize) -> String {
+    let n = text.chars().count();
+    let t: String = text.chars().skip(n.saturating_sub(chars)).collect();
+    if t.trim().is_empty() {
+        "(empty)".into()
+    } else {
+        t.trim().to_string()
+    }
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// The uid the CLI runs as and whether the engine must switch to it.
+fn run_uid(cfg: &CommandAgentConfig) -> (u32, bool) {
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    match cfg.run_as_uid {
+        Some(u) if me == 0 => (u, u != 0),
+        _ => (me, false),
+    }
+}
+
+fn prompt_md(call: &Call<'_>, work: &str) -> Result<String, AgentError> {
+    let system = system_prompt(call.prompts_dir, call.role).map_err(infra)?;
+    let user = user_message(call.brief, call.round, call.previous_review, call.role);
+    let mut m = format!(
+        "{}\n\n{}\n## You are a command-line agent\n\n",
+        system.trim_end(),
+        user
+    );
+    let _ = writeln!(
+        m,
+        "Your working directory is `{work}`; it holds `task_config.json` (the task's public \
+         fields), the SKILL file(s){}{}. The tools named above (`write_file`, `read_state`, \
+         `dry_run_reward`) do not exist here: write {} directly into `{work}` with your own file \
+         tools, and finish. Nothing outside this directory is visible to you.",
+        if call.previous_review.is_some() {
+            ", `REVIEW.md` (the previous round)"
+        } else {
+            ""
+        },
+        if call.snapshots.is_empty() {
+            String::new()
+        } else {
+            ", and read-only JSON snapshots of the two environments: `state_init.json` (V_init, \
+             after setup) and `state_gold.json` (V_gold, after the golden patch)"
+                .to_string()
+        },
+        call.wanted
+            .iter()
+            .map(|w| format!("`{w}`"))
+            .collect::<Vec<_>>()
+            .join(" and ")
+    );
+    Ok(m)
+}
+
+/// Runs the call; returns the wanted files (name, text) in order and the usage.
+pub fn execute(call: &Call<'_>) -> Result<(Vec<(String, String)>, Usage), AgentError> {
+    let cfg = call.cfg;
+    cfg.validate().map_err(infra)?;
+    let sandboxed = !cfg.unsafe_no_sandbox;
+    if sandboxed && !is_executable(&cfg.bwrap_path) {
+        return Err(infra(format!(
+            "the command agent needs bubblewrap, not found at {}. Install it with `apt-get install \
+             bubblewrap` (Debian/Ubuntu) or `dnf install bubblewrap`, or set `bwrap_path`; \
+             `unsafe_no_sandbox = true` runs the CLI WITHOUT isolation (recorded on every call)",
+            cfg.bwrap_path.display()
+        )));
+    }
+    if !sandboxed {
+        tracing::warn!(agent = %cfg.name, "running the agent CLI UNSANDBOXED (unsafe_no_sandbox)");
+    }
+    let host_home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    let mut home_files = Vec::new();
+    for rel in &cfg.home_ro_files {
+        let src = host_home.join(rel);
+        if !src.exists() || rel.is_absolute() {
+            return Err(infra(format!(
+                "home_ro_files: {} does not exist (entries are relative to $HOME)",
+                src.display()
+            )));
+        }
+        home_files.push((src, rel.clone()));
+    }
+    if let Some(p) = cfg
+        .extra_ro_binds
+        .iter()
+        .find(|p| !p.is_absolute() || !p.exists())
+    {
+        return Err(infra(format!(
+            "extra_ro_binds: {} is not an existing absolute path",
+            p.display()
+        )));
+    }
+    let prefix = match call.role {
+        Role::Generator => "gen-",
+        Role::Discriminator => "disc-",
+    };
+    let io = |what: &'static str| move |e: std::io::Error| infra(format!("{what}: {e}"));
+    let mut wd =
+        WorkDir::create(&cfg.work_parent, prefix).map_err(io("creating the working directory"))?;
+    let etc = tempfile::Builder::new()
+        .prefix("etc-")
+        .tempdir_in(&cfg.work_parent)
+        .map_err(io("creating the sandbox /etc files"))?;
+    let (uid, switch) = run_uid(cfg);
+    sandbox::write_etc(etc.path(), uid).map_err(io("writing the sandbox /etc files"))?;
+    let work = if sandboxed {
+        IN_WORK.to_string()
+    } else {
+        wd.path().display().to_string()
+    };
+    let prompt = prompt_md(call, &work)?;
+    wd.write_inputs(call.brief, call.previous_review, &prompt)
+        .map_err(io("writing the agent's inputs"))?;
+    for (name, text) in &call.snapshots {
+        wd.write_readonly(name, text)
+            .map_err(io("writing a state snapshot"))?;
+    }
+    if switch {
+        wd.chown_to(uid)
+            .map_err(io("giving the working directory to the agent uid"))?;
+    }
+    if cfg.keep_workdirs {
+        wd.keep();
+        tracing::info!(dir = %wd.path().display(), "keeping the agent working directory");
+    }
+    let mut usage = Usage::default();
+    let mut note = String::new();
+    for attempt in 1..=2 {
+        let values = Values {
+            prompt: format!(
+                "Read {work}/PROMPT.md and do what it says: write {} in {work}.{note}",
+                call.wanted.join(" and ")
+            ),
+            prompt_file: format!("{work}/PROMPT.md"),
+            workdir: work.clone(),
+            output_file: format!("{work}/{LAST_MESSAGE}"),
+            model: cfg.model.clone(),
+            max_turns: cfg.max_turns.to_string(),
+        };
+        let fin = run_once(call, &wd, etc.path(), &values, &home_files, (uid, switch))?;
+        let mut u = stream::usage(&fin.stdout);
+        u.calls = 1;
+        usage.add(&u);
+        let exit = fin.reported_exit.unwrap_or(-1);
+        let files = collect(call, &wd, &fin.stdout)?;
+        let missing: Vec<&str> = call
+            .wanted
+            .iter()
+            .copied()
+            .filter(|w| !files.iter().any(|(n, _)| n == w))
+            .collect();
+        if missing.is_empty() {
+            if exit != 0 {
+                tracing::warn!(agent = %cfg.name, exit, "agent CLI exited non-zero but wrote its files");
+            }
+            return Ok((files, usage));
+        }
+        if exit != 0 {
+            return Err(infra(format!(
+                "agent CLI `{}` exited with status {exit} without writing {}; stderr tail: {}",
+                cfg.name,
+                missing.join(", "),
+                tail(&fin.stderr, 1500)
+            )));
+        }
+        if attempt == 2 {
+            return Err(AgentError::Malformed(format!(
+                "agent CLI `{}` did not write {} (missing or empty after a re-run with a note)",
+                cfg.name,
+                missing.join(", ")
+            )));
+        }
+        note = format!(
+            " Your previous run ended without writing {} (missing or empty): write them now.",
+            missing.join(", ")
+        );
+        wd.append_prompt(&format!("\n## Note from the harness\n\n{}\n", note.trim()))
+            .map_err(io("appending the re-run note"))?;
+    }
+    Err(AgentError::Malformed("no run".into()))
+}
+
+fn run_once(
+    call: &Call<'_>,
+    wd: &WorkDir,
+    etc: &Path,
+    values: &Values,
+    home_files: &[(PathBuf, PathBuf)],
+    (uid, switch): (u32, bool),
+) -> Result<Finished, AgentError> {
+    let cfg = call.cfg;
+    let mut argv = Vec::new();
+    let model_args = if cfg.model.is_empty() {
+        &[][..]
+    } else {
+        &cfg.model_args[..]
+    };
+    for t in cfg.argv.iter().chain(model_args) {
+        argv.push(template::expand(t, values).map_err(infra)?);
+    }
+    let stdin = match &cfg.stdin {
+        Some(t) => Some(template::expand(t, values).map_err(infra)?),
+        None => None,
+    };
+    let role = match call.role {
+        Role::Generator => "generator",
+        Role::Discriminator => "discriminator",
+    };
+    let sandboxed = !cfg.unsafe_no_sandbox;
+    let mut path_var: Vec<String> = cfg
+        .extra_ro_binds
+        .iter()
+        .map(|p| p.join("bin").display().to_string())
+        .collect();
+    path_var.extend(["/usr/local/bin", "/usr/bin", "/bin"].map(String::from));
+    let home = if sandboxed {
+        IN_HOME.to_string()
+    } else {
+        std::env::var("HOME").unwrap_or_default()
+    };
+    let mut env: Vec<(String, String)> = vec![
+        ("HOME".into(), home),
+        ("USER".into(), "agent".into()),
+        ("PATH".into(), path_var.join(":")),
+        ("LANG".into(), "C.UTF-8".into()),
+        ("TERM".into(), "dumb".into()),
+        ("NO_COLOR".into(), "1".into()),
+        ("TW_ROLE".into(), role.into()),
+        ("TW_WORKDIR".into(), values.workdir.clone()),
+    ];
+    for name in &cfg.env_passthrough {
+        if let Ok(v) = std::env::var(name) {
+            env.push((name.clone(), v));
+        }
+    }
+    let status = etc.join("status.json");
+    let mut cmd = if sandboxed {
+        let plan = Plan {
+            workdir: wd.path(),
+            etc_dir: etc,
+            uid,
+            network: cfg.network,
+            ro_binds: &cfg.extra_ro_binds,
+            home_files,
+            env: &env,
+            argv: &argv,
+        };
+        let mut c = Command::new(&cfg.bwrap_path);
+        c.args(sandbox::bwrap_args(&plan));
+        if switch {
+            std::os::unix::process::CommandExt::uid(&mut c, uid);
+            std::os::unix::process::CommandExt::gid(&mut c, uid);
+        }
+        c
+    } else {
+        let mut c = Command::new(&argv[0]);
+        c.args(&argv[1..])
+            .current_dir(wd.path())
+            .env_clear()
+            .envs(env.iter().cloned());
+        c
+    };
+    cmd.current_dir(wd.path());
+    let timeout = Duration::from_secs_f64(cfg.timeout_seconds);
+    let status_path = sandboxed.then_some(status.as_path());
+    let fin = process::run(
+        cmd,
+        stdin,
+        timeout,
+        cfg.capture_bytes,
+        status_path,
+        call.cancel,
+    )
+    .map_err(|e| {
+        infra(format!(
+            "cannot start agent CLI `{}` ({}): {e}",
+            cfg.name, argv[0]
+        ))
+    })?;
+    match fin.ending {
+        Ending::TimedOut => Err(infra(format!(
+            "agent CLI `{}` timed out after {} s; every process it started was killed; stderr \
+             tail: {}",
+            cfg.name,
+            cfg.timeout_seconds,
+            tail(&fin.stderr, 1500)
+        ))),
+        Ending::Cancelled => Err(AgentError::Cancelled),
+        Ending::Exited(_) if fin.reported_exit.is_none() => Err(infra(format!(
+            "the sandbox could not start agent CLI `{}`: {}",
+            cfg.name,
+            tail(&fin.stderr, 1500)
+        ))),
+        Ending::Exited(_) => Ok(fin),
+    }
+}
+
+/// The wanted files: written into the working directory, or else fenced blocks in the last
+/// message file or the CLI's final answer.
+fn collect(
+    call: &Call<'_>,
+    wd: &WorkDir,
+    stdout: &str,
+) -> Result<Vec<(String, String)>, AgentError> {
+    let mut found = Vec::new();
+    for w in call.wanted {
+        match wd.read_output(w, call.cfg.max_file_bytes) {
+            Ok(Some(text)) => found.push((w.to_string(), text)),
+            Ok(None) => {}
+            Err(e) => return Err(AgentError::Malformed(e)),
+        }
+    }
+    if found.len() == call.wanted.len() {
+        return Ok(found);
+    }
+    let mut texts = Vec::new();
+    if let Ok(Some(last)) = wd.read_output(LAST_MESSAGE, call.cfg.max_file_bytes) {
+        texts.push(last);
+    }
+    texts.extend(stream::answer_texts(stdout));
+    for text in texts {
+        let Ok(blocks) = extract_files(&text, call.wanted, true) else {
+            continue;
+        };
+        for (name, body) in blocks {
+            if !found.iter().any(|(n, _)| *n == name) && !body.trim().is_empty() {
+                found.push((name, body));
+            }
+        }
+    }
+    found.sort_by_key(|(n, _)| call.wanted.iter().position(|w| w == n));
+    Ok(found)
+}
