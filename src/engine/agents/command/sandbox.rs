@@ -112,11 +112,12 @@ pub fn bwrap_args(plan: &Plan<'_>) -> Vec<OsString> {
             &Path::new("/etc").join(f),
         );
     }
+    push(&mut a, &["--proc", "/proc", "--dev", "/dev"]);
+    push(&mut a, &["--perms", "1777", "--tmpfs", "/tmp"]);
+    // After /tmp: a bind under /tmp must not be hidden by the tmpfs.
     for p in plan.ro_binds {
         bind(&mut a, "--ro-bind", p, p);
     }
-    push(&mut a, &["--proc", "/proc", "--dev", "/dev"]);
-    push(&mut a, &["--perms", "1777", "--tmpfs", "/tmp"]);
     push(&mut a, &["--perms", "0700", "--tmpfs", IN_HOME]);
     for (src, rel) in plan.home_files {
         bind(&mut a, "--ro-bind", src, &Path::new(IN_HOME).join(rel));
