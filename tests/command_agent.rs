@@ -5,6 +5,8 @@
 #[path = "command_agent/support.rs"]
 mod support;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use support::*;
@@ -347,4 +349,44 @@ fn specs_and_templates_are_checked_with_clear_errors() {
     unsafe_cfg.unsafe_no_sandbox = true;
     let g = CommandGenerator::new(unsafe_cfg, prompts()).unwrap();
     assert_eq!(g.name(), "command:claude+UNSANDBOXED");
+}
+
+#[test]
+fn network_off_hides_host_loopback_and_network_on_shares_it() {
+    let rig = rig();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port().to_string();
+    let (off, _, _) = generate(rig.config("net", &[&port]), None).unwrap();
+    assert!(off.starts_with("# net: refused:"), "{off}");
+    let mut cfg = rig.config("net", &[&port]);
+    cfg.network = true;
+    let (on, _, _) = generate(cfg, None).unwrap();
+    assert_eq!(on, "# net: reached\n");
+}
+
+#[test]
+fn cancelling_kills_the_running_cli_and_reports_cancelled() {
+    let rig = rig();
+    let token = format!("CANCEL-{}", uuid::Uuid::new_v4().simple());
+    let flag = Arc::new(AtomicBool::new(false));
+    let g = CommandGenerator::new(rig.config("hang", &[&token]), prompts())
+        .unwrap()
+        .with_cancel(flag.clone());
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(700));
+        flag.store(true, Ordering::SeqCst);
+    });
+    let brief = brief();
+    let started = Instant::now();
+    let err = g
+        .generate(&GeneratorInput {
+            brief: &brief,
+            round: 1,
+            previous_review: None,
+        })
+        .unwrap_err();
+    setter.join().unwrap();
+    assert!(matches!(err, AgentError::Cancelled), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(processes_with(&token).is_empty());
 }

@@ -15,6 +15,7 @@
 //! with a note → [`AgentError::Malformed`].
 
 pub mod config;
+mod files;
 mod process;
 mod run;
 pub mod sandbox;

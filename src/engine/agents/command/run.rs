@@ -1,24 +1,19 @@
 //! One agent call: a fresh working directory with what the role may see, the CLI run under
 //! bubblewrap (re-run once when it left files missing), and the files read back.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::config::CommandAgentConfig;
+use super::files::{collect, prompt_md, LAST_MESSAGE};
 use super::process::{self, Ending, Finished};
 use super::sandbox::{self, Plan, IN_HOME, IN_WORK};
-use super::stream;
 use super::template::{self, Values};
 use super::workdir::WorkDir;
-use crate::engine::agents::llm::prompt::{system_prompt, user_message, Role};
-use crate::engine::agents::llm::reply::extract_files;
+use crate::engine::agents::llm::prompt::Role;
 use crate::engine::agents::{AgentError, TaskBrief, Usage};
-
-/// File the CLI may write its last message to (`{output_file}`).
-const LAST_MESSAGE: &str = "last_message.txt";
 
 /// Everything one call needs.
 pub struct Call<'a> {
@@ -42,7 +37,7 @@ pub struct Call<'a> {
     pub cancel: Option<&'a AtomicBool>,
 }
 
-fn infra(what: impl std::fmt::Display) -> AgentError {
+pub(super) fn infra(what: impl std::fmt::Display) -> AgentError {
     AgentError::Infra(what.to_string())
 }
 
@@ -69,41 +64,6 @@ fn run_uid(cfg: &CommandAgentConfig) -> (u32, bool) {
         Some(u) if me == 0 => (u, u != 0),
         _ => (me, false),
     }
-}
-
-fn prompt_md(call: &Call<'_>, work: &str) -> Result<String, AgentError> {
-    let system = system_prompt(call.prompts_dir, call.role).map_err(infra)?;
-    let user = user_message(call.brief, call.round, call.previous_review, call.role);
-    let mut m = format!(
-        "{}\n\n{}\n## You are a command-line agent\n\n",
-        system.trim_end(),
-        user
-    );
-    let _ = writeln!(
-        m,
-        "Your working directory is `{work}`; it holds `task_config.json` (the task's public \
-         fields), the SKILL file(s){}{}. The tools named above (`write_file`, `read_state`, \
-         `dry_run_reward`) do not exist here: write {} directly into `{work}` with your own file \
-         tools, and finish. Nothing outside this directory is visible to you.",
-        if call.previous_review.is_some() {
-            ", `REVIEW.md` (the previous round)"
-        } else {
-            ""
-        },
-        if call.snapshots.is_empty() {
-            String::new()
-        } else {
-            ", and read-only JSON snapshots of the two environments: `state_init.json` (V_init, \
-             after setup) and `state_gold.json` (V_gold, after the golden patch)"
-                .to_string()
-        },
-        call.wanted
-            .iter()
-            .map(|w| format!("`{w}`"))
-            .collect::<Vec<_>>()
-            .join(" and ")
-    );
-    Ok(m)
 }
 
 /// Runs the call; returns the wanted files (name, text) in order and the usage.
@@ -194,7 +154,7 @@ pub fn execute(call: &Call<'_>) -> Result<(Vec<(String, String)>, Usage), AgentE
             max_turns: cfg.max_turns.to_string(),
         };
         let fin = run_once(call, &wd, etc.path(), &values, &home_files, (uid, switch))?;
-        let mut u = stream::usage(&fin.stdout);
+        let mut u = super::stream::usage(&fin.stdout);
         u.calls = 1;
         usage.add(&u);
         let exit = fin.reported_exit.unwrap_or(-1);
@@ -349,41 +309,4 @@ fn run_once(
         ))),
         Ending::Exited(_) => Ok(fin),
     }
-}
-
-/// The wanted files: written into the working directory, or else fenced blocks in the last
-/// message file or the CLI's final answer.
-fn collect(
-    call: &Call<'_>,
-    wd: &WorkDir,
-    stdout: &str,
-) -> Result<Vec<(String, String)>, AgentError> {
-    let mut found = Vec::new();
-    for w in call.wanted {
-        match wd.read_output(w, call.cfg.max_file_bytes) {
-            Ok(Some(text)) => found.push((w.to_string(), text)),
-            Ok(None) => {}
-            Err(e) => return Err(AgentError::Malformed(e)),
-        }
-    }
-    if found.len() == call.wanted.len() {
-        return Ok(found);
-    }
-    let mut texts = Vec::new();
-    if let Ok(Some(last)) = wd.read_output(LAST_MESSAGE, call.cfg.max_file_bytes) {
-        texts.push(last);
-    }
-    texts.extend(stream::answer_texts(stdout));
-    for text in texts {
-        let Ok(blocks) = extract_files(&text, call.wanted, true) else {
-            continue;
-        };
-        for (name, body) in blocks {
-            if !found.iter().any(|(n, _)| *n == name) && !body.trim().is_empty() {
-                found.push((name, body));
-            }
-        }
-    }
-    found.sort_by_key(|(n, _)| call.wanted.iter().position(|w| w == n));
-    Ok(found)
 }

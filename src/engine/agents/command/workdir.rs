@@ -50,6 +50,16 @@ impl WorkDir {
     /// Creates `parent` (0711: traversable, not listable) and a fresh `<prefix>XXXX` directory in it.
     pub fn create(parent: &Path, prefix: &str) -> std::io::Result<Self> {
         fs::create_dir_all(parent)?;
+        // A shared /tmp: refuse a parent someone else planted (a symlink, or not ours).
+        let meta = fs::symlink_metadata(parent)?;
+        // SAFETY: geteuid has no preconditions.
+        let me = unsafe { libc::geteuid() };
+        if !meta.is_dir() || std::os::unix::fs::MetadataExt::uid(&meta) != me {
+            return Err(std::io::Error::other(format!(
+                "{} must be a directory owned by uid {me} (not a symlink)",
+                parent.display()
+            )));
+        }
         fs::set_permissions(parent, fs::Permissions::from_mode(0o711))?;
         let dir = tempfile::Builder::new().prefix(prefix).tempdir_in(parent)?;
         fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o700))?;
