@@ -280,7 +280,10 @@ fn presets_run_the_reference_argv_shapes_with_only_passed_through_env() {
         let mut cfg = CommandAgentConfig::from_spec(spec).unwrap();
         cfg.extra_ro_binds = vec![rig.tools.clone()];
         cfg.work_parent = rig.work.clone();
-        cfg.network = false;
+        assert!(
+            cfg.network && !cfg.egress_allow.is_empty(),
+            "{spec}: proxied network"
+        );
         cfg.max_turns = 9;
         cfg.model = "m-1".into();
         cfg.env_passthrough.push("TW_COMMAND_TEST_CANARY".into());
@@ -389,4 +392,40 @@ fn cancelling_kills_the_running_cli_and_reports_cancelled() {
     assert!(matches!(err, AgentError::Cancelled), "{err}");
     assert!(started.elapsed() < Duration::from_secs(10));
     assert!(processes_with(&token).is_empty());
+}
+
+/// With an egress allow-list the CLI has a private network namespace: only the CONNECT proxy
+/// (HTTPS_PROXY) leads out, and only to allowed targets; the host's loopback is not reachable.
+#[test]
+fn egress_allow_list_lets_only_allowed_targets_through_the_proxy() {
+    use std::io::{BufRead, Write};
+    let rig = rig();
+    let allowed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let denied = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let allowed_port = allowed.local_addr().unwrap().port().to_string();
+    let denied_port = denied.local_addr().unwrap().port().to_string();
+    std::thread::spawn(move || {
+        for conn in allowed.incoming().flatten() {
+            let mut line = String::new();
+            let mut reader = std::io::BufReader::new(conn.try_clone().unwrap());
+            if reader.read_line(&mut line).is_ok() && line.trim() == "ping" {
+                let _ = (&conn).write_all(b"pong\n");
+            }
+        }
+    });
+    let mut cfg = rig.config("via_proxy", &[&allowed_port, &denied_port]);
+    cfg.network = true;
+    cfg.egress_allow = vec![format!("127.0.0.1:{allowed_port}")];
+    let (setup, _, _) = generate(cfg, None).unwrap();
+    let rec = header_json(&setup, "PROXY");
+    assert_eq!(
+        rec["allowed"], "HTTP/1.1 200 Connection established",
+        "{rec}"
+    );
+    assert_eq!(rec["echoed"], "pong", "{rec}");
+    assert_eq!(rec["denied"], "HTTP/1.1 403 Forbidden", "{rec}");
+    assert!(
+        rec["direct"].as_str().unwrap().starts_with("refused:"),
+        "{rec}"
+    );
 }

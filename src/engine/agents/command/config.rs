@@ -42,6 +42,12 @@ pub struct CommandAgentConfig {
     /// Whether the CLI may use the network (it must reach its model API). Off = a private network
     /// namespace with no route out.
     pub network: bool,
+    /// With `network` on: the hosts the CLI may reach, through an HTTP CONNECT proxy
+    /// (`HTTPS_PROXY` inside; entries `host` = port 443, `host:port`, `*.domain`). The sandbox
+    /// then has a private network namespace: no host loopback, so the engine's state-API servers
+    /// and other local services are unreachable. Empty = share the host's network namespace
+    /// (loopback included; weaker, for CLIs that ignore `HTTPS_PROXY`).
+    pub egress_allow: Vec<String>,
     /// Path of the bubblewrap binary.
     pub bwrap_path: PathBuf,
     /// Non-root uid (and gid) the CLI runs as when the engine runs as root; `None` = the engine's
@@ -74,6 +80,7 @@ impl Default for CommandAgentConfig {
             extra_ro_binds: Vec::new(),
             home_ro_files: Vec::new(),
             network: true,
+            egress_allow: Vec::new(),
             bwrap_path: PathBuf::from("/usr/bin/bwrap"),
             run_as_uid: Some(65534),
             work_parent: std::env::temp_dir().join("tuplewright-agents"),
@@ -114,8 +121,8 @@ impl CommandAgentConfig {
                 "ANTHROPIC_MODEL",
                 "CLAUDE_CODE_USE_BEDROCK",
                 "CLAUDE_CODE_USE_VERTEX",
-                "HTTPS_PROXY",
             ]),
+            egress_allow: strings(&["api.anthropic.com"]),
             ..Self::default()
         }
     }
@@ -161,12 +168,8 @@ impl CommandAgentConfig {
                 "stream-json",
             ]),
             model_args: strings(&["--model", "{model}"]),
-            env_passthrough: strings(&[
-                "KIMI_API_KEY",
-                "MOONSHOT_API_KEY",
-                "KIMI_BASE_URL",
-                "HTTPS_PROXY",
-            ]),
+            env_passthrough: strings(&["KIMI_API_KEY", "MOONSHOT_API_KEY", "KIMI_BASE_URL"]),
+            egress_allow: strings(&["api.moonshot.ai", "api.moonshot.cn", "api.kimi.com"]),
             ..Self::default()
         }
     }

@@ -15,6 +15,7 @@
 //! with a note → [`AgentError::Malformed`].
 
 pub mod config;
+pub mod egress;
 mod files;
 mod process;
 mod run;

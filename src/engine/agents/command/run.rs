@@ -139,6 +139,26 @@ pub fn execute(call: &Call<'_>) -> Result<(Vec<(String, String)>, Usage), AgentE
         wd.keep();
         tracing::info!(dir = %wd.path().display(), "keeping the agent working directory");
     }
+    let proxy = match (sandboxed && cfg.network, cfg.egress_allow.is_empty()) {
+        (true, false) => {
+            std::fs::write(etc.path().join("shim.py"), super::egress::SHIM_PY)
+                .map_err(io("writing the egress shim"))?;
+            let p = super::egress::Proxy::start(
+                &etc.path().join("egress.sock"),
+                cfg.egress_allow.clone(),
+            )
+            .map_err(io("starting the egress proxy"))?;
+            Some(p)
+        }
+        _ => None,
+    };
+    let refused_note = || match &proxy {
+        Some(p) if !p.refused().is_empty() => format!(
+            "; the egress proxy refused {} (add them to egress_allow if the CLI needs them)",
+            p.refused().join(", ")
+        ),
+        _ => String::new(),
+    };
     let mut usage = Usage::default();
     let mut note = String::new();
     for attempt in 1..=2 {
@@ -153,7 +173,20 @@ pub fn execute(call: &Call<'_>) -> Result<(Vec<(String, String)>, Usage), AgentE
             model: cfg.model.clone(),
             max_turns: cfg.max_turns.to_string(),
         };
-        let fin = run_once(call, &wd, etc.path(), &values, &home_files, (uid, switch))?;
+        let egress = proxy.is_some();
+        let fin = run_once(
+            call,
+            &wd,
+            etc.path(),
+            &values,
+            &home_files,
+            (uid, switch),
+            egress,
+        )
+        .map_err(|e| match e {
+            AgentError::Infra(m) => AgentError::Infra(format!("{m}{}", refused_note())),
+            other => other,
+        })?;
         let mut u = super::stream::usage(&fin.stdout);
         u.calls = 1;
         usage.add(&u);
@@ -173,10 +206,11 @@ pub fn execute(call: &Call<'_>) -> Result<(Vec<(String, String)>, Usage), AgentE
         }
         if exit != 0 {
             return Err(infra(format!(
-                "agent CLI `{}` exited with status {exit} without writing {}; stderr tail: {}",
+                "agent CLI `{}` exited with status {exit} without writing {}; stderr tail: {}{}",
                 cfg.name,
                 missing.join(", "),
-                tail(&fin.stderr, 1500)
+                tail(&fin.stderr, 1500),
+                refused_note()
             )));
         }
         if attempt == 2 {
@@ -203,6 +237,7 @@ fn run_once(
     values: &Values,
     home_files: &[(PathBuf, PathBuf)],
     (uid, switch): (u32, bool),
+    egress: bool,
 ) -> Result<Finished, AgentError> {
     let cfg = call.cfg;
     let mut argv = Vec::new();
@@ -244,18 +279,32 @@ fn run_once(
         ("TW_ROLE".into(), role.into()),
         ("TW_WORKDIR".into(), values.workdir.clone()),
     ];
+    if egress {
+        let url = format!("http://127.0.0.1:{}", super::egress::IN_PORT);
+        for k in [
+            "HTTPS_PROXY",
+            "https_proxy",
+            "HTTP_PROXY",
+            "http_proxy",
+            "ALL_PROXY",
+        ] {
+            env.push((k.into(), url.clone()));
+        }
+    }
     for name in &cfg.env_passthrough {
         if let Ok(v) = std::env::var(name) {
             env.push((name.clone(), v));
         }
     }
     let status = etc.join("status.json");
+    let (socket, shim) = (etc.join("egress.sock"), etc.join("shim.py"));
     let mut cmd = if sandboxed {
         let plan = Plan {
             workdir: wd.path(),
             etc_dir: etc,
             uid,
             network: cfg.network,
+            egress: egress.then_some((socket.as_path(), shim.as_path())),
             ro_binds: &cfg.extra_ro_binds,
             home_files,
             env: &env,

@@ -5,7 +5,8 @@
 //! generated `passwd`/`group`); the configured extra read-only binds; a private `/proc` (new pid
 //! namespace), `/dev` and `/tmp`; a private tmpfs home `/home/agent` (with the configured
 //! credential files bound read-only); and its working directory at `/home/agent/work`, the only
-//! host directory it can write. Nothing else of the host exists there: the other role's working
+//! host directory it can write. With an egress allow-list the network namespace is private and
+//! the only way out is the host-side CONNECT proxy (see [`super::egress`]). Nothing else of the host exists there: the other role's working
 //! directory, the engine's store and `/root` are not mounted, so no path, `..`, symlink or
 //! `/proc` walk can reach them.
 
@@ -18,6 +19,11 @@ pub const IN_HOME: &str = "/home/agent";
 /// The working directory inside the sandbox.
 pub const IN_WORK: &str = "/home/agent/work";
 
+/// The egress proxy socket inside the sandbox.
+pub const IN_EGRESS_SOCKET: &str = "/tmp/.tw-egress/proxy.sock";
+/// The egress shim inside the sandbox.
+pub const IN_EGRESS_SHIM: &str = "/tmp/.tw-egress/shim.py";
+
 /// Inputs to [`bwrap_args`].
 pub struct Plan<'a> {
     /// The call's working directory on the host.
@@ -26,8 +32,11 @@ pub struct Plan<'a> {
     pub etc_dir: &'a Path,
     /// uid/gid inside (and, when root, outside) the sandbox.
     pub uid: u32,
-    /// Share the host network namespace.
+    /// Network access: the etc files for name resolution and TLS are bound when on.
     pub network: bool,
+    /// `(socket, shim)` of the egress proxy: when set the network namespace stays private and the
+    /// argv runs under the shim, which serves `127.0.0.1:IN_PORT` from the socket.
+    pub egress: Option<(&'a Path, &'a Path)>,
     /// Host paths bound read-only at the same place.
     pub ro_binds: &'a [PathBuf],
     /// `(host file, path relative to the home)` bound read-only into the private home.
@@ -80,7 +89,7 @@ pub fn bwrap_args(plan: &Plan<'_>) -> Vec<OsString> {
             &uid,
         ],
     );
-    if plan.network {
+    if plan.network && plan.egress.is_none() {
         push(&mut a, &["--share-net"]);
     }
     push(
@@ -130,7 +139,18 @@ pub fn bwrap_args(plan: &Plan<'_>) -> Vec<OsString> {
     for (k, v) in plan.env {
         push(&mut a, &["--setenv", k, v]);
     }
+    if let Some((socket, shim)) = plan.egress {
+        bind(&mut a, "--bind", socket, Path::new(IN_EGRESS_SOCKET));
+        bind(&mut a, "--ro-bind", shim, Path::new(IN_EGRESS_SHIM));
+    }
     push(&mut a, &["--json-status-fd", "3", "--"]);
+    if plan.egress.is_some() {
+        let port = super::egress::IN_PORT.to_string();
+        push(
+            &mut a,
+            &["/usr/bin/python3", IN_EGRESS_SHIM, IN_EGRESS_SOCKET, &port],
+        );
+    }
     a.extend(plan.argv.iter().map(OsString::from));
     a
 }
