@@ -146,12 +146,8 @@ impl CommandAgentConfig {
             ]),
             model_args: strings(&["--model", "{model}"]),
             stdin: Some("{prompt}".into()),
-            env_passthrough: strings(&[
-                "OPENAI_API_KEY",
-                "OPENAI_BASE_URL",
-                "CODEX_API_KEY",
-                "HTTPS_PROXY",
-            ]),
+            env_passthrough: strings(&["OPENAI_API_KEY", "OPENAI_BASE_URL", "CODEX_API_KEY"]),
+            egress_allow: strings(&["api.openai.com", "chatgpt.com"]),
             ..Self::default()
         }
     }
