@@ -3,7 +3,8 @@
 //!
 //! Claude Code ends with a `{"type":"result", "usage":{…}, "total_cost_usd":…, "result":"…"}`
 //! event (cumulative); Codex prints `{"type":"turn.completed","usage":{…}}` per turn and
-//! `item.completed` events whose `item` is an `agent_message` with `text`. Other CLIs: any event
+//! `item.completed` events whose `item` is an `agent_message` with `text`; Kimi prints
+//! `{"role":"assistant","content":"…"}` messages. Other CLIs: any event
 //! with a `usage` object is summed when there is no `result` event. No usage at all = zero.
 
 use serde_json::Value;
@@ -84,6 +85,14 @@ pub fn answer_texts(stdout: &str) -> Vec<String> {
                 }
             }
         }
+        // Kimi: `{"role":"assistant","content":"…"}` messages (tool-call turns carry `tool_calls`).
+        if ev.get("role").and_then(Value::as_str) == Some("assistant")
+            && ev.get("tool_calls").is_none()
+        {
+            if let Some(t) = ev.get("content").and_then(Value::as_str) {
+                texts.push(t.to_string());
+            }
+        }
         if kind == "assistant" {
             let content = ev.pointer("/message/content").and_then(Value::as_array);
             for part in content.into_iter().flatten() {
@@ -125,6 +134,9 @@ mod tests {
         let u = usage(out);
         assert_eq!((u.input_tokens, u.output_tokens, u.cost_usd), (17, 5, 0.0));
         assert_eq!(answer_texts("plain\ntext"), vec!["plain\ntext".to_string()]);
+        let kimi = "{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[]}\n\
+                    {\"role\":\"tool\",\"content\":\"x\"}\n{\"role\":\"assistant\",\"content\":\"final\"}\n";
+        assert_eq!(answer_texts(kimi), vec!["final".to_string()]);
         assert_eq!(usage("no json here"), Usage::default());
     }
 }
