@@ -429,3 +429,25 @@ fn egress_allow_list_lets_only_allowed_targets_through_the_proxy() {
         "{rec}"
     );
 }
+
+/// Every TOML example of docs/command-agents.md parses into a valid config (unknown keys are
+/// rejected), so the documented configuration stays true.
+#[test]
+fn documented_toml_examples_parse_and_validate() {
+    let doc = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/command-agents.md"),
+    )
+    .unwrap();
+    let mut examples = 0;
+    for block in doc.split("```toml\n").skip(1) {
+        let text = block.split("```").next().unwrap();
+        let cfg: CommandAgentConfig =
+            toml::from_str(text).unwrap_or_else(|e| panic!("{e}\nin:\n{text}"));
+        cfg.validate().unwrap();
+        assert!(cfg.network && !cfg.egress_allow.is_empty());
+        examples += 1;
+    }
+    assert_eq!(examples, 3);
+    let typo = toml::from_str::<CommandAgentConfig>("argv = [\"x\"]\ntimeout = 5\n").unwrap_err();
+    assert!(typo.to_string().contains("timeout"), "{typo}");
+}
