@@ -88,9 +88,13 @@ pub fn execute(call: &Call<'_>) -> Result<(Vec<(String, String)>, Usage), AgentE
     let mut home_files = Vec::new();
     for rel in &cfg.home_ro_files {
         let src = host_home.join(rel);
-        if !src.exists() || rel.is_absolute() {
+        let plain = rel
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+        if !plain || !src.exists() {
             return Err(infra(format!(
-                "home_ro_files: {} does not exist (entries are relative to $HOME)",
+                "home_ro_files: `{}` must be an existing file under $HOME, given relative to it                  without `..` (looked at {})",
+                rel.display(),
                 src.display()
             )));
         }

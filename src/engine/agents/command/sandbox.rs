@@ -172,3 +172,64 @@ pub fn write_etc(dir: &Path, uid: u32) -> std::io::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(egress: Option<(&Path, &Path)>, network: bool) -> Vec<String> {
+        let binds = [PathBuf::from("/opt/tool")];
+        let plan = Plan {
+            workdir: Path::new("/tmp/agents/gen-x"),
+            etc_dir: Path::new("/tmp/agents/etc-x"),
+            uid: 65534,
+            network,
+            egress,
+            ro_binds: &binds,
+            home_files: &[],
+            env: &[],
+            argv: &["claude".to_string()],
+        };
+        bwrap_args(&plan)
+            .into_iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    fn writable_sources(a: &[String]) -> Vec<&str> {
+        a.windows(2)
+            .filter(|w| w[0] == "--bind")
+            .map(|w| w[1].as_str())
+            .collect()
+    }
+
+    #[test]
+    fn the_working_directory_is_the_only_writable_host_bind() {
+        let a = args(None, true);
+        assert_eq!(writable_sources(&a), ["/tmp/agents/gen-x"]);
+        assert!(a.contains(&"--share-net".to_string()));
+        assert!(
+            a.contains(&"--unshare-all".to_string())
+                && a.contains(&"--die-with-parent".to_string())
+        );
+        assert_eq!(a.last().map(String::as_str), Some("claude"));
+        let tmpfs = a.iter().position(|x| x == "/tmp").unwrap();
+        let tool = a.iter().position(|x| x == "/opt/tool").unwrap();
+        assert!(tool > tmpfs, "extra binds come after the /tmp tmpfs");
+    }
+
+    #[test]
+    fn egress_keeps_the_network_private_and_wraps_the_cli() {
+        let sock = Path::new("/tmp/agents/etc-x/egress.sock");
+        let shim = Path::new("/tmp/agents/etc-x/shim.py");
+        let a = args(Some((sock, shim)), true);
+        assert!(!a.contains(&"--share-net".to_string()));
+        assert_eq!(
+            writable_sources(&a),
+            ["/tmp/agents/gen-x", "/tmp/agents/etc-x/egress.sock"]
+        );
+        let sep = a.iter().position(|x| x == "--").unwrap();
+        assert_eq!(a[sep + 1..sep + 3], ["/usr/bin/python3", IN_EGRESS_SHIM]);
+        assert!(!args(None, false).contains(&"--share-net".to_string()));
+    }
+}
