@@ -17,6 +17,7 @@
 pub mod config;
 pub mod egress;
 mod files;
+mod launch;
 mod process;
 mod run;
 pub mod sandbox;
