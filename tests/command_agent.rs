@@ -451,3 +451,30 @@ fn documented_toml_examples_parse_and_validate() {
     let typo = toml::from_str::<CommandAgentConfig>("argv = [\"x\"]\ntimeout = 5\n").unwrap_err();
     assert!(typo.to_string().contains("timeout"), "{typo}");
 }
+
+#[test]
+fn a_failing_state_probe_is_infra_and_the_cli_never_starts() {
+    let rig = rig();
+    let mut cfg = rig.config("discriminator", &[]);
+    cfg.keep_workdirs = true;
+    let d = CommandDiscriminator::new(cfg, prompts()).unwrap();
+    let brief = brief();
+    let err = d
+        .write_reward(
+            &DiscriminatorInput {
+                brief: &brief,
+                round: 1,
+                previous_review: None,
+            },
+            &DownProbe,
+        )
+        .unwrap_err();
+    assert!(
+        matches!(&err, AgentError::Infra(m) if m.contains("connection refused")),
+        "{err}"
+    );
+    assert!(
+        rig.dirs("disc-").is_empty(),
+        "no working directory was made"
+    );
+}

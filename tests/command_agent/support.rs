@@ -137,3 +137,18 @@ pub fn header_json(script: &str, tag: &str) -> serde_json::Value {
         .unwrap_or_else(|| panic!("no `# {tag}:` line in {script}"));
     serde_json::from_str(line).unwrap()
 }
+
+/// A probe whose state API is down.
+pub struct DownProbe;
+
+impl EnvProbe for DownProbe {
+    fn read_state(&self, _: Endpoint) -> Result<serde_json::Value, AgentError> {
+        Err(AgentError::Infra(
+            "reading http://127.0.0.1:1/go: connection refused".into(),
+        ))
+    }
+
+    fn dry_run_reward(&self, _: Endpoint, _: &str) -> Result<String, AgentError> {
+        Err(AgentError::Infra("down".into()))
+    }
+}
