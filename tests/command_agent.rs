@@ -348,6 +348,20 @@ fn specs_and_templates_are_checked_with_clear_errors() {
         std::path::Path::new("/nonexistent/prompts")
     )
     .is_err());
+    let mut named = tuplewright::engine::agents::command::NamedConfigs::new();
+    named.insert(
+        "mine".into(),
+        toml::from_str("argv = [\"/opt/mine/agent\", \"{prompt_file}\"]\nmodel = \"x-1\"").unwrap(),
+    );
+    named.insert("claude".into(), CommandAgentConfig::kimi());
+    let (g, _) =
+        tuplewright::engine::agents::command::from_spec_with("command:mine", &named, &prompts())
+            .unwrap();
+    assert_eq!(g.name(), "command:mine:x-1");
+    let own = CommandAgentConfig::from_spec_with("command:claude", &named).unwrap();
+    assert_eq!(own.name, "kimi", "a named config wins over the preset");
+    let preset = CommandAgentConfig::from_spec_with("command:codex", &named).unwrap();
+    assert_eq!(preset.name, "codex");
     let mut unsafe_cfg = CommandAgentConfig::claude();
     unsafe_cfg.unsafe_no_sandbox = true;
     let g = CommandGenerator::new(unsafe_cfg, prompts()).unwrap();

@@ -183,6 +183,22 @@ impl CommandAgentConfig {
         }
     }
 
+    /// Like [`Self::from_spec`], but `command:<name>` first looks `<name>` up in the user's named
+    /// configurations (e.g. `[agents.command.myclaude]` in `tuplewright.toml`, composed by the
+    /// caller), which win over the built-in presets.
+    pub fn from_spec_with(spec: &str, named: &NamedConfigs) -> Result<Self, SpecError> {
+        let key = spec.strip_prefix("command:").map(str::trim);
+        if let Some(cfg) = key.and_then(|k| named.get(k)) {
+            let mut cfg = cfg.clone();
+            if cfg.name == Self::default().name {
+                cfg.name = key.unwrap_or_default().to_string();
+            }
+            cfg.validate()?;
+            return Ok(cfg);
+        }
+        Self::from_spec(spec)
+    }
+
     /// Parses the part after `command:` of an agent spec: `claude`, `codex`, `kimi`, or a command
     /// line split like a shell would (`/path/to/agent --flag {prompt_file}`).
     pub fn from_spec(spec: &str) -> Result<Self, SpecError> {
@@ -236,6 +252,9 @@ impl CommandAgentConfig {
         Ok(())
     }
 }
+
+/// User-defined command agents by name (`command:<name>` specs resolve here first).
+pub type NamedConfigs = std::collections::BTreeMap<String, CommandAgentConfig>;
 
 /// An agent spec or template that cannot be used, with what was wrong.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-pub use config::{CommandAgentConfig, SpecError};
+pub use config::{CommandAgentConfig, NamedConfigs, SpecError};
 
 use self::run::{execute, Call};
 use super::llm::prompt::{system_prompt, Role};
@@ -181,7 +181,16 @@ pub fn from_spec(
     spec: &str,
     prompts_dir: &Path,
 ) -> Result<(CommandGenerator, CommandDiscriminator), SpecError> {
-    let cfg = CommandAgentConfig::from_spec(spec)?;
+    from_spec_with(spec, &NamedConfigs::new(), prompts_dir)
+}
+
+/// Like [`from_spec`], resolving `command:<name>` in the user's `named` configurations first.
+pub fn from_spec_with(
+    spec: &str,
+    named: &NamedConfigs,
+    prompts_dir: &Path,
+) -> Result<(CommandGenerator, CommandDiscriminator), SpecError> {
+    let cfg = CommandAgentConfig::from_spec_with(spec, named)?;
     Ok((
         CommandGenerator::new(cfg.clone(), prompts_dir.to_path_buf())?,
         CommandDiscriminator::new(cfg, prompts_dir.to_path_buf())?,
