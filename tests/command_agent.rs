@@ -2,6 +2,11 @@
 //! local stand-ins for Claude Code / Codex / Kimi: they write files, print stream-json with usage,
 //! crash, hang, or print fenced blocks only), run under the real bubblewrap sandbox.
 
+#[path = "harness/agents.rs"]
+#[allow(dead_code)]
+mod agents;
+#[path = "command_agent/e2e.rs"]
+mod e2e;
 #[path = "command_agent/support.rs"]
 mod support;
 
@@ -491,4 +496,18 @@ fn a_failing_state_probe_is_infra_and_the_cli_never_starts() {
         rig.dirs("disc-").is_empty(),
         "no working directory was made"
     );
+}
+
+/// Command agents drive the real loop to an accepted tuple: the Discriminator's CLI only writes
+/// reward.py when its state_gold.json (from the harness's probe) shows the golden change.
+#[test]
+fn command_agents_produce_an_accepted_tuple_in_the_real_loop() {
+    let rig = rig();
+    let (out, review) = e2e::run_loop(&rig);
+    assert_eq!(
+        out,
+        tuplewright::engine::harness::TaskOutcome::Accepted { rounds: 1 },
+        "{review}"
+    );
+    assert!(review.contains("## Verdict: PASS"), "{review}");
 }
