@@ -152,5 +152,6 @@ pub trait Discriminator: Send + Sync {
     ) -> Result<DiscriminatorOutput, AgentError>;
 }
 
+pub mod command;
 pub mod llm;
 pub mod scripted;
