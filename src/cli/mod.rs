@@ -11,8 +11,10 @@ mod config_cmd;
 mod context;
 pub mod env;
 mod export;
+mod filter;
 mod import;
 mod loop_env;
+mod override_cmd;
 pub mod run;
 mod run_agents;
 mod run_output;
@@ -86,6 +88,10 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Scan reward scripts for forbidden patterns (agreement condition C5).
     Scan(scan::ScanArgs),
+    /// Critic majority vote over loop-accepted tuples.
+    Filter(filter::FilterArgs),
+    /// Decide a tuple by hand, undo a decision, or apply a rules file.
+    Override(override_cmd::OverrideArgs),
 }
 
 /// Entry point used by `main.rs`: parse, dispatch, map errors to exit codes.
@@ -122,6 +128,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Run(args) => run::run(&cli, &args),
             Command::Scan(args) => scan::run(args),
             Command::Verify(args) => verify::run(&cli, &args),
+            Command::Filter(args) => filter::run(&cli, &args),
+            Command::Override(args) => override_cmd::run(&cli, &args),
         },
     }
 }

@@ -8,6 +8,7 @@ pub mod agreement;
 pub mod bundle;
 pub mod config;
 pub mod env;
+pub mod filter;
 pub mod harness;
 pub mod providers;
 pub mod sandbox;
