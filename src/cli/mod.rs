@@ -15,6 +15,7 @@ mod filter;
 mod import;
 mod loop_env;
 mod override_cmd;
+mod rollout;
 pub mod run;
 mod run_agents;
 mod run_output;
@@ -92,6 +93,8 @@ pub enum Command {
     Filter(filter::FilterArgs),
     /// Decide a tuple by hand, undo a decision, or apply a rules file.
     Override(override_cmd::OverrideArgs),
+    /// Roll a policy out on tuples (oracle/noop probes, or a teacher deciding inclusion).
+    Rollout(rollout::RolloutArgs),
 }
 
 /// Entry point used by `main.rs`: parse, dispatch, map errors to exit codes.
@@ -130,6 +133,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Verify(args) => verify::run(&cli, &args),
             Command::Filter(args) => filter::run(&cli, &args),
             Command::Override(args) => override_cmd::run(&cli, &args),
+            Command::Rollout(args) => rollout::run(&cli, &args),
         },
     }
 }

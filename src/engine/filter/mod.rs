@@ -74,3 +74,6 @@ impl Default for FilterConfig {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
