@@ -18,6 +18,7 @@ pub enum Choice {
     /// Keep the tuple with its original instruction (status voted, or final after rollouts).
     Keep,
     /// Keep it with the instruction given by --query.
+    #[value(name = "modify_query", alias = "modify-query")]
     ModifyQuery,
     /// Leave it out (status dropped).
     Reject,
