@@ -5,11 +5,15 @@
 #[allow(dead_code)]
 #[path = "harness/agents.rs"]
 mod agents;
+#[path = "filter/cli.rs"]
+mod cli;
 #[path = "filter/rig.rs"]
 mod rig;
 #[allow(dead_code)]
 #[path = "providers/standin.rs"]
 mod standin;
+#[path = "filter/teacher.rs"]
+mod teacher;
 
 use std::sync::Arc;
 
@@ -30,11 +34,11 @@ use tuplewright::engine::store::DecisionSource;
 use rig::{rig, INSTRUCTION};
 use standin::{openai_text, Reply, StandIn};
 
-fn prompts() -> std::path::PathBuf {
+pub fn prompts() -> std::path::PathBuf {
     std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("prompts")
 }
 
-fn provider(base: &str) -> Arc<dyn ChatProvider> {
+pub fn provider(base: &str) -> Arc<dyn ChatProvider> {
     build_provider(&ProviderConfig {
         kind: ProviderKind::Openai,
         model: "standin-critic".into(),
@@ -64,6 +68,7 @@ fn std_default_opts() -> StageOptions<'static> {
         delta: 0.25,
         trivial_keep_fraction: 0.0,
         judge: None,
+        refine: false,
     }
 }
 
@@ -294,13 +299,7 @@ fn a_command_teacher_decides_inclusion_and_a_failing_judge_standin_is_an_error_n
         .unwrap();
     }
     // A partial agent: names Release 2.4 but not the freeze -> reward 0.5 every trial.
-    let script = r#"python3 -c "
-import json, os, urllib.request
-body = json.dumps({'action': 'merge', 'state': {'channels': [{'id': 'C99', 'name': 'release', 'topic': 'Release 2.4', 'members': ['U01']}]}}).encode()
-req = urllib.request.Request(os.environ['TW_STATE_URL'] + '/post?sid=' + os.environ['TW_SID'], data=body, headers={'Content-Type': 'application/json'})
-urllib.request.urlopen(req).read()
-assert os.environ['TW_INSTRUCTION'].startswith('Set the topic')
-""#;
+    let script = rig::PARTIAL_AGENT;
     let policy = CommandPolicy {
         command: script.into(),
         timeout: std::time::Duration::from_secs(60),
@@ -317,6 +316,7 @@ assert os.environ['TW_INSTRUCTION'].startswith('Set the topic')
             classified,
             note,
             decision,
+            ..
         } => {
             assert_eq!(classified.inclusion, Inclusion::Accepted);
             assert!((classified.reward_mean - 0.5).abs() < 1e-9);
@@ -369,185 +369,4 @@ assert os.environ['TW_INSTRUCTION'].startswith('Set the topic')
         "{out:?}"
     );
     assert_eq!(out.trials[0].reward, None);
-}
-
-fn tw(db: &std::path::Path, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(assert_cmd::cargo::cargo_bin("tuplewright"))
-        .arg("--store")
-        .arg(db)
-        .arg("--no-tui")
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn ok(out: std::process::Output) -> String {
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    text
-}
-
-fn read_json(p: std::path::PathBuf) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap()
-}
-
-#[test]
-fn override_and_undo_through_the_cli_are_reflected_in_export_and_stats() {
-    let r = rig(&["chat_topic_010", "chat_topic_011"]);
-    let db = r.db.clone();
-    let out = ok(tw(&db, &["filter"]));
-    assert_eq!(out.matches("KEEP").count(), 2, "{out}");
-    let revised = "Announce the Release 2.4 freeze in the topic of #release.";
-    ok(tw(
-        &db,
-        &[
-            "override",
-            "chat_topic_010",
-            "modify_query",
-            "--query",
-            revised,
-            "--reason",
-            "clearer",
-            "--actor",
-            "ana",
-        ],
-    ));
-    let dir = tempfile::tempdir().unwrap();
-    let export = |sub: &str| {
-        let out = dir.path().join(sub);
-        ok(tw(
-            &db,
-            &[
-                "export",
-                "--out",
-                out.to_str().unwrap(),
-                "--status",
-                "voted",
-            ],
-        ));
-        out
-    };
-    let first = export("a");
-    let cfg = read_json(first.join("chat_topic_010/config.json"));
-    assert_eq!(cfg["instruction"], revised);
-    assert_eq!(cfg["revised_query"], revised);
-    assert_eq!(cfg["reject"], false);
-    assert_eq!(cfg["train_poor_fit"], false);
-    let tc = read_json(first.join("chat_topic_010/task_config.json"));
-    assert_eq!(tc["task_instruction"], revised);
-    let meta = read_json(first.join("chat_topic_010/meta.json"));
-    assert_eq!(meta["original_instruction"], INSTRUCTION);
-    assert_eq!(meta["filter"]["actor"], "ana");
-
-    let before = r.status("chat_topic_010");
-    ok(tw(
-        &db,
-        &[
-            "override",
-            "chat_topic_010",
-            "--undo",
-            "--reason",
-            "misclick",
-        ],
-    ));
-    assert_eq!(r.status("chat_topic_010"), before);
-    let second = export("b");
-    let cfg = read_json(second.join("chat_topic_010/config.json"));
-    assert_eq!(cfg["instruction"], INSTRUCTION);
-    assert!(cfg.get("revised_query").is_none(), "{cfg}");
-
-    ok(tw(
-        &db,
-        &[
-            "override",
-            "chat_topic_011",
-            "reject",
-            "--reason",
-            "duplicate",
-        ],
-    ));
-    assert_eq!(r.status("chat_topic_011"), "dropped");
-    let third = export("c");
-    assert!(
-        !third.join("chat_topic_011").exists(),
-        "rejected tuples are left out"
-    );
-    ok(tw(
-        &db,
-        &[
-            "override",
-            "chat_topic_011",
-            "--undo",
-            "--reason",
-            "not a duplicate",
-        ],
-    ));
-    assert_eq!(
-        r.status("chat_topic_011"),
-        "voted",
-        "undo restores the exact previous status"
-    );
-
-    // Two processes overriding at the same time: both decisions are recorded.
-    let spawn = |id: &str| {
-        std::process::Command::new(assert_cmd::cargo::cargo_bin("tuplewright"))
-            .arg("--store")
-            .arg(&db)
-            .args([
-                "override",
-                id,
-                "keep",
-                "--reason",
-                "concurrent",
-                "--actor",
-                id,
-            ])
-            .output()
-    };
-    let (a, b) = std::thread::scope(|s| {
-        let a = s.spawn(|| spawn("chat_topic_010"));
-        let b = s.spawn(|| spawn("chat_topic_011"));
-        (a.join().unwrap().unwrap(), b.join().unwrap().unwrap())
-    });
-    ok(a);
-    ok(b);
-    let store = r.store();
-    for id in ["chat_topic_010", "chat_topic_011"] {
-        let d = store.decisions(id).unwrap();
-        assert_eq!(d.last().unwrap().actor, id, "{d:?}");
-    }
-
-    let stats: serde_json::Value =
-        serde_json::from_str(&ok(tw(&db, &["stats", "--json"]))).unwrap();
-    let y = &stats["yield_per_stage"];
-    assert_eq!(y["human_decisions"], 6, "{y}");
-    assert_eq!(y["human_undos"], 2, "{y}");
-    assert_eq!(y["human_decided_tuples"], 2, "{y}");
-    assert_eq!(y["voted"], 2, "{y}");
-    let text = ok(tw(&db, &["stats"]));
-    assert!(text.contains("human overrides"), "{text}");
-
-    // The probes through the CLI: oracle 1.0 and noop 0.0 on every accepted tuple.
-    for policy in ["oracle", "noop"] {
-        let out = ok(tw(&db, &["rollout", "--policy", policy]));
-        assert_eq!(out.matches("OK (every trial scored").count(), 2, "{out}");
-    }
-
-    // Bad input is refused with a clear message.
-    let bad = tw(
-        &db,
-        &[
-            "override",
-            "chat_topic_010",
-            "modify_query",
-            "--reason",
-            "x",
-        ],
-    );
-    assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("--query"));
 }

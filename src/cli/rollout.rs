@@ -11,6 +11,7 @@ use clap::{Args, ValueEnum};
 use super::context::{load_config, open_store};
 use super::loop_env::with_loop_runtime;
 use super::Cli;
+use crate::engine::agents::llm::{LlmAgentConfig, LlmDiscriminator};
 use crate::engine::agents::{
     AgentError, Discriminator, DiscriminatorInput, DiscriminatorOutput, EnvProbe, Generator,
     GeneratorInput, GeneratorOutput,
@@ -46,7 +47,9 @@ noop     does nothing: must score 0.0\n  command  runs --command on the host wit
 TW_HOME, TW_SID, TW_APP, TW_STATE_URL, TW_APPS_JSON set (plug in any computer-use agent)\n\n\
 For command (a teacher), the A.4.2 rule decides tuples in status voted: both means in (0,1) and closer than \
 delta -> final; both 0 -> rollout_rejected (unsolvable); 1.0 on the first trial -> trivial (rejected unless kept \
-by --trivial-keep); disagreement -> needs_human. Without --judge the reward score decides alone (said in the \
+by --trivial-keep); disagreement -> with --discriminator, up to two refinement passes (the Discriminator rewrites \
+reward.py from the disagreement, C1-C5 re-checked, trials re-rolled), then dropped if still disagreeing; without \
+it, needs_human. Without --judge the reward score decides alone (said in the \
 decision). A failed trial (agent, reward or judge error) means no decision, never a 0 score.\n\n\
 Exit status: 0 all good, 1 a probe found a defect or a trial failed, 2 usage error.\n\n\
 Examples:\n  tuplewright rollout --policy oracle\n  tuplewright rollout --policy noop --tasks mail_archive_003\n  \
@@ -71,6 +74,10 @@ pub struct RolloutArgs {
     /// Judge provider spec (openai:MODEL[@URL], anthropic:MODEL); none = reward score alone.
     #[arg(long)]
     pub judge: Option<String>,
+    /// Discriminator for refinement passes on reward/judge disagreement (openai:MODEL[@URL],
+    /// anthropic:MODEL); without it a disagreeing tuple is queued for a human.
+    #[arg(long)]
+    pub discriminator: Option<String>,
     /// δ: reward and judge means closer than this agree.
     #[arg(long, default_value_t = 0.25)]
     pub delta: f64,
@@ -172,16 +179,28 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
     };
     let bus = Bus::new(store, vec![])?;
     let cancel = Arc::new(AtomicBool::new(false));
+    let refiner: Box<dyn Discriminator> = match &args.discriminator {
+        Some(spec) => {
+            let mut cfg = LlmAgentConfig::default();
+            if !cfg.prompts_dir.is_dir() {
+                cfg.prompts_dir = prompts_dir(&args.prompts);
+            }
+            let p = provider_from_spec(spec, &ProviderConfig::default())?;
+            Box::new(LlmDiscriminator::new(p, cfg)?.with_cancel(cancel.clone()))
+        }
+        None => Box::new(NoAgent),
+    };
     let opts = StageOptions {
         trials,
         delta: args.delta,
         trivial_keep_fraction: args.trivial_keep,
         judge: judge.as_deref(),
+        refine: args.discriminator.is_some(),
     };
     let results = with_loop_runtime(
         &config,
         args.unsafe_no_sandbox,
-        (&NoAgent, &NoAgent),
+        (&NoAgent, refiner.as_ref()),
         &cancel,
         |rt| {
             ids.iter()
@@ -211,6 +230,7 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
                         classified,
                         note,
                         decision,
+                        ..
                     } => format!(
                         "{:?} reward={:.3} judge={:.3}{}{}",
                         classified.inclusion,

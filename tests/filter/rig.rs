@@ -103,3 +103,12 @@ impl Drop for Rig {
         }
     }
 }
+
+/// A partial agent: names Release 2.4 but not the freeze, so the reward gives 0.5.
+pub const PARTIAL_AGENT: &str = r#"python3 -c "
+import json, os, urllib.request
+body = json.dumps({'action': 'merge', 'state': {'channels': [{'id': 'C99', 'name': 'release', 'topic': 'Release 2.4', 'members': ['U01']}]}}).encode()
+req = urllib.request.Request(os.environ['TW_STATE_URL'] + '/post?sid=' + os.environ['TW_SID'], data=body, headers={'Content-Type': 'application/json'})
+urllib.request.urlopen(req).read()
+assert os.environ['TW_INSTRUCTION'].startswith('Set the topic')
+""#;

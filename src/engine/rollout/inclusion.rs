@@ -65,3 +65,33 @@ pub fn classify(trials: &[(f64, Option<f64>)], delta: f64) -> Classified {
         judged,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_a42_categories() {
+        let c = |t: &[(f64, Option<f64>)]| classify(t, 0.25).inclusion;
+        assert_eq!(
+            c(&[(0.5, Some(0.6)), (0.4, Some(0.5))]),
+            Inclusion::Accepted
+        );
+        assert_eq!(
+            c(&[(0.0, Some(0.0)), (0.0, Some(0.0))]),
+            Inclusion::Unsolvable
+        );
+        assert_eq!(c(&[(1.0, Some(1.0)), (0.5, Some(0.5))]), Inclusion::Trivial);
+        assert!(matches!(
+            c(&[(0.2, Some(0.9))]),
+            Inclusion::Disagreement { .. }
+        ));
+        assert_eq!(c(&[(0.0, Some(0.1))]), Inclusion::Unclassified);
+        // Without a judge the reward stands alone.
+        let alone = classify(&[(0.5, None), (0.5, None)], 0.25);
+        assert_eq!(alone.inclusion, Inclusion::Accepted);
+        assert!(!alone.judged);
+        assert_eq!(c(&[(1.0, None)]), Inclusion::Trivial);
+        assert_eq!(c(&[(0.0, None)]), Inclusion::Unsolvable);
+    }
+}

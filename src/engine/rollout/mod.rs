@@ -12,6 +12,7 @@ pub mod command;
 pub mod inclusion;
 pub mod judge;
 pub mod policy;
+pub mod refine;
 pub mod screen;
 pub mod stage;
 pub mod trial;
