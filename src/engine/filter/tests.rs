@@ -151,3 +151,80 @@ fn invalid_votes_name_the_field() {
         Err(VoteError::NoJson(_))
     ));
 }
+
+mod scripted {
+    use super::super::critic::CriticInput;
+    use super::super::scripted::ScriptedCritic;
+    use super::super::vote::{Severity, Verdict};
+
+    fn input(instruction: &str) -> CriticInput {
+        CriticInput {
+            task_id: "t".into(),
+            instruction: instruction.into(),
+            setup: "post('set', {'topic': 'Planning ahead'})".into(),
+            golden: "post('merge', {'topic': 'Release 2.4 freeze'})".into(),
+            reward: "print('REWARD: 1.0')".into(),
+            golden_components: Some(vec![
+                "topic names release 2.4".into(),
+                "topic says freeze".into(),
+            ]),
+            initial_reward: Some(0.0),
+        }
+    }
+
+    const GOOD: &str = "Set the topic of #release to announce the Release 2.4 freeze.";
+
+    #[test]
+    fn a_clean_tuple_is_kept_as_p3_and_the_vote_says_heuristic() {
+        let v = ScriptedCritic.judge(&input(GOOD));
+        assert_eq!(
+            (v.verdict, v.severity),
+            (Verdict::Keep, Severity::P3),
+            "{v:?}"
+        );
+        assert!(v.reasoning_summary.starts_with("heuristic checks"));
+    }
+
+    #[test]
+    fn each_heuristic_fires() {
+        let leak = ScriptedCritic.judge(&input(&format!("{GOOD} Call set_topic() to do it.")));
+        assert_eq!(leak.verdict, Verdict::ModifyQuery);
+        assert_eq!(leak.revised_query, GOOD);
+
+        let vague = ScriptedCritic.judge(&input("Fix the topic."));
+        assert_eq!(
+            (vague.verdict, vague.severity),
+            (Verdict::Reject, Severity::P1)
+        );
+        assert_eq!(vague.query_issues[0].kind, "too_vague");
+
+        let mut one = input(GOOD);
+        one.golden_components = Some(vec!["topic says freeze".into()]);
+        let v = ScriptedCritic.judge(&one);
+        assert_eq!(v.verdict, Verdict::Reject);
+        assert!(v
+            .setup_reward_risks
+            .iter()
+            .any(|r| r.kind == "single_component_reward"));
+
+        let mut unasked = input(GOOD);
+        unasked.golden_components = Some(vec![
+            "topic says freeze".into(),
+            "channel members count".into(),
+        ]);
+        let v = ScriptedCritic.judge(&unasked);
+        assert_eq!((v.verdict, v.severity), (Verdict::Keep, Severity::P2));
+        assert!(v
+            .setup_reward_risks
+            .iter()
+            .any(|r| r.kind == "unasked_check"));
+
+        let mut done = input(GOOD);
+        done.initial_reward = Some(0.5);
+        assert_eq!(ScriptedCritic.judge(&done).severity, Severity::P0);
+        let mut done = input(GOOD);
+        done.setup = "post('set', {'topic': 'Release 2.4 freeze'})".into();
+        let v = ScriptedCritic.judge(&done);
+        assert_eq!((v.verdict, v.severity), (Verdict::Reject, Severity::P0));
+    }
+}
