@@ -109,7 +109,10 @@ pub fn render(
     let votes = store.votes(&task.task.task_id)?;
     // The filter outcome in force (critics, rules or a person; undone decisions do not count).
     let outcome = effective_outcome(store, &task.task.task_id)?;
-    let rejected = matches!(task.status.as_str(), "vote_rejected" | "dropped");
+    let rejected = matches!(
+        task.status.as_str(),
+        "vote_rejected" | "rollout_rejected" | "dropped"
+    );
     let filter = if let Some(o) = &outcome {
         Some((rejected || o.action == "reject", o.train_poor_fit))
     } else if votes.is_empty() {
