@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use serde_json::json;
-use tuplewright::engine::filter::{apply, Action, DecisionRequest};
+use tuplewright::engine::filter::{apply_on_bus, Action, DecisionRequest, FilterError};
 use tuplewright::engine::rollout::command::CommandPolicy;
 use tuplewright::engine::rollout::judge::LlmJudge;
 use tuplewright::engine::rollout::stage::{Conclusion, StageOptions};
@@ -25,7 +25,7 @@ fn judge_server(score: f64) -> StandIn {
 #[test]
 fn a_judge_standin_agreeing_accepts_and_disagreeing_is_refined_twice_then_dropped() {
     let r = rig(&["chat_topic_020", "chat_topic_021"]);
-    let mut store = r.store();
+    let store = r.store();
     for id in ["chat_topic_020", "chat_topic_021"] {
         let req = DecisionRequest {
             task_id: id,
@@ -35,8 +35,26 @@ fn a_judge_standin_agreeing_accepts_and_disagreeing_is_refined_twice_then_droppe
             reason: "fine",
             aggregate: None,
         };
-        apply(&mut store, &req).unwrap();
+        // Through the bus, as a face sharing the running engine would.
+        apply_on_bus(&r.bus, &req).unwrap();
     }
+    let bad = DecisionRequest {
+        task_id: "chat_topic_020",
+        action: Action::ModifyQuery("  ".into()),
+        actor: "tester",
+        source: DecisionSource::Human,
+        reason: "x",
+        aggregate: None,
+    };
+    assert!(matches!(
+        apply_on_bus(&r.bus, &bad),
+        Err(FilterError::Invalid(_))
+    ));
+    assert_eq!(
+        store.decisions("chat_topic_020").unwrap().len(),
+        4,
+        "in_loop, loop_accepted, keep; nothing for the refused one"
+    );
     let policy = CommandPolicy {
         command: PARTIAL_AGENT.into(),
         timeout: Duration::from_secs(60),

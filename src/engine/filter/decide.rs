@@ -8,6 +8,7 @@ use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::engine::harness::Bus;
 use crate::engine::store::{Decision, DecisionSource, Store, StoreError, TupleStatus, Tx};
 
 use super::aggregate::Aggregate;
@@ -158,6 +159,17 @@ pub fn apply_in(tx: &Tx<'_>, req: &DecisionRequest<'_>) -> Result<Decision, Filt
 /// Applies one decision in its own transaction.
 pub fn apply(store: &mut Store, req: &DecisionRequest<'_>) -> Result<Decision, FilterError> {
     store.write(|tx| apply_in(tx, req))
+}
+
+/// Applies one decision through the harness [`Bus`] (what a face sharing a running engine uses):
+/// listeners see the decision's events once committed. Validation errors write nothing.
+pub fn apply_on_bus(bus: &Bus, req: &DecisionRequest<'_>) -> Result<Decision, FilterError> {
+    bus.write(|tx| match apply_in(tx, req) {
+        Ok(d) => Ok(Ok(d)),
+        // Only store errors can happen after a write: they roll the transaction back.
+        Err(FilterError::Store(e)) => Err(e),
+        Err(other) => Ok(Err(other)),
+    })?
 }
 
 fn outcome_in(

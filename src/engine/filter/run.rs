@@ -9,7 +9,7 @@ use crate::engine::bundle::meta::final_round;
 use crate::engine::store::{Decision, DecisionSource, Store, TupleStatus, Usage, Vote};
 
 use super::aggregate::{aggregate, Aggregate, Ballot, Outcome, Quorum};
-use super::critic::{Critic, CriticInput};
+use super::critic::{Critic, CriticInput, Review};
 use super::decide::{apply_in, Action, DecisionRequest};
 use super::FilterError;
 
@@ -68,7 +68,26 @@ pub fn filter_task(
         });
     }
     let input = critic_input(store, task_id)?;
-    let reviews: Vec<_> = critics.iter().map(|c| (c, c.review(&input))).collect();
+    // Voters are independent: ask them all at once.
+    let reviews: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = critics
+            .iter()
+            .map(|c| (c, s.spawn(|| c.review(&input))))
+            .collect();
+        handles
+            .into_iter()
+            .map(|(c, h)| {
+                let review = h.join().unwrap_or_else(|_| Review {
+                    ballot: Ballot::Failed("the critic panicked".into()),
+                    raw: String::new(),
+                    attempts: 0,
+                    input_tokens: 0,
+                    output_tokens: 0,
+                });
+                (c, review)
+            })
+            .collect()
+    });
     let ballots: Vec<Ballot> = reviews.iter().map(|(_, r)| r.ballot.clone()).collect();
     let agg = aggregate(&ballots, quorum);
     let llm = critics.iter().any(|c| !c.is_heuristic());

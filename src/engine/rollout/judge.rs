@@ -25,6 +25,8 @@ pub struct JudgeScore {
     pub tokens: (u64, u64),
     /// Model.
     pub model: String,
+    /// Cost of the call in USD at the configured prices.
+    pub cost_usd: f64,
 }
 
 /// Scores a final state.
@@ -121,6 +123,7 @@ impl Judge for LlmJudge {
                 .to_string(),
             tokens: (resp.usage.input_tokens, resp.usage.output_tokens),
             model: self.provider.name(),
+            cost_usd: resp.usage.cost_usd,
         })
     }
 }

@@ -201,6 +201,6 @@ fn steps(
     let score = judge.score(&brief.instruction, checklist, &state)?;
     record.judge_verdict = Some(format!("{:.4}", score.score));
     detail["judge"] = json!({"score": score.score, "checklist": score.checklist,
-        "reasoning": score.reasoning, "model": score.model});
+        "reasoning": score.reasoning, "model": score.model, "cost_usd": score.cost_usd});
     Ok(Some(score))
 }
