@@ -52,7 +52,7 @@ fn a_judge_standin_agreeing_accepts_and_disagreeing_is_refined_twice_then_droppe
     ));
     assert_eq!(
         store.decisions("chat_topic_020").unwrap().len(),
-        4,
+        3,
         "in_loop, loop_accepted, keep; nothing for the refused one"
     );
     let policy = CommandPolicy {
