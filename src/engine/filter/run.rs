@@ -114,6 +114,14 @@ pub fn filter_task(
         agg.voters - agg.valid
     );
     let decision = store.write(|tx| {
+        // Re-checked under the write lock: a person may have decided while the critics ran.
+        let now = tx.task(task_id)?.map(|t| t.status).unwrap_or_default();
+        if now != TupleStatus::LoopAccepted.as_str() {
+            return Err(FilterError::NotEligible {
+                task: task_id.into(),
+                status: now,
+            });
+        }
         for (critic, review) in &reviews {
             let mut vote = match &review.ballot {
                 Ballot::Valid(v) => {
