@@ -113,15 +113,7 @@ pub fn filter_task(
         agg.reject,
         agg.voters - agg.valid
     );
-    let decision = store.write(|tx| {
-        // Re-checked under the write lock: a person may have decided while the critics ran.
-        let now = tx.task(task_id)?.map(|t| t.status).unwrap_or_default();
-        if now != TupleStatus::LoopAccepted.as_str() {
-            return Err(FilterError::NotEligible {
-                task: task_id.into(),
-                status: now,
-            });
-        }
+    let decided = store.write(|tx| {
         for (critic, review) in &reviews {
             let mut vote = match &review.ballot {
                 Ballot::Valid(v) => {
@@ -152,6 +144,12 @@ pub fn filter_task(
                 )?;
             }
         }
+        // Re-checked under the write lock: if a person decided while the critics ran, the votes
+        // are kept but the aggregate does not overwrite that decision.
+        let now = tx.task(task_id)?.map(|t| t.status).unwrap_or_default();
+        if now != TupleStatus::LoopAccepted.as_str() {
+            return Ok(Err(now));
+        }
         apply_in(
             tx,
             &DecisionRequest {
@@ -167,6 +165,11 @@ pub fn filter_task(
                 aggregate: Some(&agg),
             },
         )
+        .map(Ok)
+    })?;
+    let decision = decided.map_err(|status| FilterError::NotEligible {
+        task: task_id.into(),
+        status,
     })?;
     Ok(TupleVerdict {
         task_id: task_id.into(),
