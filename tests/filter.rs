@@ -370,3 +370,51 @@ fn a_command_teacher_decides_inclusion_and_a_failing_judge_standin_is_an_error_n
     );
     assert_eq!(out.trials[0].reward, None);
 }
+
+/// A critic during whose review a person rejects the tuple (as another process would).
+struct Meddler(std::path::PathBuf);
+
+impl Critic for Meddler {
+    fn name(&self) -> String {
+        "meddler".into()
+    }
+    fn is_heuristic(&self) -> bool {
+        true
+    }
+    fn review(
+        &self,
+        input: &tuplewright::engine::filter::CriticInput,
+    ) -> tuplewright::engine::filter::Review {
+        let mut other =
+            tuplewright::engine::store::Store::open(&self.0, std::time::Duration::from_secs(10))
+                .unwrap();
+        let req = DecisionRequest {
+            task_id: &input.task_id,
+            action: Action::Reject,
+            actor: "ana",
+            source: DecisionSource::Human,
+            reason: "rejected while the critics ran",
+            aggregate: None,
+        };
+        apply(&mut other, &req).unwrap();
+        ScriptedCritic.review(input)
+    }
+}
+
+#[test]
+fn a_human_decision_taken_while_critics_run_is_not_overwritten_and_the_votes_are_kept() {
+    let r = rig(&["chat_topic_030"]);
+    let id = "chat_topic_030";
+    let critics: Vec<Box<dyn Critic>> = vec![Box::new(Meddler(r.db.clone()))];
+    let mut store = r.store();
+    let err = filter_task(&mut store, &critics, Quorum::Strict, id).unwrap_err();
+    assert!(err.to_string().contains("dropped"), "{err}");
+    assert_eq!(r.status(id), "dropped");
+    assert_eq!(
+        store.votes(id).unwrap().len(),
+        1,
+        "the vote is still stored"
+    );
+    let last = store.decisions(id).unwrap().pop().unwrap();
+    assert_eq!(last.actor, "ana");
+}
