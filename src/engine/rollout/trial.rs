@@ -6,6 +6,7 @@
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use sha2::Digest as _;
 
 use crate::engine::agents::TaskBrief;
 use crate::engine::harness::execute::{describe, reward_run, tail, Runner};
@@ -26,6 +27,9 @@ pub struct Trial {
     /// The judge's score, when it scored.
     pub judge: Option<JudgeScore>,
 }
+
+/// Largest file whose text is included in the final state.
+const MAX_TEXT: usize = 16 * 1024;
 
 /// The final state: each web app's `/go` answer (read in the reader role) and the home's files.
 pub fn final_state(env: &TaskEnv) -> Result<Value, RolloutError> {
@@ -55,10 +59,16 @@ pub fn final_state(env: &TaskEnv) -> Result<Value, RolloutError> {
         .take(400)
     {
         let rel = e.path().strip_prefix(&env.home).unwrap_or(e.path());
-        let sha = std::fs::read(e.path())
-            .map(|b| crate::engine::store::sha256_hex(&String::from_utf8_lossy(&b)))
-            .unwrap_or_default();
-        files.push(json!({"path": format!("/home/user/{}", rel.display()), "sha256": sha}));
+        let bytes = std::fs::read(e.path()).unwrap_or_default();
+        let mut f = json!({"path": format!("/home/user/{}", rel.display()),
+            "size": bytes.len(), "sha256": hex::encode(sha2::Sha256::digest(&bytes))});
+        // Small text files travel with their content (what a judge of the files domain reads).
+        if bytes.len() <= MAX_TEXT {
+            if let Ok(text) = std::str::from_utf8(&bytes) {
+                f["text"] = json!(text);
+            }
+        }
+        files.push(f);
     }
     Ok(json!({"apps": apps, "files": files}))
 }
@@ -180,7 +190,14 @@ fn steps(
         })
         .unwrap_or_default();
     detail["final_state_diff"] = Value::Object(diff);
-    detail["final_files"] = state["files"].clone();
+    // Stored without the texts (hash and size identify them); the judge sees the texts.
+    let mut listed = state["files"].clone();
+    if let Some(items) = listed.as_array_mut() {
+        for f in items.iter_mut().filter_map(Value::as_object_mut) {
+            f.remove("text");
+        }
+    }
+    detail["final_files"] = listed;
     let r = runner.run(
         &env,
         Role::Reader,
