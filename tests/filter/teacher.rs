@@ -138,3 +138,90 @@ fn a_judge_standin_agreeing_accepts_and_disagreeing_is_refined_twice_then_droppe
         "C1-C5 re-checked on each pass"
     );
 }
+
+#[test]
+fn files_domain_probes_score_one_and_zero_and_the_final_files_are_stored() {
+    use tuplewright::engine::rollout::{NoopPolicy, OraclePolicy, Policy};
+    use tuplewright::engine::store::{Labels, RoundRecord, Scripts, TaskRecord, TupleStatus};
+    let r = rig(&[]);
+    let id = "files_notes_001";
+    let reward = r#"import json
+t = open('/home/user/notes.txt').read()
+a = 1.0 if 'final' in t else 0.0
+b = 1.0 if 'version' in t else 0.0
+for n, s in [('says final', a), ('says version', b)]:
+    print('COMPONENT: ' + json.dumps({'name': n, 'weight': 0.5, 'score': s, 'detail': t}))
+print('REWARD: ' + str(0.5 * a + 0.5 * b))
+"#;
+    let mut store = r.store();
+    store
+        .write(|tx| {
+            tx.upsert_task(&TaskRecord {
+                task_id: id.into(),
+                instruction: "Turn notes.txt into the final version.".into(),
+                context: String::new(),
+                labels: Labels {
+                    apps: vec!["files".into()],
+                    ..Labels::default()
+                },
+                app_type: None,
+                original_json: json!({}),
+                origin: "test".into(),
+            })?;
+            tx.record_round(&RoundRecord {
+                task_id: id.into(),
+                round_no: None,
+                verdict: "pass".into(),
+                source: "import".into(),
+                scripts: Scripts {
+                    setup: Some("open('/home/user/notes.txt', 'w').write('draft\\n')\n".into()),
+                    golden: Some(
+                        "open('/home/user/notes.txt', 'w').write('final version\\n')\n".into(),
+                    ),
+                    reward: Some(reward.into()),
+                },
+                review_md: String::new(),
+                scan_findings: json!([]),
+                generator_model: None,
+                discriminator_model: None,
+                started_at: String::new(),
+                finished_at: String::new(),
+                script_runs: vec![],
+                reward_runs: vec![],
+                usage: vec![],
+            })?;
+            tx.record_decision(
+                id,
+                TupleStatus::LoopAccepted,
+                "test",
+                DecisionSource::Policy,
+                "",
+                None,
+            )?;
+            Ok::<_, tuplewright::engine::store::StoreError>(())
+        })
+        .unwrap();
+    let opts = StageOptions {
+        trials: 1,
+        delta: 0.25,
+        trivial_keep_fraction: 0.0,
+        judge: None,
+        refine: false,
+    };
+    for (policy, expected) in [(&OraclePolicy as &dyn Policy, 1.0), (&NoopPolicy, 0.0)] {
+        let out = r
+            .with_runtime(|rt| rollout_task(rt, &r.bus, id, policy, &opts))
+            .unwrap();
+        assert_eq!(out.trials[0].reward, Some(expected), "{out:?}");
+    }
+    let stored = store.rollouts(id).unwrap();
+    let files = stored[0].detail["final_files"].to_string();
+    assert!(
+        files.contains("/home/user/notes.txt") && files.contains("sha256"),
+        "{files}"
+    );
+    assert!(
+        !files.contains("final version"),
+        "texts are not stored: {files}"
+    );
+}
