@@ -74,6 +74,8 @@ fn override_and_undo_through_the_cli_are_reflected_in_export_and_stats() {
     let meta = read_json(first.join("chat_topic_010/meta.json"));
     assert_eq!(meta["original_instruction"], INSTRUCTION);
     assert_eq!(meta["filter"]["actor"], "ana");
+    assert_eq!(meta["votes"]["keep"], 1);
+    assert_eq!(meta["votes"]["failed"], 0);
 
     let before = r.status("chat_topic_010");
     ok(tw(
