@@ -33,6 +33,10 @@ pub struct ExportArgs {
     /// Export tuples with this status (repeatable; default: [export] statuses).
     #[arg(long = "status")]
     pub statuses: Vec<String>,
+    /// Also export rejected tuples (vote_rejected, rollout_rejected, dropped); their config.json
+    /// says `reject: true`. Left out otherwise.
+    #[arg(long)]
+    pub include_rejected: bool,
 }
 
 /// Runs `export`.
@@ -45,10 +49,16 @@ pub fn run(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
             .url_prefix
             .clone()
             .unwrap_or(config.export.url_prefix.clone()),
-        statuses: if args.statuses.is_empty() {
-            config.export.statuses.clone()
-        } else {
-            args.statuses.clone()
+        statuses: {
+            let mut s = if args.statuses.is_empty() {
+                config.export.statuses.clone()
+            } else {
+                args.statuses.clone()
+            };
+            if args.include_rejected {
+                s.extend(["vote_rejected", "rollout_rejected", "dropped"].map(String::from));
+            }
+            s
         },
         task: args.task.clone(),
     };

@@ -11,8 +11,11 @@ mod config_cmd;
 mod context;
 pub mod env;
 mod export;
+mod filter;
 mod import;
 mod loop_env;
+mod override_cmd;
+mod rollout;
 pub mod run;
 mod run_agents;
 mod run_output;
@@ -87,6 +90,12 @@ pub enum Command {
     /// Scan reward scripts for forbidden patterns (agreement condition C5).
     #[command(long_about = scan::LONG_ABOUT)]
     Scan(scan::ScanArgs),
+    /// Critic majority vote over loop-accepted tuples.
+    Filter(filter::FilterArgs),
+    /// Decide a tuple by hand, undo a decision, or apply a rules file.
+    Override(override_cmd::OverrideArgs),
+    /// Roll a policy out on tuples (oracle/noop probes, or a teacher deciding inclusion).
+    Rollout(rollout::RolloutArgs),
 }
 
 /// Entry point used by `main.rs`: parse, dispatch, map errors to exit codes.
@@ -123,6 +132,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Run(args) => run::run(&cli, &args),
             Command::Scan(args) => scan::run(args),
             Command::Verify(args) => verify::run(&cli, &args),
+            Command::Filter(args) => filter::run(&cli, &args),
+            Command::Override(args) => override_cmd::run(&cli, &args),
+            Command::Rollout(args) => rollout::run(&cli, &args),
         },
     }
 }

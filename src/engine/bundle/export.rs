@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::layout::{self, ConfigJson};
 use super::meta::{final_round, meta_json};
+use crate::engine::filter::effective_outcome;
 use crate::engine::store::{Store, StoreError, StoredTask, TaskFilter};
 
 /// Errors while exporting.
@@ -71,7 +72,8 @@ fn json_bytes(v: &Value) -> Vec<u8> {
 }
 
 /// `task_config.json`: the required fields first, then every optional input field kept.
-fn task_config(task: &StoredTask) -> Value {
+/// `instruction` is the released one (a filter revision replaces the original).
+fn task_config(task: &StoredTask, instruction: &str) -> Value {
     let t = &task.task;
     let source = match t.original_json.get(layout::TASK_CONFIG_JSON) {
         Some(tc) => tc.clone(),
@@ -81,7 +83,7 @@ fn task_config(task: &StoredTask) -> Value {
     let mut obj = serde_json::Map::new();
     obj.insert("task_id".into(), t.task_id.clone().into());
     obj.insert("domain".into(), t.labels.domain.clone().into());
-    obj.insert("task_instruction".into(), t.instruction.clone().into());
+    obj.insert("task_instruction".into(), instruction.into());
     obj.insert("context".into(), t.context.clone().into());
     obj.insert("difficulty".into(), t.labels.difficulty.clone().into());
     if let Value::Object(orig) = source {
@@ -105,7 +107,15 @@ pub fn render(
     let orig_config = task.task.original_json.get(layout::CONFIG_JSON);
     let carried = |k: &str| orig_config.and_then(|c| c.get(k)).cloned();
     let votes = store.votes(&task.task.task_id)?;
-    let filter = if votes.is_empty() {
+    // The filter outcome in force (critics, rules or a person; undone decisions do not count).
+    let outcome = effective_outcome(store, &task.task.task_id)?;
+    let rejected = matches!(
+        task.status.as_str(),
+        "vote_rejected" | "rollout_rejected" | "dropped"
+    );
+    let filter = if let Some(o) = &outcome {
+        Some((rejected || o.action == "reject", o.train_poor_fit))
+    } else if votes.is_empty() {
         match (carried("reject"), carried("train_poor_fit")) {
             (Some(Value::Bool(r)), p) => Some((r, p.and_then(|v| v.as_bool()).unwrap_or(false))),
             _ => None,
@@ -115,10 +125,14 @@ pub fn render(
             .iter()
             .filter(|v| v.vote.get("training_pool_fit").and_then(Value::as_str) == Some("poor"))
             .count();
-        Some((task.status == "vote_rejected", poor * 2 > votes.len()))
+        Some((rejected, poor * 2 > votes.len()))
     };
+    let revised = outcome.as_ref().and_then(|o| o.revised_query.clone());
+    let instruction = revised
+        .clone()
+        .unwrap_or_else(|| task.task.instruction.clone());
     let config = ConfigJson {
-        instruction: task.task.instruction.clone(),
+        instruction: instruction.clone(),
         id: task.task.task_id.clone(),
         app_type: task
             .task
@@ -131,14 +145,25 @@ pub fn render(
         generated_at: round.round.finished_at.clone(),
         adversarial_rounds: round.round.round_no.unwrap_or(1),
         filter,
-        revised_query: carried("revised_query").and_then(|v| v.as_str().map(str::to_string)),
+        revised_query: revised
+            .clone()
+            .or_else(|| carried("revised_query").and_then(|v| v.as_str().map(str::to_string))),
     };
     let s = &round.round.scripts;
     let text = |t: &Option<String>| t.clone().unwrap_or_default().into_bytes();
-    let meta = meta_json(store, task, &rounds, &votes)?;
+    let mut meta = meta_json(store, task, &rounds, &votes)?;
+    if let Some(o) = &outcome {
+        meta["filter"] = serde_json::to_value(o).map_err(StoreError::from)?;
+    }
+    if revised.is_some() {
+        meta["original_instruction"] = task.task.instruction.clone().into();
+    }
     Ok(Ok(vec![
         (layout::CONFIG_JSON, json_bytes(&config.to_value())),
-        (layout::TASK_CONFIG_JSON, json_bytes(&task_config(task))),
+        (
+            layout::TASK_CONFIG_JSON,
+            json_bytes(&task_config(task, &instruction)),
+        ),
         (layout::SETUP_PY, text(&s.setup)),
         (layout::GOLDEN_PY, text(&s.golden)),
         (layout::REWARD_PY, text(&s.reward)),

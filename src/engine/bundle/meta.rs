@@ -58,6 +58,7 @@ fn votes_summary(votes: &[Vote]) -> Value {
         "keep": count("keep"),
         "modify_query": count("modify_query"),
         "reject": count("reject"),
+        "failed": count("failed"),
         "votes": by_critic,
     })
 }

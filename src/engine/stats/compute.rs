@@ -78,6 +78,8 @@ pub fn compute(
         [],
         |r| r.get::<_, i64>(0),
     )? as usize;
+
+    let yield_per_stage = stage_yield(&all, conn)?;
     let population = match population {
         Population::Auto if yield_per_stage.final_tuples > 0 => Population::Final,
         Population::Auto => Population::All,
@@ -245,6 +247,25 @@ fn stage_yield(by_status: &HashMap<String, usize>) -> Yield {
     let final_tuples = count(TupleStatus::Final);
     Yield {
         tasks: by_status.values().sum(),
+fn stage_yield(all: &[Row], conn: &rusqlite::Connection) -> Result<Yield, StoreError> {
+    let human = |sql: &str| -> Result<usize, StoreError> {
+        Ok(conn.query_row(sql, [], |r| r.get::<_, i64>(0))? as usize)
+    };
+    let human_decisions = human("SELECT COUNT(*) FROM decisions WHERE source = 'human'")?;
+    let human_undos =
+        human("SELECT COUNT(*) FROM decisions WHERE source = 'human' AND compensates IS NOT NULL")?;
+    let human_decided_tuples = human(
+        "SELECT COUNT(*) FROM decisions d WHERE d.source = 'human' AND d.id = \
+         (SELECT MAX(id) FROM decisions x WHERE x.task_id = d.task_id)",
+    )?;
+    let count = |s: TupleStatus| all.iter().filter(|r| r.status == s.as_str()).count();
+    let loop_accepted = all
+        .iter()
+        .filter(|r| TupleStatus::parse(&r.status).is_some_and(TupleStatus::passed_loop))
+        .count();
+    let final_tuples = count(TupleStatus::Final);
+    Ok(Yield {
+        tasks: all.len(),
         not_yet_looped: count(TupleStatus::Pending) + count(TupleStatus::InLoop),
         loop_failed: count(TupleStatus::LoopFailed),
         loop_accepted,
@@ -254,7 +275,11 @@ fn stage_yield(by_status: &HashMap<String, usize>) -> Yield {
         final_tuples,
         dropped: count(TupleStatus::Dropped),
         final_percent_of_loop_accepted: pct(final_tuples, loop_accepted),
-    }
+        voted: count(TupleStatus::Voted),
+        human_decisions,
+        human_undos,
+        human_decided_tuples,
+    })
 }
 
 /// A.2.5. "Largest category": the paper states it for domains (A.2.5) and for scenarios (F.1.1);

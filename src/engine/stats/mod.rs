@@ -99,6 +99,14 @@ pub struct Yield {
     pub dropped: usize,
     /// final / loop_accepted, percent.
     pub final_percent_of_loop_accepted: f64,
+    /// Passed the critic vote, awaiting teacher rollouts.
+    pub voted: usize,
+    /// Decisions made by a person (overrides), undos included.
+    pub human_decisions: usize,
+    /// Of those, undos.
+    pub human_undos: usize,
+    /// Tuples whose current status was set by a person.
+    pub human_decided_tuples: usize,
 }
 
 /// One A.2.5 coverage target.

@@ -135,6 +135,7 @@ pub fn render(s: &Stats) -> String {
         ("loop-accepted", y.loop_accepted),
         ("vote-rejected", y.vote_rejected),
         ("waiting for a human", y.needs_human),
+        ("voted (awaiting rollouts)", y.voted),
         ("rollout-rejected", y.rollout_rejected),
         ("final", y.final_tuples),
         ("dropped", y.dropped),
@@ -145,6 +146,13 @@ pub fn render(s: &Stats) -> String {
         out,
         "  final / loop-accepted      {:>7.1}%",
         y.final_percent_of_loop_accepted
+    );
+    let _ = writeln!(
+        out,
+        "  human overrides            {:>8} ({} undo(s); {} tuple(s) currently decided by a person)",
+        thousands(y.human_decisions),
+        y.human_undos,
+        y.human_decided_tuples
     );
 
     let _ = writeln!(out, "\nCoverage targets (A.2.5)");

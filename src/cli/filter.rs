@@ -1,0 +1,169 @@
+//! `tuplewright filter`: the critic majority vote over loop-accepted tuples.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::context::{load_config, open_store};
+use super::Cli;
+use crate::engine::filter::llm::LlmCritic;
+use crate::engine::filter::rules::{decide_all, Rules};
+use crate::engine::filter::scripted::ScriptedCritic;
+use crate::engine::filter::{filter_task, Critic, FilterConfig, Outcome, Quorum};
+use crate::engine::providers::{provider_from_spec, ProviderConfig};
+use crate::engine::store::{TaskFilter, TupleStatus};
+
+/// Arguments of `filter`.
+#[derive(Debug, Args)]
+#[command(
+    about = "Critic majority vote over loop-accepted tuples (keep / modify_query / reject)",
+    long_about = "Each voter reviews the instruction and the three scripts of every tuple in status \
+loop_accepted and returns the JSON vote of prompts/critic.md (verdict, severity P0-P3, issues, pool fit, \
+confidence, revised_query). Every vote is stored, failed ones included. A tuple is admitted (status voted) \
+when at least the quorum of voters say keep or modify_query; a majority of modify_query releases the \
+highest-confidence revised instruction; ties reject (vote_rejected). Fewer valid votes than the quorum \
+leaves the tuple `undecided` in needs_human: never kept by default.\n\n\
+Voters: `scripted` (explicit heuristic checks, no model, labelled as heuristics in their votes), \
+`openai:MODEL[@BASE_URL]`, `anthropic:MODEL`; repeat or comma-separate for a heterogeneous ensemble.\n\n\
+--rules FILE then decides the queued tuples headlessly (see `tuplewright override --help`).\n\n\
+Examples:\n  tuplewright filter\n  tuplewright filter --voters scripted,openai:gpt-4.1-mini,anthropic:claude-sonnet-4-5 --quorum paper"
+)]
+pub struct FilterArgs {
+    /// Voters (comma-separated or repeated): scripted, openai:MODEL[@URL], anthropic:MODEL.
+    #[arg(long, value_delimiter = ',', num_args = 1..)]
+    pub voters: Vec<String>,
+    /// Admitting votes needed: strict (floor(V/2)+1, default), paper (ceil(V/2)+1) or a number.
+    #[arg(long, default_value = "strict")]
+    pub quorum: String,
+    /// Only these tasks (default: every tuple in loop_accepted).
+    #[arg(long, num_args = 1..)]
+    pub tasks: Vec<String>,
+    /// Times an invalid critic reply is retried before the vote counts as failed.
+    #[arg(long, default_value_t = 2)]
+    pub retries: u32,
+    /// Directory holding critic.md (default: ./prompts, else the bundled prompts).
+    #[arg(long)]
+    pub prompts: Option<PathBuf>,
+    /// A rules file deciding the tuples left undecided (TOML; see `override --help`).
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    /// Print the results as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn prompts_dir(arg: &Option<PathBuf>) -> PathBuf {
+    if let Some(p) = arg {
+        return p.clone();
+    }
+    let local = PathBuf::from("prompts");
+    if local.join("critic.md").is_file() {
+        local
+    } else {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("prompts")
+    }
+}
+
+/// Builds the voters named on the command line.
+pub fn build_critics(
+    voters: &[String],
+    prompts: &std::path::Path,
+    retries: u32,
+) -> anyhow::Result<Vec<Box<dyn Critic>>> {
+    let defaults = ProviderConfig::default();
+    voters
+        .iter()
+        .map(|v| -> anyhow::Result<Box<dyn Critic>> {
+            if v == "scripted" {
+                Ok(Box::new(ScriptedCritic))
+            } else {
+                let p = provider_from_spec(v, &defaults)?;
+                Ok(Box::new(LlmCritic::new(p, prompts, retries)?))
+            }
+        })
+        .collect()
+}
+
+/// Runs `filter`.
+pub fn run(cli: &Cli, args: &FilterArgs) -> anyhow::Result<ExitCode> {
+    let config = load_config(cli)?;
+    let mut store = open_store(cli, &config)?;
+    let voters = if args.voters.is_empty() {
+        FilterConfig::default().voters
+    } else {
+        args.voters.clone()
+    };
+    let quorum = Quorum::parse(&args.quorum).map_err(anyhow::Error::msg)?;
+    let needed = quorum.required(voters.len());
+    if needed > voters.len() {
+        anyhow::bail!(
+            "--quorum {} needs {needed} admitting votes but there are only {} voters",
+            args.quorum,
+            voters.len()
+        );
+    }
+    let critics = build_critics(&voters, &prompts_dir(&args.prompts), args.retries)?;
+    let ids: Vec<String> = if args.tasks.is_empty() {
+        store
+            .list_tasks(&TaskFilter {
+                status: Some(TupleStatus::LoopAccepted.as_str().into()),
+                ..TaskFilter::default()
+            })?
+            .into_iter()
+            .map(|t| t.task.task_id)
+            .collect()
+    } else {
+        args.tasks.clone()
+    };
+    let mut rows = Vec::new();
+    let mut failures = 0;
+    for id in &ids {
+        match filter_task(&mut store, &critics, quorum, id) {
+            Ok(v) => {
+                if !args.json {
+                    let what = match &v.aggregate.outcome {
+                        Outcome::Keep => "KEEP".to_string(),
+                        Outcome::ModifyQuery { revised_query } => {
+                            format!("MODIFY_QUERY -> {revised_query:?}")
+                        }
+                        Outcome::Reject { why } => format!("REJECT ({why})"),
+                        Outcome::Undecided => "UNDECIDED -> needs_human".to_string(),
+                    };
+                    let sev = v.aggregate.severity.map_or("-", |s| s.as_str());
+                    println!(
+                        "{id:40} {what}  severity={sev} votes={}/{} quorum={}",
+                        v.aggregate.valid, v.aggregate.voters, v.aggregate.quorum
+                    );
+                }
+                rows.push(serde_json::to_value(&v)?);
+            }
+            Err(e) => {
+                failures += 1;
+                eprintln!("{id}: {e}");
+                rows.push(serde_json::json!({"task_id": id, "error": e.to_string()}));
+            }
+        }
+    }
+    if let Some(path) = &args.rules {
+        let rules = Rules::load(path)?;
+        let actor = format!("rules:{}", path.display());
+        let decided = decide_all(&mut store, &rules, &rules.statuses, &ids, &actor)?;
+        for d in &decided {
+            if !args.json {
+                println!(
+                    "{:40} rules: {} -> {} ({})",
+                    d.task_id, d.before, d.after, d.reason
+                );
+            }
+        }
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    }
+    Ok(if failures == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

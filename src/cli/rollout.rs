@@ -1,0 +1,272 @@
+//! `tuplewright rollout`: teacher rollouts and the oracle/noop probes.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+
+use super::context::{load_config, open_store};
+use super::loop_env::with_loop_runtime;
+use super::Cli;
+use crate::engine::agents::llm::{LlmAgentConfig, LlmDiscriminator};
+use crate::engine::agents::{
+    AgentError, Discriminator, DiscriminatorInput, DiscriminatorOutput, EnvProbe, Generator,
+    GeneratorInput, GeneratorOutput,
+};
+use crate::engine::harness::Bus;
+use crate::engine::providers::{provider_from_spec, ProviderConfig};
+use crate::engine::rollout::command::CommandPolicy;
+use crate::engine::rollout::judge::{Judge, LlmJudge};
+use crate::engine::rollout::stage::{Conclusion, StageOptions};
+use crate::engine::rollout::{rollout_task, NoopPolicy, OraclePolicy, Policy, RolloutConfig};
+use crate::engine::store::{TaskFilter, TupleStatus};
+
+/// Built-in policies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PolicyArg {
+    /// Replays the golden patch: every trial must score 1.0 (probe).
+    Oracle,
+    /// Does nothing: every trial must score 0.0 (probe).
+    Noop,
+    /// An external agent (--command); its scores decide inclusion (teacher).
+    Command,
+}
+
+/// Arguments of `rollout`.
+#[derive(Debug, Args)]
+#[command(
+    about = "Roll a policy out on tuples: oracle/noop probes of the reward, or a teacher deciding inclusion",
+    long_about = "Each trial provisions a fresh V_init (initial_setup.py), lets the policy act, reads the final \
+state (state diff of each web app, files of the home) and runs reward.py in the reader role; with --judge an \
+LLM judge also scores the final state against a checklist distilled from the instruction. Every trial is stored.\n\n\
+Policies:\n  oracle   replays golden_patch.py: must score 1.0 on every tuple (a miss is a reward defect, listed)\n  \
+noop     does nothing: must score 0.0\n  command  runs --command on the host with TW_TASK_ID, TW_INSTRUCTION, TW_TRIAL, \
+TW_HOME, TW_SID, TW_APP, TW_STATE_URL, TW_APPS_JSON set (plug in any computer-use agent)\n\n\
+For command (a teacher), the A.4.2 rule decides tuples in status voted: both means in (0,1) and closer than \
+delta -> final; both 0 -> rollout_rejected (unsolvable); 1.0 on the first trial -> trivial (rejected unless kept \
+by --trivial-keep); disagreement -> with --discriminator, up to two refinement passes (the Discriminator rewrites \
+reward.py from the disagreement, C1-C5 re-checked, trials re-rolled), then dropped if still disagreeing; without \
+it, needs_human. Without --judge the reward score decides alone (said in the \
+decision). A failed trial (agent, reward or judge error) means no decision, never a 0 score.\n\n\
+Exit status: 0 all good, 1 a probe found a defect or a trial failed, 2 usage error.\n\n\
+Examples:\n  tuplewright rollout --policy oracle\n  tuplewright rollout --policy noop --tasks mail_archive_003\n  \
+tuplewright rollout --policy command --command 'my-agent --task \"$TW_INSTRUCTION\"' --trials 3 --judge anthropic:claude-sonnet-4-5"
+)]
+pub struct RolloutArgs {
+    /// The policy.
+    #[arg(long, value_enum, default_value = "oracle")]
+    pub policy: PolicyArg,
+    /// Trials per tuple (default: 1 for probes, 3 for command).
+    #[arg(long)]
+    pub trials: Option<u32>,
+    /// Only these tasks (default: probes take every tuple past the loop and not rejected; command takes voted).
+    #[arg(long, num_args = 1..)]
+    pub tasks: Vec<String>,
+    /// The external agent command (policy command), run with `sh -c`.
+    #[arg(long)]
+    pub command: Option<String>,
+    /// Wall-clock limit of one command run, seconds.
+    #[arg(long, default_value_t = 1800.0)]
+    pub command_timeout: f64,
+    /// Judge provider spec (openai:MODEL[@URL], anthropic:MODEL); none = reward score alone.
+    #[arg(long)]
+    pub judge: Option<String>,
+    /// Discriminator for refinement passes on reward/judge disagreement (openai:MODEL[@URL],
+    /// anthropic:MODEL); without it a disagreeing tuple is queued for a human.
+    #[arg(long)]
+    pub discriminator: Option<String>,
+    /// δ: reward and judge means closer than this agree.
+    #[arg(long, default_value_t = 0.25)]
+    pub delta: f64,
+    /// Share of trivial tuples kept (0-1, deterministic per task).
+    #[arg(long, default_value_t = 0.0)]
+    pub trivial_keep: f64,
+    /// Directory holding judge.md (default: ./prompts, else the bundled prompts).
+    #[arg(long)]
+    pub prompts: Option<PathBuf>,
+    /// Print the results as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Run scripts WITHOUT the bubblewrap sandbox (recorded). Dangerous.
+    #[arg(long)]
+    pub unsafe_no_sandbox: bool,
+}
+
+struct NoAgent;
+
+impl Generator for NoAgent {
+    fn name(&self) -> String {
+        "none".into()
+    }
+    fn generate(&self, _: &GeneratorInput<'_>) -> Result<GeneratorOutput, AgentError> {
+        Err(AgentError::Malformed("rollout runs no loop agent".into()))
+    }
+}
+
+impl Discriminator for NoAgent {
+    fn name(&self) -> String {
+        "none".into()
+    }
+    fn write_reward(
+        &self,
+        _: &DiscriminatorInput<'_>,
+        _: &dyn EnvProbe,
+    ) -> Result<DiscriminatorOutput, AgentError> {
+        Err(AgentError::Malformed("rollout runs no loop agent".into()))
+    }
+}
+
+fn prompts_dir(arg: &Option<PathBuf>) -> PathBuf {
+    match arg {
+        Some(p) => p.clone(),
+        None if PathBuf::from("prompts/judge.md").is_file() => PathBuf::from("prompts"),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("prompts"),
+    }
+}
+
+/// Runs `rollout`.
+pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
+    let config = load_config(cli)?;
+    let store = open_store(cli, &config)?;
+    let defaults = RolloutConfig::default();
+    let policy: Box<dyn Policy> = match args.policy {
+        PolicyArg::Oracle => Box::new(OraclePolicy),
+        PolicyArg::Noop => Box::new(NoopPolicy),
+        PolicyArg::Command => Box::new(CommandPolicy {
+            command: args
+                .command
+                .clone()
+                .ok_or_else(|| anyhow::anyhow!("--policy command needs --command CMD"))?,
+            timeout: Duration::from_secs_f64(args.command_timeout.max(1.0)),
+        }),
+    };
+    if !(0.0..=1.0).contains(&args.trivial_keep) || args.delta <= 0.0 {
+        anyhow::bail!("--trivial-keep must be in [0, 1] and --delta above 0");
+    }
+    let teacher = args.policy == PolicyArg::Command;
+    let trials = args
+        .trials
+        .unwrap_or(if teacher { defaults.trials } else { 1 });
+    let judge: Option<Box<dyn Judge>> = match &args.judge {
+        Some(spec) => Some(Box::new(LlmJudge::new(
+            provider_from_spec(spec, &ProviderConfig::default())?,
+            &prompts_dir(&args.prompts),
+        )?)),
+        None => None,
+    };
+    let ids: Vec<String> = if args.tasks.is_empty() {
+        let wanted: &[TupleStatus] = if teacher {
+            &[TupleStatus::Voted]
+        } else {
+            &[
+                TupleStatus::LoopAccepted,
+                TupleStatus::NeedsHuman,
+                TupleStatus::Voted,
+                TupleStatus::Final,
+            ]
+        };
+        store
+            .list_tasks(&TaskFilter::default())?
+            .into_iter()
+            .filter(|t| wanted.iter().any(|w| w.as_str() == t.status))
+            .map(|t| t.task.task_id)
+            .collect()
+    } else {
+        args.tasks.clone()
+    };
+    let bus = Bus::new(store, vec![])?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let refiner: Box<dyn Discriminator> = match &args.discriminator {
+        Some(spec) => {
+            let mut cfg = LlmAgentConfig::default();
+            if !cfg.prompts_dir.is_dir() {
+                cfg.prompts_dir = prompts_dir(&args.prompts);
+            }
+            let p = provider_from_spec(spec, &ProviderConfig::default())?;
+            Box::new(LlmDiscriminator::new(p, cfg)?.with_cancel(cancel.clone()))
+        }
+        None => Box::new(NoAgent),
+    };
+    let opts = StageOptions {
+        trials,
+        delta: args.delta,
+        trivial_keep_fraction: args.trivial_keep,
+        judge: judge.as_deref(),
+        refine: args.discriminator.is_some(),
+    };
+    let results = with_loop_runtime(
+        &config,
+        args.unsafe_no_sandbox,
+        (&NoAgent, refiner.as_ref()),
+        &cancel,
+        |rt| {
+            ids.iter()
+                .map(|id| {
+                    (
+                        id.clone(),
+                        rollout_task(rt, &bus, id, policy.as_ref(), &opts),
+                    )
+                })
+                .collect::<Vec<_>>()
+        },
+    )?;
+    let mut ok = true;
+    let mut rows = Vec::new();
+    for (id, r) in results {
+        match r {
+            Ok(t) => {
+                let line = match &t.conclusion {
+                    Conclusion::Probe { expected, defects } if defects.is_empty() => {
+                        format!("OK (every trial scored {expected})")
+                    }
+                    Conclusion::Probe { defects, .. } => {
+                        ok = false;
+                        format!("REWARD DEFECT: {}", defects.join("; "))
+                    }
+                    Conclusion::Teacher {
+                        classified,
+                        note,
+                        decision,
+                        ..
+                    } => format!(
+                        "{:?} reward={:.3} judge={:.3}{}{}",
+                        classified.inclusion,
+                        classified.reward_mean,
+                        classified.judge_mean,
+                        note.as_deref()
+                            .map(|n| format!(" ({n})"))
+                            .unwrap_or_default(),
+                        decision
+                            .as_ref()
+                            .map(|d| format!(" -> {}", d.after))
+                            .unwrap_or_default()
+                    ),
+                    Conclusion::Failed { failures } => {
+                        ok = false;
+                        format!("NO DECISION: {}", failures.join("; "))
+                    }
+                };
+                if !args.json {
+                    println!("{id:40} {line}");
+                }
+                rows.push(serde_json::to_value(&t)?);
+            }
+            Err(e) => {
+                ok = false;
+                eprintln!("{id}: {e}");
+                rows.push(serde_json::json!({"task_id": id, "error": e.to_string()}));
+            }
+        }
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    }
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

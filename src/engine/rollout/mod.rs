@@ -1,0 +1,86 @@
+//! Teacher rollouts (paper A.4.2): a policy acts on a fresh V_init, the harness scores the final
+//! state with reward.py in the reader role (components kept) and, when configured, a judge scores
+//! it from the instruction, a checklist distilled from it and the final state. Each trial is stored.
+//!
+//! - [`policy`]: the [`Policy`] trait, `oracle` (the golden patch: proves the reward is reachable),
+//!   `noop` (does nothing: must score 0) and the screen-driving interface to come ([`screen`]).
+//! - [`command`]: an external agent harness started with the instruction and environment handles.
+//! - [`trial`]: one trial; [`judge`]: the optional LLM judge; [`inclusion`]: the A.4.2 rule;
+//!   [`stage`]: N trials of one tuple, stored, and the stage's decision.
+
+pub mod command;
+pub mod inclusion;
+pub mod judge;
+pub mod policy;
+pub mod refine;
+pub mod screen;
+pub mod stage;
+pub mod trial;
+
+use serde::{Deserialize, Serialize};
+
+pub use inclusion::{classify, Inclusion};
+pub use policy::{NoopPolicy, OraclePolicy, Policy, PolicyCtx, PolicyKind, PolicyRun};
+pub use stage::{rollout_task, TaskRollouts};
+
+/// Why a rollout could not produce a score. None of these is ever recorded as a low reward.
+#[derive(Debug, thiserror::Error)]
+pub enum RolloutError {
+    /// Infrastructure failed (sandbox, state API, store).
+    #[error("infrastructure failure: {0}")]
+    Infra(String),
+    /// The policy itself failed to run (crashed, timed out, could not start).
+    #[error("policy failed: {0}")]
+    Policy(String),
+    /// The judge failed (provider down, unreadable verdict).
+    #[error("judge failed: {0}")]
+    Judge(String),
+    /// The tuple cannot be rolled out (no scripts, unknown app).
+    #[error("invalid tuple: {0}")]
+    Task(String),
+}
+
+impl From<crate::engine::harness::HarnessError> for RolloutError {
+    fn from(e: crate::engine::harness::HarnessError) -> Self {
+        use crate::engine::harness::HarnessError as H;
+        match e {
+            H::Task(m) => RolloutError::Task(m),
+            H::Infra(m) => RolloutError::Infra(m),
+            H::Cancelled => RolloutError::Infra("cancelled".into()),
+        }
+    }
+}
+
+impl From<crate::engine::store::StoreError> for RolloutError {
+    fn from(e: crate::engine::store::StoreError) -> Self {
+        RolloutError::Infra(format!("store: {e}"))
+    }
+}
+
+/// `[rollout]` settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RolloutConfig {
+    /// Trials per tuple (N_teach).
+    pub trials: u32,
+    /// δ: reward and judge means closer than this agree.
+    pub delta: f64,
+    /// Share of trivial tuples kept (deterministic by task id); the rest are rejected.
+    pub trivial_keep_fraction: f64,
+    /// Wall-clock limit of a `command` policy run, seconds.
+    pub command_timeout_secs: f64,
+    /// Judge provider spec (`openai:MODEL@URL`, `anthropic:MODEL`); empty = no judge (reward alone).
+    pub judge: String,
+}
+
+impl Default for RolloutConfig {
+    fn default() -> Self {
+        Self {
+            trials: 3,
+            delta: 0.25,
+            trivial_keep_fraction: 0.0,
+            command_timeout_secs: 1800.0,
+            judge: String::new(),
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The disagreement path of A.4.2: when reward and judge means differ by δ or more, the
+//! Discriminator gets the disagreement as its feedback and rewrites reward.py; the stored setup and
+//! golden patch are replayed through the same round harness (C1–C5, determinism, scan) and the
+//! round is recorded with source `refine`. Only a passing round becomes the tuple's reward.
+
+use serde_json::json;
+
+use crate::engine::agents::{AgentError, Generator, GeneratorInput, GeneratorOutput, TaskBrief};
+use crate::engine::harness::execute::Runner;
+use crate::engine::harness::round::RoundCtx;
+use crate::engine::harness::task::LoopRuntime;
+use crate::engine::harness::Bus;
+use crate::engine::store::Scripts;
+
+use super::inclusion::Classified;
+use super::stage::TrialSummary;
+use super::RolloutError;
+
+/// Replays the tuple's stored setup and golden patch as the Generator's output.
+struct Stored<'a>(&'a Scripts);
+
+impl Generator for Stored<'_> {
+    fn name(&self) -> String {
+        "refine:stored".into()
+    }
+    fn generate(&self, _: &GeneratorInput<'_>) -> Result<GeneratorOutput, AgentError> {
+        match (&self.0.setup, &self.0.golden) {
+            (Some(s), Some(g)) => Ok(GeneratorOutput {
+                initial_setup: s.clone(),
+                golden_patch: g.clone(),
+                usage: Default::default(),
+            }),
+            _ => Err(AgentError::Malformed(
+                "stored scripts are incomplete".into(),
+            )),
+        }
+    }
+}
+
+/// The feedback shown to the Discriminator: the means, each trial's scores and the judge's
+/// findings. No Generator script is included (the information barrier holds).
+pub fn disagreement_review(
+    c: &Classified,
+    trials: &[TrialSummary],
+    details: &[serde_json::Value],
+) -> String {
+    let mut md = format!(
+        "# Rollout disagreement\n\nTeacher rollouts scored the task differently with reward.py (mean {:.3}) \
+         and with an independent judge of the final state (mean {:.3}). Revise reward.py so that it checks \
+         exactly what the instruction asks, no more and no less.\n\n| trial | reward | judge |\n|---|---|---|\n",
+        c.reward_mean, c.judge_mean
+    );
+    for t in trials {
+        md.push_str(&format!(
+            "| {} | {} | {} |\n",
+            t.trial,
+            t.reward.map_or("-".into(), |r| format!("{r:.3}")),
+            t.judge.map_or("-".into(), |j| format!("{j:.3}"))
+        ));
+    }
+    for (i, d) in details.iter().enumerate() {
+        md.push_str(&format!(
+            "\n## Trial {}\nreward components: {}\njudge checklist: {}\n",
+            i + 1,
+            d.get("components").unwrap_or(&json!(null)),
+            d.pointer("/judge/checklist").unwrap_or(&json!(null))
+        ));
+    }
+    md
+}
+
+/// One refinement pass. Returns whether the rewritten reward passed C1–C5 (and was recorded as the
+/// tuple's latest passing round).
+pub fn refine_reward(
+    rt: &LoopRuntime<'_>,
+    bus: &Bus,
+    brief: &TaskBrief,
+    scripts: &Scripts,
+    feedback: &str,
+) -> Result<bool, RolloutError> {
+    let rounds = bus.read(|s| s.rounds(&brief.task_id))?;
+    let generator = Stored(scripts);
+    let phase = |_: &str, _: serde_json::Value| {};
+    let ctx = RoundCtx {
+        runner: Runner {
+            rt: &rt.rt,
+            cfg: rt.sandbox,
+            isolation: rt.isolation,
+        },
+        fleet: rt.fleet,
+        cfg: rt.cfg,
+        generator: &generator,
+        discriminator: rt.discriminator,
+        brief,
+        cancel: rt.cancel,
+        phase: &phase,
+    };
+    let mut outcome = ctx.run(rounds.len() as u32 + 1, Some(feedback))?;
+    outcome.record.source = "refine".into();
+    let pass = outcome.verdict.pass;
+    bus.write(|tx| {
+        tx.record_round(&outcome.record)?;
+        tx.append_event(
+            "rollout.refined",
+            Some(&brief.task_id),
+            &json!({"pass": pass}),
+        )
+        .map(|_| ())
+    })?;
+    Ok(pass)
+}

@@ -1,0 +1,90 @@
+//! The interface a screen-driving policy will implement (paper C.1.1), ready for the built-in LLM
+//! policy of a later issue. A driver alternates [`Screen::observe`], [`StepPolicy::step`] and
+//! [`Screen::perform`] until a [`ComputerAction::Terminate`] or the turn budget, and is itself a
+//! [`super::Policy`]: the harness then scores the final state exactly as for every other policy.
+
+use serde::{Deserialize, Serialize};
+
+/// What the policy sees at one step.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Observation {
+    /// A screenshot (PNG bytes, native resolution).
+    Screenshot {
+        /// PNG data.
+        png: Vec<u8>,
+        /// Width in pixels.
+        width: u32,
+        /// Height in pixels.
+        height: u32,
+    },
+    /// Structured state (e.g. a web app's `/go` answer) for text-only policies.
+    State(serde_json::Value),
+}
+
+/// One primitive of the `computer_use` tool (C.1.1). Coordinates are screen pixels.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum ComputerAction {
+    /// Pointer clicks and moves at a coordinate.
+    LeftClick { x: i32, y: i32 },
+    /// Right click.
+    RightClick { x: i32, y: i32 },
+    /// Middle click.
+    MiddleClick { x: i32, y: i32 },
+    /// Double click.
+    DoubleClick { x: i32, y: i32 },
+    /// Triple click.
+    TripleClick { x: i32, y: i32 },
+    /// Drag from one point to another.
+    LeftClickDrag {
+        x: i32,
+        y: i32,
+        to_x: i32,
+        to_y: i32,
+    },
+    /// Move the pointer.
+    MouseMove { x: i32, y: i32 },
+    /// Press the left button.
+    LeftMouseDown,
+    /// Release the left button.
+    LeftMouseUp,
+    /// Type text.
+    Type { text: String },
+    /// Press a key chord, e.g. `ctrl+s`.
+    Key { key: String },
+    /// Hold a key.
+    KeyDown { key: String },
+    /// Release a key.
+    KeyUp { key: String },
+    /// Vertical scroll at a point.
+    Scroll { x: i32, y: i32, amount: i32 },
+    /// Horizontal scroll at a point.
+    Hscroll { x: i32, y: i32, amount: i32 },
+    /// Ask for a fresh screenshot.
+    Screenshot,
+    /// Wait.
+    Wait { seconds: f64 },
+    /// End the episode, declaring success or failure.
+    Terminate { success: bool },
+    /// Ask the user (evaluation only; never during RL).
+    CallUser { question: String },
+}
+
+/// The environment side of a screen-driving rollout.
+pub trait Screen {
+    /// The current observation.
+    fn observe(&self) -> Result<Observation, super::RolloutError>;
+    /// Performs one action.
+    fn perform(&self, action: &ComputerAction) -> Result<(), super::RolloutError>;
+}
+
+/// The model side: one turn may batch several actions (executed without intervening screenshots).
+pub trait StepPolicy {
+    /// The next actions given the instruction and the latest observation.
+    fn step(
+        &mut self,
+        instruction: &str,
+        observation: &Observation,
+    ) -> Result<Vec<ComputerAction>, super::RolloutError>;
+}

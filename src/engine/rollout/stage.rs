@@ -1,0 +1,279 @@
+//! N trials of one tuple, each stored as it finishes, then the stage's conclusion: for a probe,
+//! the trials that missed the expected score (reward defects); for a teacher, the A.4.2 category
+//! and — when the tuple is in `voted` — a decision: accepted → final; unsolvable → rollout_rejected;
+//! trivial → rollout_rejected unless kept by down-sampling; disagreement → with `refine` on, up to
+//! two Discriminator refinement passes ([`super::refine`]) each followed by a re-roll, then dropped
+//! (offline analysis) if still disagreeing; without it, needs_human; unclassified → needs_human.
+//! A trial that failed (policy, reward or judge error) means no decision at all.
+
+use serde::Serialize;
+use serde_json::Value;
+use sha2::Digest as _;
+
+use crate::engine::agents::TaskBrief;
+use crate::engine::bundle::meta::final_round;
+use crate::engine::filter::effective_outcome;
+use crate::engine::harness::task::{brief_of, LoopRuntime};
+use crate::engine::harness::Bus;
+use crate::engine::store::{Decision, DecisionSource, Scripts, TupleStatus, Usage};
+
+use super::inclusion::{classify, Classified, Inclusion};
+use super::judge::{distill_checklist, Judge};
+use super::policy::{Policy, PolicyKind};
+use super::refine::{disagreement_review, refine_reward};
+use super::trial::run_trial;
+use super::RolloutError;
+
+/// Actor of the stage's decisions.
+pub const ACTOR: &str = "teacher-rollout";
+
+/// How to run the stage.
+pub struct StageOptions<'a> {
+    /// Trials per tuple.
+    pub trials: u32,
+    /// δ of the inclusion rule.
+    pub delta: f64,
+    /// Share of trivial tuples kept.
+    pub trivial_keep_fraction: f64,
+    /// The judge, if any.
+    pub judge: Option<&'a dyn Judge>,
+    /// Route disagreements to the runtime's Discriminator (at most two passes).
+    pub refine: bool,
+}
+
+/// Most refinement passes per tuple (A.4.2).
+pub const MAX_REFINE_PASSES: u32 = 2;
+
+/// One trial as reported.
+#[derive(Debug, Clone, Serialize)]
+pub struct TrialSummary {
+    /// Trial number.
+    pub trial: u32,
+    /// reward.py score.
+    pub reward: Option<f64>,
+    /// Judge score.
+    pub judge: Option<f64>,
+    /// Why there is no score.
+    pub failure: Option<String>,
+}
+
+/// The stage's conclusion for one tuple.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Conclusion {
+    /// A probe: `defects` lists each trial that missed `expected` or failed.
+    Probe {
+        /// The score every trial had to reach.
+        expected: f64,
+        /// Empty = the reward behaves.
+        defects: Vec<String>,
+    },
+    /// A teacher with every trial scored.
+    Teacher {
+        /// Means and category.
+        classified: Classified,
+        /// Why the judge is absent, when it is.
+        note: Option<String>,
+        /// The decision recorded (only for tuples in `voted`).
+        decision: Option<Box<Decision>>,
+        /// Refinement passes made (each followed by a re-roll).
+        refine_passes: u32,
+    },
+    /// A teacher with a failed trial: no decision.
+    Failed {
+        /// The failures.
+        failures: Vec<String>,
+    },
+}
+
+/// Everything the stage did on one tuple.
+#[derive(Debug, Clone, Serialize)]
+pub struct TaskRollouts {
+    /// The task.
+    pub task_id: String,
+    /// The policy.
+    pub policy: String,
+    /// The trials.
+    pub trials: Vec<TrialSummary>,
+    /// The conclusion.
+    pub conclusion: Conclusion,
+}
+
+fn kept_by_downsampling(task_id: &str, fraction: f64) -> bool {
+    let h = sha2::Sha256::digest(task_id.as_bytes());
+    let x = u16::from_be_bytes([h[0], h[1]]) as f64 / 65536.0;
+    x < fraction
+}
+
+/// Runs `opts.trials` trials with the tuple's current final-round scripts, storing each.
+fn roll(
+    rt: &LoopRuntime<'_>,
+    bus: &Bus,
+    brief: &TaskBrief,
+    policy: &dyn Policy,
+    opts: &StageOptions<'_>,
+) -> Result<(Scripts, Vec<TrialSummary>, Vec<Value>), RolloutError> {
+    let task_id = brief.task_id.as_str();
+    let rounds = bus.read(|s| s.rounds(task_id))?;
+    let scripts = final_round(&rounds)
+        .map(|r| r.round.scripts.clone())
+        .ok_or_else(|| {
+            RolloutError::Task(format!(
+                "task {task_id} has no round with all three scripts"
+            ))
+        })?;
+    let checklist = distill_checklist(&brief.instruction);
+    let (mut trials, mut details) = (Vec::new(), Vec::new());
+    for n in 1..=opts.trials.max(1) {
+        let judge = opts.judge.map(|j| (j, checklist.as_slice()));
+        let t = run_trial(rt, brief, &scripts, policy, judge, n);
+        bus.write(|tx| {
+            tx.record_rollout(&t.record)?;
+            if let Some(j) = &t.judge {
+                let usage = Usage {
+                    stage: "judge".into(),
+                    model: j.model.clone(),
+                    input_tokens: j.tokens.0 as i64,
+                    output_tokens: j.tokens.1 as i64,
+                };
+                tx.record_usage(Some(task_id), None, &usage)?;
+            }
+            Ok(())
+        })?;
+        trials.push(TrialSummary {
+            trial: n,
+            reward: t.record.reward,
+            judge: t.judge.as_ref().map(|j| j.score),
+            failure: t.record.failure.clone(),
+        });
+        details.push(t.record.detail);
+    }
+    Ok((scripts, trials, details))
+}
+
+fn failures_of(trials: &[TrialSummary]) -> Vec<String> {
+    trials
+        .iter()
+        .filter_map(|t| {
+            t.failure
+                .as_ref()
+                .map(|f| format!("trial {}: {f}", t.trial))
+        })
+        .collect()
+}
+
+/// Where a teacher's category sends a tuple in `voted`.
+fn destination(
+    inclusion: &Inclusion,
+    task_id: &str,
+    opts: &StageOptions<'_>,
+    passes: u32,
+) -> (TupleStatus, String) {
+    match inclusion {
+        Inclusion::Accepted => (TupleStatus::Final, "accepted".into()),
+        Inclusion::Unsolvable => (TupleStatus::RolloutRejected, "unsolvable: both means 0".into()),
+        Inclusion::Trivial if kept_by_downsampling(task_id, opts.trivial_keep_fraction) => {
+            (TupleStatus::Final, "trivial, kept by down-sampling".into())
+        }
+        Inclusion::Trivial => (
+            TupleStatus::RolloutRejected,
+            "trivial: 1.0 on the first trial".into(),
+        ),
+        Inclusion::Disagreement { gap } if opts.refine => (
+            TupleStatus::Dropped,
+            format!("reward/judge disagreement {gap:.2} >= delta after {passes} refinement pass(es); offline analysis"),
+        ),
+        Inclusion::Disagreement { gap } => (
+            TupleStatus::NeedsHuman,
+            format!("reward/judge disagreement {gap:.2} >= delta; no Discriminator configured for refinement, queued"),
+        ),
+        Inclusion::Unclassified => (TupleStatus::NeedsHuman, "unclassified means; queued".into()),
+    }
+}
+
+/// Runs the stage on one stored tuple.
+pub fn rollout_task(
+    rt: &LoopRuntime<'_>,
+    bus: &Bus,
+    task_id: &str,
+    policy: &dyn Policy,
+    opts: &StageOptions<'_>,
+) -> Result<TaskRollouts, RolloutError> {
+    let task = bus.read(|s| s.task(task_id))?;
+    let mut brief = brief_of(&task, rt.cfg)?;
+    if let Some(q) = bus
+        .read(|s| effective_outcome(s, task_id))?
+        .and_then(|o| o.revised_query)
+    {
+        brief.instruction = q;
+    }
+    let voted = task.status == TupleStatus::Voted.as_str();
+    let mut passes = 0;
+    let (trials, conclusion) = loop {
+        let (scripts, trials, details) = roll(rt, bus, &brief, policy, opts)?;
+        let failures = failures_of(&trials);
+        if let PolicyKind::Probe { expected } = policy.kind() {
+            let mut defects = failures;
+            for t in &trials {
+                if let Some(r) = t.reward.filter(|r| (r - expected).abs() > 1e-6) {
+                    defects.push(format!(
+                        "trial {}: reward {r} instead of {expected}",
+                        t.trial
+                    ));
+                }
+            }
+            break (trials, Conclusion::Probe { expected, defects });
+        }
+        if !failures.is_empty() {
+            break (trials, Conclusion::Failed { failures });
+        }
+        let scored: Vec<(f64, Option<f64>)> = trials
+            .iter()
+            .filter_map(|t| t.reward.map(|r| (r, t.judge)))
+            .collect();
+        let classified = classify(&scored, opts.delta);
+        let disagree = matches!(classified.inclusion, Inclusion::Disagreement { .. });
+        if disagree && opts.refine && voted && passes < MAX_REFINE_PASSES {
+            passes += 1;
+            let feedback = disagreement_review(&classified, &trials, &details);
+            // A pass whose round fails C1–C5 leaves the old reward in place; the re-roll shows it.
+            refine_reward(rt, bus, &brief, &scripts, &feedback)?;
+            continue;
+        }
+        let note =
+            (!classified.judged).then(|| "no judge configured: reward score alone".to_string());
+        let decision = if voted {
+            let (to, why) = destination(&classified.inclusion, task_id, opts, passes);
+            let reason = format!(
+                "{why} (policy {}, {} trials, reward mean {:.3}, judge mean {:.3}{})",
+                policy.name(),
+                scored.len(),
+                classified.reward_mean,
+                classified.judge_mean,
+                note.as_deref()
+                    .map(|n| format!("; {n}"))
+                    .unwrap_or_default()
+            );
+            Some(Box::new(bus.write(|tx| {
+                tx.record_decision(task_id, to, ACTOR, DecisionSource::Policy, &reason, None)
+            })?))
+        } else {
+            None
+        };
+        break (
+            trials,
+            Conclusion::Teacher {
+                classified,
+                note,
+                decision,
+                refine_passes: passes,
+            },
+        );
+    };
+    Ok(TaskRollouts {
+        task_id: task_id.into(),
+        policy: policy.name(),
+        trials,
+        conclusion,
+    })
+}

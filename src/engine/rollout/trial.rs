@@ -1,0 +1,223 @@
+//! One trial: fresh V_init (setup script in the setup role), the policy acts, the harness reads the
+//! final state (GET /go of each web app, the home directory's files) and runs reward.py in the
+//! reader role (components kept), then the judge if one is configured. Any failure on the way is
+//! recorded as the trial's `failure` with no score.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use sha2::Digest as _;
+
+use crate::engine::agents::TaskBrief;
+use crate::engine::harness::execute::{describe, reward_run, tail, Runner};
+use crate::engine::harness::task::LoopRuntime;
+use crate::engine::harness::TaskEnv;
+use crate::engine::sandbox::{Limits, Role};
+use crate::engine::store::{Rollout, Scripts};
+
+use super::judge::{Judge, JudgeScore};
+use super::policy::{Policy, PolicyCtx, PolicyRun};
+use super::RolloutError;
+
+/// A trial's result, ready to store.
+#[derive(Debug, Clone)]
+pub struct Trial {
+    /// The record (reward, judge verdict, failure, detail).
+    pub record: Rollout,
+    /// The judge's score, when it scored.
+    pub judge: Option<JudgeScore>,
+}
+
+/// Largest file whose text is included in the final state.
+const MAX_TEXT: usize = 16 * 1024;
+
+/// The final state: each web app's `/go` answer (read in the reader role) and the home's files.
+pub fn final_state(env: &TaskEnv) -> Result<Value, RolloutError> {
+    crate::engine::providers::http::ensure_crypto_provider();
+    let client = reqwest::blocking::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .map_err(|e| RolloutError::Infra(format!("http client: {e}")))?;
+    let mut apps = serde_json::Map::new();
+    for w in &env.web {
+        let url = format!("http://{}/go?sid={}", w.addr, env.sid);
+        let body: Value = client
+            .get(&url)
+            .header("X-Tuplewright-Role", "reader")
+            .send()
+            .and_then(|r| r.error_for_status())
+            .and_then(|r| r.json())
+            .map_err(|e| RolloutError::Infra(format!("reading {url}: {e}")))?;
+        apps.insert(w.app.clone(), body);
+    }
+    let mut files = Vec::new();
+    for e in walkdir::WalkDir::new(&env.home)
+        .sort_by_file_name()
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .take(400)
+    {
+        let rel = e.path().strip_prefix(&env.home).unwrap_or(e.path());
+        let bytes = std::fs::read(e.path()).unwrap_or_default();
+        let mut f = json!({"path": format!("/home/user/{}", rel.display()),
+            "size": bytes.len(), "sha256": hex::encode(sha2::Sha256::digest(&bytes))});
+        // Small text files travel with their content (what a judge of the files domain reads).
+        if bytes.len() <= MAX_TEXT {
+            if let Ok(text) = std::str::from_utf8(&bytes) {
+                f["text"] = json!(text);
+            }
+        }
+        files.push(f);
+    }
+    Ok(json!({"apps": apps, "files": files}))
+}
+
+/// Runs trial `trial` of `policy` on the tuple.
+pub fn run_trial(
+    rt: &LoopRuntime<'_>,
+    brief: &TaskBrief,
+    scripts: &Scripts,
+    policy: &dyn Policy,
+    judge: Option<(&dyn Judge, &[String])>,
+    trial: u32,
+) -> Trial {
+    let start = Instant::now();
+    let mut detail = json!({"policy": policy.name(), "kind": policy.kind(),
+        "judge_configured": judge.is_some()});
+    let mut record = Rollout {
+        task_id: brief.task_id.clone(),
+        model: policy.name(),
+        trial: trial as i64,
+        reward: None,
+        judge_verdict: None,
+        failure: None,
+        detail: Value::Null,
+        created_at: None,
+    };
+    let mut judged = None;
+    let result = steps(
+        rt,
+        brief,
+        scripts,
+        policy,
+        judge,
+        trial,
+        &mut detail,
+        &mut record,
+    );
+    match result {
+        Ok(j) => judged = j,
+        Err(e) => record.failure = Some(e.to_string()),
+    }
+    detail["duration_ms"] = json!(start.elapsed().as_millis() as u64);
+    record.detail = detail;
+    Trial {
+        record,
+        judge: judged,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn steps(
+    rt: &LoopRuntime<'_>,
+    brief: &TaskBrief,
+    scripts: &Scripts,
+    policy: &dyn Policy,
+    judge: Option<(&dyn Judge, &[String])>,
+    trial: u32,
+    detail: &mut Value,
+    record: &mut Rollout,
+) -> Result<Option<JudgeScore>, RolloutError> {
+    let runner = Runner {
+        rt: &rt.rt,
+        cfg: rt.sandbox,
+        isolation: rt.isolation,
+    };
+    let limits = |secs: f64| Limits {
+        wall_seconds: secs,
+        ..rt.sandbox.limits.clone()
+    };
+    let (setup, reward) = match (&scripts.setup, &scripts.reward) {
+        (Some(s), Some(r)) => (s, r),
+        _ => {
+            return Err(RolloutError::Task(
+                "the tuple lacks initial_setup.py or reward.py".into(),
+            ))
+        }
+    };
+    let env = rt.fleet.provision(&brief.task_id, "rollout", &brief.apps)?;
+    let r = runner.run(
+        &env,
+        Role::Setup,
+        "initial_setup.py",
+        setup,
+        &limits(rt.cfg.script_timeout_secs),
+    )?;
+    if !r.succeeded() {
+        return Err(RolloutError::Task(format!(
+            "initial_setup.py failed on a fresh V_init ({}): {}",
+            describe(&r.outcome).unwrap_or_default(),
+            tail(&r.stderr.text, 3)
+        )));
+    }
+    let ctx = PolicyCtx {
+        brief,
+        env: &env,
+        runner: &runner,
+        scripts,
+        limits: limits(rt.cfg.script_timeout_secs),
+        trial,
+        cancel: rt.cancel,
+    };
+    let run: PolicyRun = policy.act(&ctx)?;
+    detail["actions"] = json!(run.actions);
+    detail["transcript"] = json!(run.transcript);
+    detail["policy_usage"] = json!({"model": run.usage.model, "input_tokens": run.usage.input_tokens,
+        "output_tokens": run.usage.output_tokens, "cost_usd": run.usage.cost_usd});
+    let state = final_state(&env)?;
+    let diff: serde_json::Map<String, Value> = state["apps"]
+        .as_object()
+        .map(|apps| {
+            apps.iter()
+                .map(|(k, v)| {
+                    (
+                        k.clone(),
+                        v.get("state_diff").cloned().unwrap_or(Value::Null),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    detail["final_state_diff"] = Value::Object(diff);
+    // Stored without the texts (hash and size identify them); the judge sees the texts.
+    let mut listed = state["files"].clone();
+    if let Some(items) = listed.as_array_mut() {
+        for f in items.iter_mut().filter_map(Value::as_object_mut) {
+            f.remove("text");
+        }
+    }
+    detail["final_files"] = listed;
+    let r = runner.run(
+        &env,
+        Role::Reader,
+        "reward.py",
+        reward,
+        &limits(rt.cfg.reward_timeout_secs),
+    )?;
+    drop(env);
+    let (rec, _) = reward_run("rollout", &r);
+    detail["components"] = rec.components.clone();
+    if let Some(f) = rec.failure {
+        return Err(RolloutError::Task(format!("reward.py: {f}")));
+    }
+    record.reward = rec.reward;
+    let Some((judge, checklist)) = judge else {
+        return Ok(None);
+    };
+    let score = judge.score(&brief.instruction, checklist, &state)?;
+    record.judge_verdict = Some(format!("{:.4}", score.score));
+    detail["judge"] = json!({"score": score.score, "checklist": score.checklist,
+        "reasoning": score.reasoning, "model": score.model, "cost_usd": score.cost_usd});
+    Ok(Some(score))
+}
