@@ -72,14 +72,12 @@ pub fn compute(
     for (status, count) in store.status_counts()? {
         by_status.insert(status, count as usize);
     }
-    let yield_per_stage = stage_yield(&by_status);
+    let yield_per_stage = stage_yield(&by_status, conn)?;
     let synthetic_tasks: usize = conn.query_row(
         "SELECT COUNT(*) FROM tasks WHERE origin LIKE 'synthetic:%'",
         [],
         |r| r.get::<_, i64>(0),
     )? as usize;
-
-    let yield_per_stage = stage_yield(&all, conn)?;
     let population = match population {
         Population::Auto if yield_per_stage.final_tuples > 0 => Population::Final,
         Population::Auto => Population::All,
@@ -237,17 +235,10 @@ fn length_stats(mut lengths: Vec<usize>) -> Lengths {
     }
 }
 
-fn stage_yield(by_status: &HashMap<String, usize>) -> Yield {
-    let count = |s: TupleStatus| by_status.get(s.as_str()).copied().unwrap_or(0);
-    let loop_accepted = TupleStatus::ALL
-        .into_iter()
-        .filter(|s| s.passed_loop())
-        .map(count)
-        .sum();
-    let final_tuples = count(TupleStatus::Final);
-    Yield {
-        tasks: by_status.values().sum(),
-fn stage_yield(all: &[Row], conn: &rusqlite::Connection) -> Result<Yield, StoreError> {
+fn stage_yield(
+    by_status: &HashMap<String, usize>,
+    conn: &rusqlite::Connection,
+) -> Result<Yield, StoreError> {
     let human = |sql: &str| -> Result<usize, StoreError> {
         Ok(conn.query_row(sql, [], |r| r.get::<_, i64>(0))? as usize)
     };
@@ -258,14 +249,15 @@ fn stage_yield(all: &[Row], conn: &rusqlite::Connection) -> Result<Yield, StoreE
         "SELECT COUNT(*) FROM decisions d WHERE d.source = 'human' AND d.id = \
          (SELECT MAX(id) FROM decisions x WHERE x.task_id = d.task_id)",
     )?;
-    let count = |s: TupleStatus| all.iter().filter(|r| r.status == s.as_str()).count();
-    let loop_accepted = all
-        .iter()
-        .filter(|r| TupleStatus::parse(&r.status).is_some_and(TupleStatus::passed_loop))
-        .count();
+    let count = |s: TupleStatus| by_status.get(s.as_str()).copied().unwrap_or(0);
+    let loop_accepted = TupleStatus::ALL
+        .into_iter()
+        .filter(|s| s.passed_loop())
+        .map(count)
+        .sum();
     let final_tuples = count(TupleStatus::Final);
     Ok(Yield {
-        tasks: all.len(),
+        tasks: by_status.values().sum(),
         not_yet_looped: count(TupleStatus::Pending) + count(TupleStatus::InLoop),
         loop_failed: count(TupleStatus::LoopFailed),
         loop_accepted,
