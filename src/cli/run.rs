@@ -40,10 +40,12 @@ pub struct RunArgs {
     /// Maximum rounds per task (default: [loop].max_rounds, 5).
     #[arg(long)]
     pub max_rounds: Option<u32>,
-    /// Generator: `scripted` (default), `openai:MODEL[@BASE_URL]` or `anthropic:MODEL`.
+    /// Generator: `scripted` (default), `openai:MODEL[@BASE_URL]`, `anthropic:MODEL`, or an external
+    /// coding-agent CLI `command:claude|codex|kimi|<argv template>` (see docs/command-agents.md).
     #[arg(long, default_value = "scripted")]
     pub generator: String,
-    /// Discriminator: `scripted` (default), `openai:MODEL[@BASE_URL]` or `anthropic:MODEL`.
+    /// Discriminator: `scripted` (default), `openai:MODEL[@BASE_URL]`, `anthropic:MODEL`, or
+    /// `command:claude|codex|kimi|<argv template>`.
     #[arg(long, default_value = "scripted")]
     pub discriminator: String,
     /// Scripted Generator only: probability of a realistic mistake in early rounds (0.0-1.0).

@@ -3,6 +3,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+use crate::engine::agents::command;
 use crate::engine::agents::llm::{LlmAgentConfig, LlmDiscriminator, LlmGenerator};
 use crate::engine::agents::scripted::{ScriptedConfig, ScriptedDiscriminator, ScriptedGenerator};
 use crate::engine::agents::{Discriminator, Generator};
@@ -28,14 +29,21 @@ fn llm_config() -> LlmAgentConfig {
 /// Builds the agents named on the command line.
 pub fn build(args: &RunArgs, _config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<Agents> {
     let defaults = ProviderConfig::default();
+    let prompts = llm_config().prompts_dir;
     let generator: Box<dyn Generator> = if args.generator == "scripted" {
         Box::new(scripted_generator(args)?)
+    } else if args.generator.starts_with("command:") {
+        let (g, _) = command::from_spec(&args.generator, &prompts)?;
+        Box::new(g.with_cancel(cancel.clone()))
     } else {
         let p = provider_from_spec(&args.generator, &defaults)?;
         Box::new(LlmGenerator::new(p, llm_config())?.with_cancel(cancel.clone()))
     };
     let discriminator: Box<dyn Discriminator> = if args.discriminator == "scripted" {
         Box::new(scripted_discriminator(args)?)
+    } else if args.discriminator.starts_with("command:") {
+        let (_, d) = command::from_spec(&args.discriminator, &prompts)?;
+        Box::new(d.with_cancel(cancel.clone()))
     } else {
         let p = provider_from_spec(&args.discriminator, &defaults)?;
         Box::new(LlmDiscriminator::new(p, llm_config())?.with_cancel(cancel))
