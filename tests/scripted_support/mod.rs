@@ -36,6 +36,9 @@ pub fn shipped_tasks() -> Vec<(String, TaskBrief)> {
         .collect();
     paths.sort();
     for path in paths {
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
         let file = path.file_stem().unwrap().to_string_lossy().to_string();
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         for task in doc["tasks"].as_array().unwrap() {
