@@ -12,7 +12,8 @@ use tuplewright::engine::agents::scripted::faults::FaultKind;
 use tuplewright::engine::agents::scripted::{render, templates, ScriptedConfig};
 use tuplewright::engine::agents::TaskBrief;
 use tuplewright::engine::agreement::{
-    evaluate, render_review, ConditionId, ConditionStatus, RoundObservation, ScanFindingRef,
+    evaluate, render_review, ConditionId, ConditionStatus, RewardRun, RoundObservation,
+    ScanFindingRef,
 };
 use tuplewright::engine::scan::scan_source;
 
@@ -171,11 +172,21 @@ async fn every_sandboxable_task_passes_c1_to_c5_with_no_faults() {
             let mut obs = sandboxed_round(&h, &b, 1, &gen, &reward).await;
             obs.scan = scan(&reward);
             let verdict = evaluate(&obs);
-            if verdict.pass {
-                Ok(())
-            } else {
-                Err(summary(&obs))
+            if !verdict.pass {
+                return Err(summary(&obs));
             }
+            // Real partial credit: >= 2 weighted components whose weights sum to 1.0.
+            let Some(RewardRun::Scored { components, .. }) = obs.gold_runs.first() else {
+                return Err("no scored gold run".into());
+            };
+            let weights: f64 = components.iter().map(|c| c.weight).sum();
+            if components.len() < 2 || (weights - 1.0).abs() > 1e-6 {
+                return Err(format!(
+                    "{} components, weights sum {weights}",
+                    components.len()
+                ));
+            }
+            Ok(())
         }
     })
     .await;
@@ -192,18 +203,24 @@ async fn faults_fail_round_one_as_planned_and_round_two_passes_with_the_review()
     let h = Harness::start().await;
     let (g, d) = agents(cfg(11, 1.0));
     let (g, d) = (Arc::new(g), Arc::new(d));
-    // One task per template (the first sandboxable one) keeps this test to ~20 tasks x 2 rounds.
+    // One task per template (the first sandboxable one) keeps this test to ~16 tasks x 2 rounds;
+    // TW_SCRIPTED_ALL_FAULTS=1 runs every sandboxable task.
     let mut seen = std::collections::HashSet::new();
     let tasks: Vec<TaskBrief> = shipped_tasks()
         .into_iter()
         .map(|(_, b)| b)
         .filter(sandboxable)
-        .filter(|b| seen.insert(b.structured["template"].as_str().unwrap_or("").to_string()))
+        .filter(|b| {
+            std::env::var_os("TW_SCRIPTED_ALL_FAULTS").is_some()
+                || seen.insert(b.structured["template"].as_str().unwrap_or("").to_string())
+        })
         .collect();
     let kinds = Arc::new(std::sync::Mutex::new(BTreeMap::<String, usize>::new()));
     let k2 = kinds.clone();
+    let partial = Arc::new(std::sync::Mutex::new(Vec::<f64>::new()));
+    let p2 = partial.clone();
     let failures = for_each_task(tasks, move |b| {
-        let (h, g, d, kinds) = (h.clone(), g.clone(), d.clone(), k2.clone());
+        let (h, g, d, kinds, partial) = (h.clone(), g.clone(), d.clone(), k2.clone(), p2.clone());
         async move {
             let kind = g
                 .fault_for(&b.task_id, None)
@@ -228,6 +245,11 @@ async fn faults_fail_round_one_as_planned_and_round_two_passes_with_the_review()
                 .iter()
                 .find(|c| c.id == expected)
                 .map(|c| c.status);
+            if kind == FaultKind::GoldenRegression {
+                if let Some(RewardRun::Scored { score, .. }) = obs1.gold_runs.first() {
+                    partial.lock().unwrap().push(*score);
+                }
+            }
             if v1.pass || status != Some(ConditionStatus::Fail) {
                 return Err(format!(
                     "{kind:?}: round 1 expected {expected:?} FAIL, got [{}]",
@@ -256,6 +278,11 @@ async fn faults_fail_round_one_as_planned_and_round_two_passes_with_the_review()
         table(&failures)
     );
     assert_eq!(kinds.len(), 3, "all three mistake kinds occur: {kinds:?}");
+    let partial = partial.lock().unwrap().clone();
+    assert!(
+        partial.iter().any(|s| *s > 0.0 && *s < 1.0),
+        "a copy-paste regression earns partial credit somewhere: {partial:?}"
+    );
 }
 
 #[test]
@@ -320,4 +347,69 @@ fn slot_values_stay_data_in_python() {
     );
     let back: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(back, nasty);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn web_plus_web_tasks_pass_unsandboxed_against_the_real_server() {
+    let h = Harness::start().await;
+    let (g, d) = agents(cfg(7, 0.0));
+    let tasks: Vec<TaskBrief> = shipped_tasks()
+        .into_iter()
+        .map(|(_, b)| b)
+        .filter(|b| !sandboxable(b))
+        .collect();
+    assert!(tasks.len() >= 3);
+    let mut failures = Vec::new();
+    for b in tasks {
+        let gen = generate(&g, &b, 1, None);
+        let reward = reward(&d, &b, 1);
+        let (init, gold) = (
+            format!("ww-init-{}", b.task_id),
+            format!("ww-gold-{}", b.task_id),
+        );
+        let mut problems = Vec::new();
+        for sid in [&init, &gold] {
+            let (ok, _, err) = run_unsandboxed(&h, sid, &gen.initial_setup).await;
+            if !ok {
+                problems.push(format!("C1: {err}"));
+            }
+        }
+        let (ok, _, err) = run_unsandboxed(&h, &gold, &gen.golden_patch).await;
+        if !ok {
+            problems.push(format!("C2: {err}"));
+        }
+        for (sid, want) in [(&gold, 1.0), (&init, 0.0)] {
+            let (_, out, err) = run_unsandboxed(&h, sid, &reward).await;
+            match tuplewright::engine::sandbox::parse_reward(&out) {
+                Ok(r) if (r.score - want).abs() < 1e-9 && r.components.len() >= 2 => {}
+                other => problems.push(format!("r != {want}: {other:?} {err}")),
+            }
+        }
+        if !scan(&reward).is_empty() {
+            problems.push(format!("scan: {:?}", scan(&reward)));
+        }
+        // The setup really wrote the chat side too: the request message is in the channel.
+        let chat = format!("http://{}/go?sid={init}", h.addr("team-chat"));
+        let body = reqwest_free_get(&chat).await;
+        if !body.contains("MS0901") {
+            problems.push("the chat request message is missing from team-chat".into());
+        }
+        if !problems.is_empty() {
+            failures.push((b.task_id.clone(), problems.join("; ")));
+        }
+    }
+    assert!(failures.is_empty(), "{}", table(&failures));
+}
+
+/// A plain HTTP GET over a TCP socket (loopback only), returning the body text.
+async fn reqwest_free_get(url: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let rest = url.trim_start_matches("http://");
+    let (host, path) = rest.split_once('/').unwrap();
+    let mut s = tokio::net::TcpStream::connect(host).await.unwrap();
+    let req = format!("GET /{path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).await.unwrap();
+    String::from_utf8_lossy(&buf).into_owned()
 }

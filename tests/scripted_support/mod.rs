@@ -36,6 +36,9 @@ pub fn shipped_tasks() -> Vec<(String, TaskBrief)> {
         .collect();
     paths.sort();
     for path in paths {
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
         let file = path.file_stem().unwrap().to_string_lossy().to_string();
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         for task in doc["tasks"].as_array().unwrap() {
@@ -292,4 +295,29 @@ pub async fn sandboxed_round(
         &h.run(&v_init, Role::Reader, "reward.py", reward).await,
     ));
     obs
+}
+
+/// Runs a script with Debian's python3 WITHOUT the sandbox (for web + web tasks, which need two
+/// upstreams the single-upstream sandbox does not provide yet): every app is addressed through its
+/// `TW_URL_<APP>` override, the sid through `TW_SID`. Returns (exit ok, stdout, stderr).
+pub async fn run_unsandboxed(h: &Harness, sid: &str, source: &str) -> (bool, String, String) {
+    let mut cmd = std::process::Command::new("/usr/bin/python3");
+    cmd.arg("-c")
+        .arg(source)
+        .env("TW_SID", sid)
+        .env_remove("TW_APP")
+        .env_remove("TW_STATE_URL");
+    for app in WEB_APPS {
+        let var = format!("TW_URL_{}", app.to_uppercase().replace('-', "_"));
+        cmd.env(var, format!("http://{}", h.addr(app)));
+    }
+    let out = tokio::task::spawn_blocking(move || cmd.output())
+        .await
+        .unwrap()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }

@@ -129,3 +129,80 @@ pub fn mutate(value: &Value, source: Option<&Value>) -> Value {
         Value::Null => Value::Bool(true),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const REVIEW: &str =
+        "## Agreement Conditions\n\n| # | Condition | Status | Details |\n|---|---|---|---|\n\
+        | C1 | initial_setup.py executes on V_init | PASS | ran |\n\
+        | C2 | golden_patch.py executes on V_gold | FAIL | KeyError |\n\
+        | C3 | r(gold) = 1.0 | NOT RUN | not run |\n\
+        | C4 | r(init) = 0.0 | FAIL | r(init) = 0.3000 |\n";
+
+    #[test]
+    fn review_table_is_read_per_condition() {
+        assert_eq!(review_status(REVIEW, "C1").as_deref(), Some("PASS"));
+        assert_eq!(review_status(REVIEW, "C3").as_deref(), Some("NOT RUN"));
+        assert_eq!(review_status(REVIEW, "C5"), None);
+    }
+
+    #[test]
+    fn named_mistakes_are_fixed_masked_ones_persist() {
+        assert!(still_present(FaultKind::SetupCrash, None));
+        assert!(
+            !still_present(FaultKind::SetupCrash, Some(REVIEW)),
+            "C1 passed: gone"
+        );
+        assert!(
+            still_present(FaultKind::GoldenRegression, Some(REVIEW)),
+            "C3 masked"
+        );
+        assert!(
+            !still_present(FaultKind::PreComplete, Some(REVIEW)),
+            "C4 named: fixed"
+        );
+    }
+
+    #[test]
+    fn plan_respects_the_rate_and_is_deterministic() {
+        assert_eq!(planned(1, "t_a_001", 0.0), None);
+        assert!(planned(1, "t_a_001", 1.0).is_some());
+        assert_eq!(planned(4, "t_b_002", 0.5), planned(4, "t_b_002", 0.5));
+    }
+
+    #[test]
+    fn typos_and_mutations_always_change_the_value() {
+        assert_eq!(typo("channel"), "chanel");
+        assert_eq!(typo("a"), "a_");
+        assert_eq!(
+            first_setup_key("x = S.get(\"y\")\nz = S[\"app\"]").as_deref(),
+            Some("app")
+        );
+        let cases = [
+            json!("abc"),
+            json!("a"),
+            json!(3),
+            json!(2.5),
+            json!(true),
+            json!([1, 2]),
+            json!([]),
+            json!({"id": "x", "name": "Q"}),
+            json!(null),
+        ];
+        for v in cases {
+            assert_ne!(mutate(&v, None), v, "{v}");
+        }
+        assert_eq!(
+            mutate(&json!("text"), Some(&json!("general"))),
+            json!("general")
+        );
+        assert_eq!(mutate(&json!("text"), Some(&json!(["x"]))), json!("tex"));
+        assert_eq!(
+            mutate(&json!({"id": "x", "name": "Q3"}), None),
+            json!({"id": "x", "name": "Q"})
+        );
+    }
+}

@@ -224,3 +224,73 @@ impl Discriminator for ScriptedDiscriminator {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brief(structured: Value) -> TaskBrief {
+        TaskBrief {
+            task_id: "teamchat_x_001".into(),
+            instruction: "i".into(),
+            context: "c".into(),
+            difficulty: "easy".into(),
+            apps: vec!["team-chat".into()],
+            skills: Vec::new(),
+            structured,
+        }
+    }
+
+    #[test]
+    fn missing_structured_fields_are_named() {
+        let g = ScriptedGenerator::default();
+        let input = |b| GeneratorInput {
+            brief: b,
+            round: 1,
+            previous_review: None,
+        };
+        let b = brief(Value::Null);
+        let err = g.generate(&input(&b)).unwrap_err().to_string();
+        assert!(
+            err.contains("teamchat_x_001") && err.contains("`template`"),
+            "{err}"
+        );
+        let b = brief(serde_json::json!({"template": "post_message", "slots": []}));
+        let err = g.generate(&input(&b)).unwrap_err().to_string();
+        assert!(err.contains("`slots`"), "{err}");
+        let b = brief(serde_json::json!({"template": "zzz", "slots": {}}));
+        assert!(g
+            .generate(&input(&b))
+            .unwrap_err()
+            .to_string()
+            .contains("no template `zzz`"));
+    }
+
+    #[test]
+    fn fault_rate_outside_unit_interval_is_refused() {
+        let cfg = ScriptedConfig {
+            fault_rate: 1.5,
+            ..ScriptedConfig::default()
+        };
+        assert!(ScriptedGenerator::new(cfg)
+            .unwrap_err()
+            .to_string()
+            .contains("fault_rate"));
+    }
+
+    #[test]
+    fn scripts_name_their_procedural_origin() {
+        let b = brief(serde_json::json!({"template": "post_message",
+            "slots": {"channel": "general", "text": "hi", "must_include": ["hi"]}}));
+        let out = ScriptedGenerator::default()
+            .generate(&GeneratorInput {
+                brief: &b,
+                round: 1,
+                previous_review: None,
+            })
+            .unwrap();
+        assert!(out.initial_setup.contains("procedural generator"));
+        assert_eq!(out.usage.model, "scripted");
+        assert!(out.golden_patch.contains("S = json.loads("));
+    }
+}

@@ -172,3 +172,53 @@ pub fn lookup(
 pub fn embedded_ids() -> Vec<&'static str> {
     EMBEDDED.iter().map(|t| t.0).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_embedded_template_parses_and_references_resolve() {
+        for id in embedded_ids() {
+            let t = lookup(id, &[], None).unwrap();
+            assert!(!t.meta.fault_slot.is_empty(), "{id}");
+            assert!(t.reward.contains("rubric.finish()"), "{id}");
+        }
+        let apps = vec!["team-chat".to_string()];
+        assert_eq!(
+            lookup("post_message", &apps, None).unwrap().id,
+            "team-chat/post_message"
+        );
+        assert_eq!(
+            lookup("update_records", &apps, None).unwrap().id,
+            "_common/update_records"
+        );
+        let err = lookup("nope", &apps, None).unwrap_err().to_string();
+        assert!(
+            err.contains("team-chat/nope") && err.contains("_common/nope"),
+            "{err}"
+        );
+        assert!(lookup("../etc", &apps, None).is_err());
+    }
+
+    #[test]
+    fn override_directory_wins_and_bad_meta_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("team-chat/templates/post_message");
+        std::fs::create_dir_all(&t).unwrap();
+        for f in ["initial_setup.py", "golden_patch.py", "reward.py"] {
+            std::fs::write(t.join(f), format!("# custom {f}\n")).unwrap();
+        }
+        std::fs::write(
+            t.join("template.toml"),
+            "description = \"x\"\nfault_slot = \"text\"\n",
+        )
+        .unwrap();
+        let apps = vec!["team-chat".to_string()];
+        let got = lookup("post_message", &apps, Some(dir.path())).unwrap();
+        assert_eq!(got.reward, "# custom reward.py\n");
+        std::fs::write(t.join("template.toml"), "fault_slot = 3\n").unwrap();
+        let err = lookup("post_message", &apps, Some(dir.path())).unwrap_err();
+        assert!(err.to_string().contains("team-chat/post_message"), "{err}");
+    }
+}
