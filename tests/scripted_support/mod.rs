@@ -177,6 +177,7 @@ impl Harness {
             app: app.unwrap_or("").to_string(),
             upstream,
             api_port: port,
+            extra_apis: vec![],
         }
     }
 
