@@ -193,8 +193,10 @@ bwrap_path = "/usr/bin/bwrap"
 # Script virtualenv (built by `tuplewright sandbox setup`) and the interpreter used without it.
 venv_dir = "/opt/tuplewright/venv"
 fallback_python = "/usr/bin/python3"
-# Non-root uid scripts run as (makes the process-count limit real).
-sandbox_uid = 65534
+# Scripts run as non-root uids (makes the process-count limit real): each concurrent run takes its
+# own uid from sandbox_uid .. sandbox_uid + uid_pool - 1, so runs cannot starve each other.
+sandbox_uid = 200000
+uid_pool = 64
 # Parent of the per-run directories.
 run_dir_parent = "/tmp"
 
@@ -205,6 +207,8 @@ address_space_bytes = 1073741824
 processes = 128
 file_size_bytes = 536870912
 open_files = 256
+# Size of the private /tmp tmpfs of each run.
+tmp_bytes = 268435456
 capture_bytes = 1048576
 request_body_bytes = 16777216
 "#;
