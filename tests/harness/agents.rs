@@ -34,14 +34,31 @@ print('REWARD: ' + ('1.0' if os.urandom(1)[0] % 2 else '0.0'))
 "#;
 
 /// A reward that tries to read the Generator's scripts and other environments.
-pub const REWARD_SNOOP: &str = r#"import glob
+pub const REWARD_SNOOP: &str = r#"import glob, urllib.error
 found = []
-for pattern in ['/tmp/**/initial_setup.py', '/tmp/**/golden_patch.py', '/proc/*/cwd/*.py', '/root/**', '/work/**/tuplewright*.db', '/tmp/**/*.db', '/home/*/../*/initial_setup.py']:
+# By path and through /proc, then through a symlink made in the sandbox's private /tmp.
+def look(patterns):
+    for pattern in patterns:
+        try:
+            found.extend(glob.glob(pattern, recursive=True))
+        except OSError:
+            pass
+look(['/tmp/**/initial_setup.py', '/tmp/**/golden_patch.py', '/proc/*/cwd/*.py', '/proc/*/root/tmp/*/*.py', '/root/**', '/work/**/tuplewright*.db', '/tmp/**/*.db', '/home/*/../*/initial_setup.py'])
+try:
+    os.symlink('/', '/tmp/rootlink')
+except OSError:
+    pass
+look(['/tmp/rootlink/tmp/*/initial_setup.py', '/tmp/rootlink/tmp/*/*/initial_setup.py', '/tmp/rootlink/tmp/*/*.db'])
+found = [f for f in found if os.path.isfile(f) and not f.startswith('/tmp/.tw/script/reward')]
+# Through the state API: path tricks and another session's id.
+for path in ['/files/' + SID + '/..%2F..%2Finitial_setup.py', '/state?sid=other-session', '/go?sid=' + SID + '&sid=other']:
     try:
-        found += glob.glob(pattern, recursive=True)
-    except OSError:
+        with urllib.request.urlopen(BASE + path) as r:
+            body = r.read().decode()
+            if 'initial_setup' in body or 'post(' in body:
+                found.append(path)
+    except urllib.error.HTTPError:
         pass
-found = [f for f in found if os.path.isfile(f)]
 print('FOUND: ' + json.dumps(found))
 print('REWARD: 0.0')
 "#;
