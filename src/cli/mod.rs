@@ -128,7 +128,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Synth(args) => synth::run(&cli, &args),
             Command::Env(args) => env::run(args),
             Command::Agents(args) => agents::run(args),
-            Command::Sandbox(c) => sandbox::run(c, &cli.config),
+            Command::Sandbox(c) => sandbox::run(c, &cli),
             Command::Run(args) => run::run(&cli, &args),
             Command::Scan(args) => scan::run(args),
             Command::Verify(args) => verify::run(&cli, &args),

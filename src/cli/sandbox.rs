@@ -1,7 +1,7 @@
 //! `tuplewright sandbox …`: run one script in the sandbox, or build the script virtualenv.
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -83,9 +83,9 @@ fn upstream_addr(url: &str) -> anyhow::Result<SocketAddr> {
         .with_context(|| format!("--state-url `{url}`: `{hostport}` is not an IP:port address"))
 }
 
-/// Dispatch `tuplewright sandbox …`; settings come from the `[sandbox]` table of `config`.
-pub fn run(cmd: SandboxCommand, config: &Path) -> anyhow::Result<ExitCode> {
-    let mut cfg = SandboxConfig::from_toml_file(config)?;
+/// Dispatch `tuplewright sandbox …`; settings come from the `[sandbox]` table of `--config`.
+pub fn run(cmd: SandboxCommand, cli: &super::Cli) -> anyhow::Result<ExitCode> {
+    let mut cfg = super::context::load_config(cli)?.sandbox;
     match cmd {
         SandboxCommand::Setup(args) => {
             if let Some(v) = args.venv {

@@ -253,6 +253,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn sandbox_table_overrides_defaults_and_typos_name_the_key() {
+        let c = Config::parse(
+            "[sandbox]\nsandbox_uid = 4000\n[sandbox.limits]\nwall_seconds = 5.0\n",
+            Path::new("tw.toml"),
+        )
+        .unwrap();
+        assert_eq!(
+            (c.sandbox.sandbox_uid, c.sandbox.limits.wall_seconds),
+            (4000, 5.0)
+        );
+        assert_eq!(
+            c.sandbox.limits.processes,
+            crate::engine::sandbox::Limits::default().processes
+        );
+        let err = Config::parse("[sandbox.limits]\nwall_secs = 5\n", Path::new("tw.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("sandbox.limits.wall_secs"), "{err}");
+    }
+
+    #[test]
     fn documented_default_parses_to_default() {
         let parsed = Config::parse(DEFAULT_TOML, Path::new("default")).unwrap();
         assert_eq!(parsed, Config::default());

@@ -83,59 +83,7 @@ impl Default for SandboxConfig {
     }
 }
 
-/// Why the `[sandbox]` table of a configuration file could not be used.
-#[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
-    /// The file exists but could not be read.
-    #[error("cannot read {path}: {source}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        source: std::io::Error,
-    },
-    /// The TOML (or its `[sandbox]` table) is invalid.
-    #[error("invalid [sandbox] configuration in {path}: {message}")]
-    Invalid {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong, with the key and line as TOML reports them.
-        message: String,
-    },
-}
-
 impl SandboxConfig {
-    /// Read the `[sandbox]` table (with an optional `[sandbox.limits]`) of a TOML file; a missing
-    /// file or a file without that table gives the defaults.
-    pub fn from_toml_file(path: &std::path::Path) -> Result<Self, ConfigError> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Self::default()),
-            Err(source) => {
-                return Err(ConfigError::Read {
-                    path: path.to_path_buf(),
-                    source,
-                })
-            }
-        };
-        #[derive(Deserialize)]
-        struct File {
-            #[serde(default)]
-            sandbox: Option<toml::Value>,
-        }
-        let invalid = |message: String| ConfigError::Invalid {
-            path: path.to_path_buf(),
-            message,
-        };
-        let file: File = toml::from_str(&text).map_err(|e| invalid(e.to_string()))?;
-        match file.sandbox {
-            None => Ok(Self::default()),
-            Some(v) => v
-                .try_into()
-                .map_err(|e: toml::de::Error| invalid(e.to_string())),
-        }
-    }
-
     /// The interpreter scripts use: the venv's `bin/python3` if present, else the fallback.
     /// The second value is a note for the result when the fallback was used.
     pub fn python(&self) -> (PathBuf, Option<String>) {
@@ -153,34 +101,5 @@ impl SandboxConfig {
                 )),
             )
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sandbox_table_overrides_defaults_and_typos_are_errors() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("tw.toml");
-        assert_eq!(
-            SandboxConfig::from_toml_file(&p).unwrap(),
-            SandboxConfig::default()
-        );
-        std::fs::write(
-            &p,
-            "[sandbox]\nsandbox_uid = 4000\n[sandbox.limits]\nwall_seconds = 5.0\n",
-        )
-        .unwrap();
-        let c = SandboxConfig::from_toml_file(&p).unwrap();
-        assert_eq!((c.sandbox_uid, c.limits.wall_seconds), (4000, 5.0));
-        assert_eq!(c.limits.processes, Limits::default().processes);
-        std::fs::write(&p, "[sandbox.limits]\nwall_secs = 5\n").unwrap();
-        let err = SandboxConfig::from_toml_file(&p).unwrap_err().to_string();
-        assert!(
-            err.contains("wall_secs") && err.contains("tw.toml"),
-            "{err}"
-        );
     }
 }

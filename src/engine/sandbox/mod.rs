@@ -22,7 +22,7 @@ mod run;
 pub mod setup;
 mod uids;
 
-pub use config::{ConfigError, Limits, SandboxConfig};
+pub use config::{Limits, SandboxConfig};
 pub use policy::Role;
 pub use result::{
     Captured, LimitKind, LogLine, LogSink, Outcome, RefusedRequest, RunResult, Stream,
