@@ -86,8 +86,10 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         f.render_widget(block, right);
         return;
     };
+    let narrow = right.width < 72;
     let tabs: Vec<Span> = Pane::ALL
         .iter()
+        .filter(|p| !narrow || **p == ins.pane)
         .flat_map(|p| {
             let style = if *p == ins.pane {
                 theme.style(Role::Selection)
@@ -99,6 +101,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
                 Span::raw(" "),
             ]
         })
+        .chain(narrow.then(|| Span::styled("(t: next pane) ", theme.style(Role::Muted))))
         .collect();
     let lines = match ins.pane {
         Pane::Review => review_lines(&round.round.review_md, theme),

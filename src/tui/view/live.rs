@@ -86,12 +86,13 @@ fn draw_timeline(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
     let visible = inner.height.saturating_sub(1) as usize;
     let mut order: Vec<&TaskLive> = live.tasks.iter().collect();
     order.sort_by(|a, b| b.last.cmp(&a.last).then_with(|| a.task_id.cmp(&b.task_id)));
+    let task_w: u16 = if inner.width >= 120 { 34 } else { 20 };
     let rows = order.into_iter().take(visible).map(|t| {
         let (g, role) = status_glyph(&t.status);
         let mut cells = vec![
-            Cell::from(clip(&t.task_id, 26)),
+            Cell::from(clip(&t.task_id, task_w as usize)),
             Cell::from(format!("{:>2}", t.round)),
-            Cell::from(clip(&t.phase, 16)),
+            Cell::from(t.phase.clone()),
         ];
         let checks: Vec<Span> = t
             .checks
@@ -115,14 +116,14 @@ fn draw_timeline(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         Row::new(cells)
     });
     let widths = [
-        Constraint::Length(26),
+        Constraint::Length(task_w),
         Constraint::Length(2),
-        Constraint::Length(16),
+        Constraint::Fill(1),
         Constraint::Length(5),
-        Constraint::Length(5),
-        Constraint::Length(5),
+        Constraint::Length(4),
+        Constraint::Length(4),
         Constraint::Length(15),
-        Constraint::Length(8),
+        Constraint::Length(7),
     ];
     let header = Row::new([
         "task", "rd", "phase", "C1-5", "r(i)", "r(g)", "status", "elapsed",

@@ -74,8 +74,8 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
     t.offset.set(offset);
     let wide = inner.width >= 120;
     let mut widths = vec![
-        Constraint::Length(14),
-        Constraint::Length(if wide { 32 } else { 24 }),
+        Constraint::Length(16),
+        Constraint::Length(if wide { 32 } else { 22 }),
     ];
     let mut header = vec!["status", "id"];
     if wide {
@@ -105,10 +105,10 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         let (glyph, role) = status_glyph(&r.status);
         let mut cells = vec![
             Cell::from(Span::styled(
-                format!("{glyph} {}", clip(&r.status, 15)),
+                format!("{glyph} {}", clip(&r.status, 13)),
                 theme.style(role),
             )),
-            Cell::from(clip(&r.id, if wide { 32 } else { 24 })),
+            Cell::from(clip(&r.id, if wide { 32 } else { 22 })),
         ];
         if wide {
             cells.push(Cell::from(clip(&r.app, 12)));
