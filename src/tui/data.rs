@@ -61,6 +61,8 @@ pub struct RoundChecks {
 pub enum EngineCommand {
     /// Re-read the tuple list.
     LoadRows,
+    /// Read the first `n` tuples quickly (no rewards) so the first frame is not empty.
+    LoadRowsPage(usize),
     /// Load one tuple for the Inspector.
     LoadDetail(String),
     /// Recompute the statistics.
@@ -76,8 +78,8 @@ pub enum EngineCommand {
 /// A result from a worker to the model.
 #[derive(Debug, Clone)]
 pub enum DataUpdate {
-    /// The tuple list.
-    Rows(Arc<Vec<TaskRow>>),
+    /// The tuple list; `complete` is false for a first page without rewards.
+    Rows(Arc<Vec<TaskRow>>, bool),
     /// One tuple.
     Detail(Box<TaskDetail>),
     /// Statistics.
@@ -118,6 +120,29 @@ pub fn load_rows(store: &Store) -> Result<Vec<TaskRow>, StoreError> {
             rounds: r.get(6)?,
             r_gold: r.get(7)?,
             r_init: r.get(8)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The first `limit` tuples by id, with their round counts but without rewards (a fast first page).
+pub fn load_rows_page(store: &Store, limit: usize) -> Result<Vec<TaskRow>, StoreError> {
+    let sql = "SELECT t.task_id, t.instruction, t.apps, COALESCE(t.domain, ''), COALESCE(t.difficulty, ''), \
+         u.status, (SELECT COUNT(*) FROM rounds r WHERE r.task_id = t.task_id) \
+         FROM tasks t JOIN tuples u ON u.task_id = t.task_id ORDER BY t.task_id LIMIT ?1";
+    let mut stmt = store.conn().prepare(sql)?;
+    let rows = stmt.query_map(params![limit as i64], |r| {
+        let apps: String = r.get(2)?;
+        Ok(TaskRow {
+            id: r.get(0)?,
+            instruction: r.get(1)?,
+            app: first_app(&apps),
+            domain: r.get(3)?,
+            difficulty: r.get(4)?,
+            status: r.get(5)?,
+            rounds: r.get(6)?,
+            r_gold: None,
+            r_init: None,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)

@@ -5,10 +5,8 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
-use nucleo_matcher::{Config, Matcher, Utf32Str};
-
 use super::data::TaskRow;
+use super::fuzzy::{score, SearchText};
 
 /// Sort columns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -98,8 +96,8 @@ fn cmp_f(a: Option<f64>, b: Option<f64>) -> Ordering {
     a.unwrap_or(-1.0).total_cmp(&b.unwrap_or(-1.0))
 }
 
-/// Computes a view. `matcher` is reused between calls (it owns scratch memory).
-pub fn compute_view(spec: &ViewSpec, matcher: &mut Matcher) -> ViewResult {
+/// Computes a view. `cache` keeps the lower-cased search text of the rows between calls.
+pub fn compute_view(spec: &ViewSpec, cache: &mut SearchText) -> ViewResult {
     let rows = &spec.rows;
     let keep = |r: &TaskRow| {
         spec.status.as_ref().is_none_or(|s| &r.status == s)
@@ -115,24 +113,14 @@ pub fn compute_view(spec: &ViewSpec, matcher: &mut Matcher) -> ViewResult {
                 .map(|i| (i as u32, 0)),
         );
     } else {
-        let pattern = Pattern::new(
-            query,
-            CaseMatching::Smart,
-            Normalization::Smart,
-            AtomKind::Fuzzy,
-        );
-        let mut buf = Vec::new();
-        let mut text = String::new();
+        let terms: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+        let texts = cache.texts(rows);
         for (i, r) in rows.iter().enumerate() {
             if !keep(r) {
                 continue;
             }
-            text.clear();
-            text.push_str(&r.id);
-            text.push(' ');
-            text.push_str(&r.instruction);
-            if let Some(score) = pattern.score(Utf32Str::new(&text, &mut buf), matcher) {
-                scored.push((i as u32, score));
+            if let Some(s) = score(&texts[i], &terms) {
+                scored.push((i as u32, s));
             }
         }
     }
@@ -146,12 +134,13 @@ pub fn compute_view(spec: &ViewSpec, matcher: &mut Matcher) -> ViewResult {
         SortKey::RInit => cmp_f(a.r_init, b.r_init),
     };
     let rank_by_score = !query.is_empty() && spec.sort == SortKey::Id;
-    scored.sort_by(|(ia, sa), (ib, sb)| {
+    // Rows arrive ordered by id, so the row index breaks ties in id order.
+    scored.sort_unstable_by(|(ia, sa), (ib, sb)| {
         let (a, b) = (&rows[*ia as usize], &rows[*ib as usize]);
         let o = if rank_by_score {
-            sb.cmp(sa).then_with(|| a.id.cmp(&b.id))
+            sb.cmp(sa).then(ia.cmp(ib))
         } else {
-            by_key(a, b).then_with(|| a.id.cmp(&b.id))
+            by_key(a, b).then(ia.cmp(ib))
         };
         if spec.reverse {
             o.reverse()
@@ -165,7 +154,7 @@ pub fn compute_view(spec: &ViewSpec, matcher: &mut Matcher) -> ViewResult {
     }
 }
 
-/// A fresh matcher with the default configuration.
-pub fn new_matcher() -> Matcher {
-    Matcher::new(Config::DEFAULT)
+/// A fresh, empty search-text cache.
+pub fn new_matcher() -> SearchText {
+    SearchText::default()
 }

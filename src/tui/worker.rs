@@ -72,7 +72,10 @@ impl Workers {
 /// Runs one store command; returns its results (also used directly by tests and benches).
 pub fn handle(store: &Store, cmd: &EngineCommand) -> Vec<DataUpdate> {
     let res = match cmd {
-        EngineCommand::LoadRows => data::load_rows(store).map(|r| DataUpdate::Rows(r.into())),
+        EngineCommand::LoadRows => data::load_rows(store).map(|r| DataUpdate::Rows(r.into(), true)),
+        EngineCommand::LoadRowsPage(n) => {
+            data::load_rows_page(store, *n).map(|r| DataUpdate::Rows(r.into(), false))
+        }
         EngineCommand::LoadDetail(id) => {
             data::load_detail(store, id).map(|d| DataUpdate::Detail(Box::new(d)))
         }

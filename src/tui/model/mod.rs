@@ -16,6 +16,9 @@ use live::LiveState;
 use palette::PaletteState;
 use tuples::TuplesState;
 
+/// Tuples read for the first frame, before the whole list (with rewards) arrives.
+pub const FIRST_PAGE: usize = 500;
+
 /// An input to the model.
 #[derive(Debug, Clone)]
 pub enum Msg {
@@ -58,6 +61,8 @@ pub struct Model {
     pub live: LiveState,
     /// Latest statistics.
     pub stats: Option<Box<Stats>>,
+    /// The statistics as the engine renders them (`tuplewright stats`).
+    pub stats_text: String,
     /// Stats scroll, in lines.
     pub stats_scroll: usize,
     /// Message for the status line (errors, notices).
@@ -82,6 +87,7 @@ impl Model {
             inspector: InspectorState::default(),
             live: LiveState::new(),
             stats: None,
+            stats_text: String::new(),
             stats_scroll: 0,
             notice: None,
             quit: false,
@@ -93,7 +99,11 @@ impl Model {
 
     /// The commands to send at start-up.
     pub fn init(&self) -> Vec<EngineCommand> {
-        vec![EngineCommand::LoadRows, EngineCommand::LoadStats]
+        vec![
+            EngineCommand::LoadRowsPage(FIRST_PAGE),
+            EngineCommand::LoadRows,
+            EngineCommand::LoadStats,
+        ]
     }
 
     /// Rows a page moves.
@@ -115,15 +125,23 @@ impl Model {
 
     fn data(&mut self, d: DataUpdate) -> Vec<EngineCommand> {
         match d {
-            DataUpdate::Rows(rows) => {
-                self.rows_loading = false;
+            DataUpdate::Rows(rows, complete) => {
+                if !complete && self.tuples.complete {
+                    return Vec::new();
+                }
+                self.rows_loading = !complete;
+                self.tuples.complete = complete;
                 self.tuples.rows = rows;
                 self.tuples.loaded = true;
                 return vec![EngineCommand::View(self.tuples.request())];
             }
             DataUpdate::View(v) => self.tuples.accept(v),
             DataUpdate::Detail(d) => self.inspector.accept(*d),
-            DataUpdate::Stats(s) => self.stats = Some(s),
+            DataUpdate::Stats(s) => {
+                // Rendered once here, not on every frame.
+                self.stats_text = crate::engine::stats::render(&s);
+                self.stats = Some(s);
+            }
             DataUpdate::Checks(c) => self.live.apply_checks(c),
             DataUpdate::Error(e) => self.notice = Some(e),
             DataUpdate::Events(events) => {

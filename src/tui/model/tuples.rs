@@ -37,6 +37,8 @@ pub struct TuplesState {
     pub computing: bool,
     /// True once the first rows arrived.
     pub loaded: bool,
+    /// True once the whole list (with rewards) arrived.
+    pub complete: bool,
 }
 
 impl TuplesState {

@@ -6,7 +6,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
-use crate::engine::stats::render;
 use crate::tui::model::Model;
 use crate::tui::theme::{check_glyph, Role, Theme};
 
@@ -39,7 +38,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         ]));
     }
     lines.push(Line::raw(""));
-    for l in render(stats).lines() {
+    for l in model.stats_text.lines() {
         let style = if l.starts_with(' ') || l.is_empty() {
             ratatui::style::Style::default()
         } else {

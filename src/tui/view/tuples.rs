@@ -42,6 +42,12 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
             theme.style(Role::Undecided),
         ));
     }
+    if t.loaded && !t.complete {
+        title.push(Span::styled(
+            "(first page; loading all…) ",
+            theme.style(Role::Muted),
+        ));
+    }
     if t.computing {
         title.push(Span::styled("… ", theme.style(Role::Muted)));
     }
