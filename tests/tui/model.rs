@@ -175,3 +175,67 @@ fn live_reads_the_loop_events_with_c1_to_c5_and_pauses_when_scrolled() {
     assert!(m.live.follow);
     assert_eq!((m.live.scroll_back, m.live.new_while_paused), (0, 0));
 }
+
+#[test]
+fn worker_threads_load_the_store_and_follow_events_written_by_another_connection() {
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+    use tuplewright::tui::data::DataUpdate;
+    use tuplewright::tui::worker::Workers;
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("copy.db");
+    // A copy of the fixture, so the event written below does not change the other tests' store.
+    let src = super::fixture::open();
+    src.conn()
+        .execute("VACUUM INTO ?1", [path.to_str().expect("utf-8 path")])
+        .expect("copy store");
+    let reader =
+        tuplewright::engine::store::Store::open(&path, Duration::from_secs(5)).expect("open copy");
+    let (tx, rx) = mpsc::channel();
+    let workers = Workers::start(reader, tx).expect("start workers");
+    workers.send(EngineCommand::LoadRowsPage(2));
+    workers.send(EngineCommand::LoadRows);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut got_page = false;
+    let mut got_full = false;
+    let mut last_seq = 0;
+    while !(got_page && got_full && last_seq > 0) {
+        let u = rx
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .expect("worker update");
+        match u {
+            DataUpdate::Rows(rows, false) => got_page = rows.len() == 2,
+            DataUpdate::Rows(rows, true) => got_full = rows.len() == 4,
+            DataUpdate::Events(ev) => last_seq = ev.last().map_or(last_seq, |e| e.seq),
+            _ => {}
+        }
+    }
+    // Another process (here: another connection) appends an event; the polling worker sees it.
+    let mut writer = tuplewright::engine::store::Store::open(&path, Duration::from_secs(5))
+        .expect("open writer");
+    writer
+        .write(|tx| {
+            tx.append_event(
+                "round.phase",
+                Some("x_task"),
+                &serde_json::json!({"phase": "setup", "detail": {"round": 1}}),
+            )
+        })
+        .expect("append");
+    let seen = loop {
+        match rx
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .expect("the new event arrives")
+        {
+            DataUpdate::Events(ev) => {
+                if let Some(e) = ev.iter().find(|e| e.task_id.as_deref() == Some("x_task")) {
+                    break e.seq;
+                }
+            }
+            _ => continue,
+        }
+    };
+    assert!(seen > last_seq);
+    workers.stop();
+}
