@@ -56,6 +56,8 @@ pub enum Action {
     PrevRound,
     /// Inspector: cycle setup / golden / reward / REVIEW.md.
     NextPane,
+    /// Inspector: show the pane as a diff against the previous round.
+    ToggleDiff,
     /// Re-read the store now.
     Refresh,
 }
@@ -265,6 +267,12 @@ pub const REGISTRY: &[ActionSpec] = &[
         "next_pane",
         "Inspector: setup / golden / reward / REVIEW.md",
         &["t"],
+    ),
+    spec(
+        Action::ToggleDiff,
+        "diff",
+        "Inspector: diff the pane against the previous round",
+        &["D"],
     ),
     spec(
         Action::Refresh,

@@ -10,6 +10,7 @@
 pub mod action;
 pub mod app;
 pub mod data;
+pub mod diff;
 pub mod fuzzy;
 pub mod keymap;
 pub mod matcher;

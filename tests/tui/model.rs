@@ -99,6 +99,13 @@ fn enter_opens_the_inspector_and_n_advances_to_the_next_tuple() {
     assert!(!d.rounds.is_empty(), "the loop recorded rounds");
     keys(&mut m, &store, "t");
     assert_eq!(m.inspector.pane.label(), "initial_setup.py");
+    keys(&mut m, &store, "D");
+    assert!(
+        m.inspector.diff,
+        "D shows the pane as a diff against the previous round"
+    );
+    keys(&mut m, &store, "D");
+    assert!(!m.inspector.diff);
     let second = m.tuples.rows[1].id.clone();
     let cmds = keys(&mut m, &store, "n");
     assert_eq!(cmds, vec![EngineCommand::LoadDetail(second.clone())]);

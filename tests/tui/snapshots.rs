@@ -62,6 +62,7 @@ fn snapshot_tuples_searching() {
 fn snapshot_inspector_review_and_reward_script() {
     snap_all("inspector_review", "enter");
     snap_all("inspector_reward", "enter t t t");
+    snap_all("inspector_diff", "enter t D");
 }
 
 #[test]

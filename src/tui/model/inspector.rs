@@ -48,6 +48,8 @@ pub struct InspectorState {
     pub pane: Pane,
     /// Scroll of the pane, in lines.
     pub scroll: usize,
+    /// Show the pane as a diff against the previous round.
+    pub diff: bool,
 }
 
 impl InspectorState {

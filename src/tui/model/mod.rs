@@ -358,6 +358,10 @@ impl Model {
                         .move_by(if a == Action::NextItem { 1 } else { -1 });
                     return self.open_selected();
                 }
+                Action::ToggleDiff => {
+                    self.inspector.diff = !self.inspector.diff;
+                    self.inspector.scroll = 0;
+                }
                 Action::NextRound => self.inspector.move_round(1),
                 Action::PrevRound => self.inspector.move_round(-1),
                 Action::NextPane => {

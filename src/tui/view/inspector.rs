@@ -9,6 +9,7 @@ use ratatui::Frame;
 use super::score;
 use crate::engine::store::StoredRound;
 use crate::tui::data::{parse_conditions, rewards};
+use crate::tui::diff::{unified, Change};
 use crate::tui::model::inspector::Pane;
 use crate::tui::model::Model;
 use crate::tui::theme::{check_glyph, status_glyph, Role, Theme};
@@ -103,15 +104,15 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         })
         .chain(narrow.then(|| Span::styled("(t: next pane) ", theme.style(Role::Muted))))
         .collect();
-    let lines = match ins.pane {
-        Pane::Review => review_lines(&round.round.review_md, theme),
-        Pane::Setup => script_lines(round.round.scripts.setup.as_deref(), &[], theme),
-        Pane::Golden => script_lines(round.round.scripts.golden.as_deref(), &[], theme),
-        Pane::Reward => script_lines(
-            round.round.scripts.reward.as_deref(),
-            &findings(round),
+    let lines = if ins.diff {
+        let prev = ins.round.checked_sub(1).and_then(|i| d.rounds.get(i));
+        diff_lines(
+            prev.map(|p| pane_text(p, ins.pane)),
+            pane_text(round, ins.pane),
             theme,
-        ),
+        )
+    } else {
+        pane_lines(round, ins.pane, theme)
     };
     let block = Block::default()
         .borders(Borders::ALL)
@@ -121,6 +122,54 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         Paragraph::new(lines).block(block).scroll((scroll, 0)),
         right,
     );
+}
+
+fn pane_text(r: &StoredRound, pane: Pane) -> &str {
+    let s = &r.round.scripts;
+    match pane {
+        Pane::Review => &r.round.review_md,
+        Pane::Setup => s.setup.as_deref().unwrap_or(""),
+        Pane::Golden => s.golden.as_deref().unwrap_or(""),
+        Pane::Reward => s.reward.as_deref().unwrap_or(""),
+    }
+}
+
+/// The pane as a unified diff against the previous round (`+`/`-` glyphs as well as colour).
+fn diff_lines<'a>(old: Option<&str>, new: &str, theme: &Theme) -> Vec<Line<'a>> {
+    let Some(old) = old else {
+        return vec![Line::styled(
+            "(first round: nothing to diff against; D toggles)",
+            theme.style(Role::Muted),
+        )];
+    };
+    let d = unified(old, new, 3);
+    if d.is_empty() {
+        return vec![Line::styled(
+            "(identical to the previous round)",
+            theme.style(Role::Muted),
+        )];
+    }
+    d.into_iter()
+        .map(|(c, text)| match c {
+            Change::Added => Line::styled(format!("+ {text}"), theme.style(Role::DiffAdd)),
+            Change::Removed => Line::styled(format!("- {text}"), theme.style(Role::DiffDel)),
+            Change::Same => Line::raw(format!("  {text}")),
+            Change::Hunk => Line::styled(text, theme.style(Role::Title)),
+        })
+        .collect()
+}
+
+fn pane_lines<'a>(round: &StoredRound, pane: Pane, theme: &Theme) -> Vec<Line<'a>> {
+    match pane {
+        Pane::Review => review_lines(&round.round.review_md, theme),
+        Pane::Setup => script_lines(round.round.scripts.setup.as_deref(), &[], theme),
+        Pane::Golden => script_lines(round.round.scripts.golden.as_deref(), &[], theme),
+        Pane::Reward => script_lines(
+            round.round.scripts.reward.as_deref(),
+            &findings(round),
+            theme,
+        ),
+    }
 }
 
 fn round_item<'a>(r: &StoredRound, theme: &Theme) -> ListItem<'a> {
