@@ -57,6 +57,21 @@ pub struct Cli {
     /// Headless mode: plain output, no terminal user interface.
     #[arg(long, global = true)]
     pub no_tui: bool,
+    /// Workbench: observe only — no decisions or runs are started from the terminal UI.
+    #[arg(long, global = true)]
+    pub readonly: bool,
+    /// Workbench: keymap file whose `[keys]` table overrides only the actions it names
+    /// (e.g. `down = ["j", "ctrl-n"]`; press `?` in the workbench for the action names).
+    #[arg(
+        long,
+        global = true,
+        env = "TUPLEWRIGHT_KEYMAP",
+        default_value = "tuplewright-keys.toml"
+    )]
+    pub keymap: PathBuf,
+    /// Workbench: colour theme, `dark`, `light` or a theme TOML file (see themes/). NO_COLOR is honoured.
+    #[arg(long, global = true, env = "TUPLEWRIGHT_THEME", default_value = "dark")]
+    pub theme: String,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -114,10 +129,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let mut cli = cli;
     let command = cli.command.take();
     match command {
-        None => {
+        None if cli.no_tui => {
             anyhow::bail!(
-                "the terminal workbench is not built yet; run `tuplewright --help` for the available subcommands"
+                "--no-tui needs a subcommand (the workbench is the terminal UI); run `tuplewright --help`"
             )
+        }
+        None => {
+            crate::tui::run(&crate::tui::TuiOptions {
+                store: cli.store.clone(),
+                readonly: cli.readonly,
+                keymap: cli.keymap.clone(),
+                theme: cli.theme.clone(),
+            })?;
+            Ok(ExitCode::SUCCESS)
         }
         Some(cmd) => match cmd {
             Command::Import(args) => import::run(&cli, &args),

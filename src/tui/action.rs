@@ -1,0 +1,293 @@
+//! The one action registry: every user-facing action has a stable name, a description and default
+//! keys. The keymap, the `?` help overlay and the command palette are all built from [`REGISTRY`].
+
+/// Something the user can ask for. Screens interpret the movement actions for their own lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Leave the workbench.
+    Quit,
+    /// Show or hide the key help.
+    Help,
+    /// Open the command palette.
+    Palette,
+    /// Switch to a screen.
+    Tab(Screen),
+    /// Next screen.
+    NextTab,
+    /// Previous screen.
+    PrevTab,
+    /// Move down one row.
+    Down,
+    /// Move up one row.
+    Up,
+    /// Move down one page.
+    PageDown,
+    /// Move up one page.
+    PageUp,
+    /// First row.
+    Top,
+    /// Last row (and, on Live, resume following).
+    Bottom,
+    /// Start a fuzzy search.
+    Search,
+    /// Next tuple (auto-advance).
+    NextItem,
+    /// Previous tuple.
+    PrevItem,
+    /// Open the selected tuple in the Inspector.
+    Open,
+    /// Close an overlay, clear the search.
+    Back,
+    /// Cycle the sort column.
+    SortNext,
+    /// Reverse the sort order.
+    SortReverse,
+    /// Cycle the status filter.
+    FilterStatus,
+    /// Cycle the difficulty filter.
+    FilterDifficulty,
+    /// Cycle the app filter.
+    FilterApp,
+    /// Clear every filter and the search.
+    ClearFilters,
+    /// Inspector: next round.
+    NextRound,
+    /// Inspector: previous round.
+    PrevRound,
+    /// Inspector: cycle setup / golden / reward / REVIEW.md.
+    NextPane,
+    /// Inspector: show the pane as a diff against the previous round.
+    ToggleDiff,
+    /// Re-read the store now.
+    Refresh,
+}
+
+/// The screens (tabs) that are built, in tab order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Screen {
+    /// Runs in progress, followed from the event log.
+    Live,
+    /// The tuple list.
+    Tuples,
+    /// One tuple in depth.
+    Inspector,
+    /// Dataset statistics.
+    Stats,
+}
+
+impl Screen {
+    /// Every screen in tab order.
+    pub const ALL: [Screen; 4] = [
+        Screen::Live,
+        Screen::Tuples,
+        Screen::Inspector,
+        Screen::Stats,
+    ];
+
+    /// Title shown in the tab bar.
+    pub fn title(self) -> &'static str {
+        match self {
+            Screen::Live => "Live",
+            Screen::Tuples => "Tuples",
+            Screen::Inspector => "Inspector",
+            Screen::Stats => "Stats",
+        }
+    }
+
+    /// Position in [`Screen::ALL`].
+    pub fn index(self) -> usize {
+        Screen::ALL.iter().position(|s| *s == self).unwrap_or(0)
+    }
+}
+
+/// One registry entry.
+#[derive(Debug, Clone, Copy)]
+pub struct ActionSpec {
+    /// The action.
+    pub action: Action,
+    /// Stable snake_case name (keymap files and the palette use it).
+    pub name: &'static str,
+    /// One line for help and the palette.
+    pub description: &'static str,
+    /// Default keys (see [`super::keymap::parse_keys`] for the syntax).
+    pub keys: &'static [&'static str],
+}
+
+const fn spec(
+    action: Action,
+    name: &'static str,
+    description: &'static str,
+    keys: &'static [&'static str],
+) -> ActionSpec {
+    ActionSpec {
+        action,
+        name,
+        description,
+        keys,
+    }
+}
+
+/// Every action, in help order.
+pub const REGISTRY: &[ActionSpec] = &[
+    spec(
+        Action::Quit,
+        "quit",
+        "Quit the workbench (ctrl-c always quits)",
+        &["q"],
+    ),
+    spec(Action::Help, "help", "Show or hide this help", &["?"]),
+    spec(
+        Action::Palette,
+        "palette",
+        "Command palette: run any action by name",
+        &[":", "ctrl-p"],
+    ),
+    spec(
+        Action::Tab(Screen::Live),
+        "tab_live",
+        "Screen: Live — runs followed from the event log",
+        &["1"],
+    ),
+    spec(
+        Action::Tab(Screen::Tuples),
+        "tab_tuples",
+        "Screen: Tuples — sortable, filterable list",
+        &["2"],
+    ),
+    spec(
+        Action::Tab(Screen::Inspector),
+        "tab_inspector",
+        "Screen: Inspector — rounds, scripts, review",
+        &["3"],
+    ),
+    spec(
+        Action::Tab(Screen::Stats),
+        "tab_stats",
+        "Screen: Stats — dataset tables",
+        &["4"],
+    ),
+    spec(Action::NextTab, "next_tab", "Next screen", &["tab"]),
+    spec(Action::PrevTab, "prev_tab", "Previous screen", &["backtab"]),
+    spec(Action::Down, "down", "Move down", &["j", "down"]),
+    spec(Action::Up, "up", "Move up", &["k", "up"]),
+    spec(
+        Action::PageDown,
+        "page_down",
+        "Page down",
+        &["ctrl-d", "pagedown"],
+    ),
+    spec(Action::PageUp, "page_up", "Page up", &["ctrl-u", "pageup"]),
+    spec(Action::Top, "top", "Go to the top", &["g g", "home"]),
+    spec(
+        Action::Bottom,
+        "bottom",
+        "Go to the bottom (Live: resume following)",
+        &["G", "end"],
+    ),
+    spec(
+        Action::Search,
+        "search",
+        "Fuzzy search over instruction and id",
+        &["/"],
+    ),
+    spec(
+        Action::NextItem,
+        "next_item",
+        "Next tuple (Inspector follows)",
+        &["n"],
+    ),
+    spec(
+        Action::PrevItem,
+        "prev_item",
+        "Previous tuple (Inspector follows)",
+        &["N"],
+    ),
+    spec(
+        Action::Open,
+        "open",
+        "Open the selected tuple in the Inspector",
+        &["enter"],
+    ),
+    spec(
+        Action::Back,
+        "back",
+        "Close the overlay / clear the search",
+        &["esc"],
+    ),
+    spec(
+        Action::SortNext,
+        "sort_next",
+        "Sort by the next column",
+        &["s"],
+    ),
+    spec(
+        Action::SortReverse,
+        "sort_reverse",
+        "Reverse the sort order",
+        &["S"],
+    ),
+    spec(
+        Action::FilterStatus,
+        "filter_status",
+        "Cycle the status filter",
+        &["f"],
+    ),
+    spec(
+        Action::FilterDifficulty,
+        "filter_difficulty",
+        "Cycle the difficulty filter",
+        &["d"],
+    ),
+    spec(
+        Action::FilterApp,
+        "filter_app",
+        "Cycle the app filter",
+        &["a"],
+    ),
+    spec(
+        Action::ClearFilters,
+        "clear_filters",
+        "Clear filters and search",
+        &["c"],
+    ),
+    spec(
+        Action::NextRound,
+        "next_round",
+        "Inspector: next round",
+        &["]", "right", "l"],
+    ),
+    spec(
+        Action::PrevRound,
+        "prev_round",
+        "Inspector: previous round",
+        &["[", "left", "h"],
+    ),
+    spec(
+        Action::NextPane,
+        "next_pane",
+        "Inspector: setup / golden / reward / REVIEW.md",
+        &["t"],
+    ),
+    spec(
+        Action::ToggleDiff,
+        "diff",
+        "Inspector: diff the pane against the previous round",
+        &["D"],
+    ),
+    spec(
+        Action::Refresh,
+        "refresh",
+        "Re-read the store now",
+        &["r", "ctrl-r"],
+    ),
+];
+
+/// The registry entry named `name`.
+pub fn by_name(name: &str) -> Option<&'static ActionSpec> {
+    REGISTRY.iter().find(|s| s.name == name)
+}
+
+/// The registry entry of `action`.
+pub fn spec_of(action: Action) -> Option<&'static ActionSpec> {
+    REGISTRY.iter().find(|s| s.action == action)
+}

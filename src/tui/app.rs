@@ -1,0 +1,131 @@
+//! The event loop: input and worker results are drained, the model updated, and the screen redrawn
+//! at most every [`FRAME`] — never while waiting on the store.
+
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use super::keymap::{Code, Key, Keymap};
+use super::model::{Model, Msg};
+use super::terminal::Tui;
+use super::theme::{no_color_from_env, Theme};
+use super::view;
+use super::worker::{open_store, Workers};
+
+/// Minimum time between two frames.
+pub const FRAME: Duration = Duration::from_millis(16);
+
+/// How the workbench was asked to start.
+#[derive(Debug, Clone)]
+pub struct TuiOptions {
+    /// The store.
+    pub store: PathBuf,
+    /// Observer mode.
+    pub readonly: bool,
+    /// Keymap file (missing = defaults).
+    pub keymap: PathBuf,
+    /// Theme: `dark`, `light` or a path.
+    pub theme: String,
+}
+
+/// Converts a crossterm key event (presses and repeats only).
+pub fn convert_key(k: &KeyEvent) -> Option<Key> {
+    if k.kind == KeyEventKind::Release {
+        return None;
+    }
+    let code = match k.code {
+        KeyCode::Char(c) => Code::Char(c),
+        KeyCode::Enter => Code::Enter,
+        KeyCode::Esc => Code::Esc,
+        KeyCode::Tab => Code::Tab,
+        KeyCode::BackTab => Code::BackTab,
+        KeyCode::Backspace => Code::Backspace,
+        KeyCode::Up => Code::Up,
+        KeyCode::Down => Code::Down,
+        KeyCode::Left => Code::Left,
+        KeyCode::Right => Code::Right,
+        KeyCode::PageUp => Code::PageUp,
+        KeyCode::PageDown => Code::PageDown,
+        KeyCode::Home => Code::Home,
+        KeyCode::End => Code::End,
+        KeyCode::F(n) => Code::F(n),
+        _ => return None,
+    };
+    Some(Key {
+        code,
+        ctrl: k.modifiers.contains(KeyModifiers::CONTROL),
+        alt: k.modifiers.contains(KeyModifiers::ALT),
+    })
+}
+
+/// Opens the workbench on a store and runs until the user quits.
+pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
+    // Configuration errors are reported before the terminal is touched.
+    let keymap = Keymap::load(&opts.keymap)?;
+    let theme = Theme::load(&opts.theme, no_color_from_env())?;
+    let store = open_store(&opts.store)?;
+    let (tx, rx) = mpsc::channel();
+    let workers = Workers::start(store, tx)?;
+    let mut model = Model::new(keymap, opts.readonly);
+    for c in model.init() {
+        workers.send(c);
+    }
+    let result = event_loop(&mut model, &theme, &workers, &rx, &opts.store);
+    workers.stop();
+    result
+}
+
+fn event_loop(
+    model: &mut Model,
+    theme: &Theme,
+    workers: &Workers,
+    rx: &mpsc::Receiver<super::data::DataUpdate>,
+    store: &std::path::Path,
+) -> anyhow::Result<()> {
+    let mut tui = Tui::enter()?;
+    let size = tui.terminal.size()?;
+    model.update(Msg::Resize(size.width, size.height));
+    let mut dirty = true;
+    let mut last_draw = Instant::now() - FRAME;
+    let label = store.display().to_string();
+    while !model.quit {
+        if dirty && last_draw.elapsed() >= FRAME {
+            tui.terminal.draw(|f| view::draw(f, model, theme, &label))?;
+            last_draw = Instant::now();
+            dirty = false;
+        }
+        let wait = if dirty {
+            FRAME.saturating_sub(last_draw.elapsed())
+        } else {
+            FRAME
+        };
+        if event::poll(wait)? {
+            // Drain every pending terminal event before the next frame.
+            loop {
+                let msg = match event::read()? {
+                    TermEvent::Key(k) => convert_key(&k).map(Msg::Key),
+                    TermEvent::Resize(w, h) => Some(Msg::Resize(w, h)),
+                    _ => None,
+                };
+                if let Some(m) = msg {
+                    for c in model.update(m) {
+                        workers.send(c);
+                    }
+                    dirty = true;
+                }
+                if model.quit || !event::poll(Duration::ZERO)? {
+                    break;
+                }
+            }
+        }
+        for d in rx.try_iter() {
+            for c in model.update(Msg::Data(d)) {
+                workers.send(c);
+            }
+            dirty = true;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,230 @@
+//! What the workbench reads from the store, and the messages between the model and the workers.
+//! Every function here runs on a worker thread, never on the draw path.
+
+use std::sync::Arc;
+
+use rusqlite::params;
+
+use crate::engine::config::StatsConfig;
+use crate::engine::stats::{self, Population, Stats};
+use crate::engine::store::{Event, Store, StoreError, StoredRound, StoredTask};
+
+/// One line of the tuple list (everything the list sorts and filters on).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskRow {
+    /// Task id.
+    pub id: String,
+    /// The instruction.
+    pub instruction: String,
+    /// First app label (empty when none).
+    pub app: String,
+    /// Domain label.
+    pub domain: String,
+    /// easy | medium | hard (empty when unknown).
+    pub difficulty: String,
+    /// Tuple status.
+    pub status: String,
+    /// Rounds recorded.
+    pub rounds: i64,
+    /// Lowest r(gold) of the latest round.
+    pub r_gold: Option<f64>,
+    /// Highest r(init) of the latest round.
+    pub r_init: Option<f64>,
+}
+
+/// A tuple with its rounds, for the Inspector.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskDetail {
+    /// The task and its status.
+    pub task: StoredTask,
+    /// Its rounds, oldest first.
+    pub rounds: Vec<StoredRound>,
+}
+
+/// C1–C5 and rewards of a finished round, parsed from its record (for Live).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoundChecks {
+    /// The task.
+    pub task_id: String,
+    /// Round number.
+    pub round: i64,
+    /// C1..C5: pass, fail, or not reported.
+    pub checks: [Option<bool>; 5],
+    /// Highest r(init).
+    pub r_init: Option<f64>,
+    /// Lowest r(gold).
+    pub r_gold: Option<f64>,
+}
+
+/// A request from the model to the store worker.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EngineCommand {
+    /// Re-read the tuple list.
+    LoadRows,
+    /// Read the first `n` tuples quickly (no rewards) so the first frame is not empty.
+    LoadRowsPage(usize),
+    /// Load one tuple for the Inspector.
+    LoadDetail(String),
+    /// Recompute the statistics.
+    LoadStats,
+    /// Load C1–C5 of a recorded round (task, round).
+    LoadChecks(String, i64),
+    /// Recompute the visible tuple list (off the UI thread).
+    View(super::matcher::ViewSpec),
+    /// Leave.
+    Quit,
+}
+
+/// A result from a worker to the model.
+#[derive(Debug, Clone)]
+pub enum DataUpdate {
+    /// The tuple list; `complete` is false for a first page without rewards.
+    Rows(Arc<Vec<TaskRow>>, bool),
+    /// One tuple.
+    Detail(Box<TaskDetail>),
+    /// Statistics.
+    Stats(Box<Stats>),
+    /// New events from the log (in order).
+    Events(Vec<Event>),
+    /// C1–C5 of a recorded round.
+    Checks(RoundChecks),
+    /// A computed list view.
+    View(super::matcher::ViewResult),
+    /// A store error to show in the status line.
+    Error(String),
+}
+
+/// Every tuple with its latest-round rewards, ordered by id.
+pub fn load_rows(store: &Store) -> Result<Vec<TaskRow>, StoreError> {
+    let sql = "WITH last AS (SELECT task_id, MAX(round_no) AS n, COUNT(*) AS c FROM rounds GROUP BY task_id), \
+         lr AS (SELECT r.task_id, r.id FROM rounds r JOIN last l ON l.task_id = r.task_id AND l.n = r.round_no), \
+         rw AS (SELECT lr.task_id, \
+           MIN(CASE WHEN w.endpoint = 'golden' THEN w.reward END) AS g, \
+           MAX(CASE WHEN w.endpoint = 'initial' THEN w.reward END) AS i \
+           FROM lr JOIN reward_runs w ON w.round_id = lr.id GROUP BY lr.task_id) \
+         SELECT t.task_id, t.instruction, t.apps, COALESCE(t.domain, ''), COALESCE(t.difficulty, ''), \
+           u.status, COALESCE(last.c, 0), rw.g, rw.i \
+         FROM tasks t JOIN tuples u ON u.task_id = t.task_id \
+         LEFT JOIN last ON last.task_id = t.task_id LEFT JOIN rw ON rw.task_id = t.task_id \
+         ORDER BY t.task_id";
+    let mut stmt = store.conn().prepare(sql)?;
+    let rows = stmt.query_map(params![], |r| {
+        let apps: String = r.get(2)?;
+        Ok(TaskRow {
+            id: r.get(0)?,
+            instruction: r.get(1)?,
+            app: first_app(&apps),
+            domain: r.get(3)?,
+            difficulty: r.get(4)?,
+            status: r.get(5)?,
+            rounds: r.get(6)?,
+            r_gold: r.get(7)?,
+            r_init: r.get(8)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The first `limit` tuples by id, with their round counts but without rewards (a fast first page).
+pub fn load_rows_page(store: &Store, limit: usize) -> Result<Vec<TaskRow>, StoreError> {
+    let sql = "SELECT t.task_id, t.instruction, t.apps, COALESCE(t.domain, ''), COALESCE(t.difficulty, ''), \
+         u.status, (SELECT COUNT(*) FROM rounds r WHERE r.task_id = t.task_id) \
+         FROM tasks t JOIN tuples u ON u.task_id = t.task_id ORDER BY t.task_id LIMIT ?1";
+    let mut stmt = store.conn().prepare(sql)?;
+    let rows = stmt.query_map(params![limit as i64], |r| {
+        let apps: String = r.get(2)?;
+        Ok(TaskRow {
+            id: r.get(0)?,
+            instruction: r.get(1)?,
+            app: first_app(&apps),
+            domain: r.get(3)?,
+            difficulty: r.get(4)?,
+            status: r.get(5)?,
+            rounds: r.get(6)?,
+            r_gold: None,
+            r_init: None,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+fn first_app(apps_json: &str) -> String {
+    serde_json::from_str::<Vec<String>>(apps_json)
+        .ok()
+        .and_then(|v| v.into_iter().next())
+        .unwrap_or_default()
+}
+
+/// One tuple with its rounds.
+pub fn load_detail(store: &Store, task_id: &str) -> Result<TaskDetail, StoreError> {
+    Ok(TaskDetail {
+        task: store.task(task_id)?,
+        rounds: store.rounds(task_id)?,
+    })
+}
+
+/// The statistics over every task (the workbench shows the whole store).
+pub fn load_stats(store: &Store) -> Result<Stats, StoreError> {
+    stats::compute(store, &StatsConfig::default(), Population::Auto)
+}
+
+/// C1–C5 of round `round` of `task_id`, read from its REVIEW.md condition table and reward runs.
+pub fn load_checks(
+    store: &Store,
+    task_id: &str,
+    round: i64,
+) -> Result<Option<RoundChecks>, StoreError> {
+    let rounds = store.rounds(task_id)?;
+    let Some(r) = rounds.iter().find(|r| r.round.round_no == Some(round)) else {
+        return Ok(None);
+    };
+    let (r_init, r_gold) = rewards(r);
+    Ok(Some(RoundChecks {
+        task_id: task_id.to_string(),
+        round,
+        checks: parse_conditions(&r.round.review_md),
+        r_init,
+        r_gold,
+    }))
+}
+
+/// Highest r(init) and lowest r(gold) of a round.
+pub fn rewards(r: &StoredRound) -> (Option<f64>, Option<f64>) {
+    let pick = |ep: &'static str| {
+        r.round
+            .reward_runs
+            .iter()
+            .filter(move |w| w.endpoint == ep)
+            .filter_map(|w| w.reward)
+    };
+    (
+        pick("initial").reduce(f64::max),
+        pick("golden").reduce(f64::min),
+    )
+}
+
+/// Reads the `| C1 | ... | PASS |` rows of a REVIEW.md condition table.
+pub fn parse_conditions(review: &str) -> [Option<bool>; 5] {
+    let mut out = [None; 5];
+    for line in review.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() < 5 {
+            continue;
+        }
+        let Some(n) = cells[1]
+            .strip_prefix('C')
+            .and_then(|n| n.parse::<usize>().ok())
+        else {
+            continue;
+        };
+        if (1..=5).contains(&n) {
+            let status = cells[3].to_ascii_uppercase();
+            out[n - 1] = match status.as_str() {
+                "PASS" => Some(true),
+                "FAIL" => Some(false),
+                _ => None,
+            };
+        }
+    }
+    out
+}

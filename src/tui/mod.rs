@@ -1,0 +1,23 @@
+//! The terminal workbench (ratatui + crossterm): a face over the engine, never part of it.
+//!
+//! - [`model`]: pure state and `update(Msg) -> Vec<EngineCommand>`;
+//! - [`action`]: the one registry behind the keymap, the `?` help and the palette;
+//! - [`keymap`], [`theme`]: user-overridable keys and semantic colour roles;
+//! - [`data`], [`matcher`], [`worker`]: store reads and list views, on worker threads;
+//! - [`view`]: drawing, one file per screen or overlay;
+//! - [`terminal`], [`app`]: terminal setup/restore and the throttled event loop.
+
+pub mod action;
+pub mod app;
+pub mod data;
+pub mod diff;
+pub mod fuzzy;
+pub mod keymap;
+pub mod matcher;
+pub mod model;
+pub mod terminal;
+pub mod theme;
+pub mod view;
+pub mod worker;
+
+pub use app::{run, TuiOptions};

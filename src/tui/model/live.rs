@@ -1,0 +1,218 @@
+//! State of the Live screen, built from the store's event log: a per-task round/phase timeline with
+//! C1–C5 as they arrive, and a log tail with follow mode (scrolling up pauses it and counts the new
+//! events; `G` resumes).
+
+use std::collections::{HashMap, VecDeque};
+
+use crate::engine::store::Event;
+use crate::tui::data::RoundChecks;
+
+/// Log lines kept in memory.
+pub const LOG_CAP: usize = 5000;
+
+/// One task as seen in the event log.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TaskLive {
+    /// Task id.
+    pub task_id: String,
+    /// Current round.
+    pub round: i64,
+    /// Current phase (`generate`, `setup`, ..., or the last decision's status).
+    pub phase: String,
+    /// Time of the first event of this task in the window (RFC 3339).
+    pub started: String,
+    /// Time of its latest event.
+    pub last: String,
+    /// C1–C5 of the latest finished round.
+    pub checks: [Option<bool>; 5],
+    /// r(init) of the latest finished round.
+    pub r_init: Option<f64>,
+    /// r(gold) of the latest finished round.
+    pub r_gold: Option<f64>,
+    /// Tuple status from the latest decision.
+    pub status: String,
+}
+
+/// One line of the log tail.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogLine {
+    /// Event sequence number.
+    pub seq: i64,
+    /// Event time (RFC 3339).
+    pub time: String,
+    /// Event kind.
+    pub kind: String,
+    /// Task id.
+    pub task: String,
+    /// Short detail.
+    pub detail: String,
+}
+
+/// Live screen state.
+#[derive(Debug, Default)]
+pub struct LiveState {
+    /// Tasks in first-seen order.
+    pub tasks: Vec<TaskLive>,
+    index: HashMap<String, usize>,
+    /// The log tail.
+    pub log: VecDeque<LogLine>,
+    /// Highest seq seen.
+    pub last_seq: i64,
+    /// Following the tail.
+    pub follow: bool,
+    /// Lines scrolled up from the tail (0 when following).
+    pub scroll_back: usize,
+    /// Events that arrived while paused.
+    pub new_while_paused: usize,
+    /// Rounds recorded in the window.
+    pub rounds_recorded: usize,
+}
+
+fn short_detail(e: &Event) -> String {
+    let p = &e.payload;
+    match e.kind.as_str() {
+        "round.phase" => {
+            let d = &p["detail"];
+            let mut s = format!("{} r{}", p["phase"].as_str().unwrap_or("?"), d["round"]);
+            if let Some(env) = d["env"].as_str() {
+                s.push_str(&format!(" {env}#{}", d["run"]));
+            }
+            s
+        }
+        "decision" => format!(
+            "{} → {}",
+            p["before"].as_str().unwrap_or("?"),
+            p["after"].as_str().unwrap_or("?")
+        ),
+        "round.recorded" => format!(
+            "round {} {}",
+            p["round"],
+            p["verdict"].as_str().unwrap_or("?")
+        ),
+        "task.interrupted" => p["reason"].as_str().unwrap_or("").to_string(),
+        _ => String::new(),
+    }
+}
+
+impl LiveState {
+    /// A state that follows the tail.
+    pub fn new() -> Self {
+        LiveState {
+            follow: true,
+            ..Default::default()
+        }
+    }
+
+    fn task_mut(&mut self, id: &str, time: &str) -> &mut TaskLive {
+        let i = match self.index.get(id) {
+            Some(i) => *i,
+            None => {
+                self.tasks.push(TaskLive {
+                    task_id: id.to_string(),
+                    started: time.to_string(),
+                    ..Default::default()
+                });
+                self.index.insert(id.to_string(), self.tasks.len() - 1);
+                self.tasks.len() - 1
+            }
+        };
+        &mut self.tasks[i]
+    }
+
+    /// Applies new events; returns the (task, round) pairs whose C1–C5 should be loaded.
+    pub fn apply(&mut self, events: &[Event]) -> Vec<(String, i64)> {
+        let mut recorded = Vec::new();
+        for e in events {
+            if e.seq <= self.last_seq {
+                continue;
+            }
+            self.last_seq = e.seq;
+            let task = e.task_id.clone().unwrap_or_default();
+            self.log.push_back(LogLine {
+                seq: e.seq,
+                time: e.time.clone(),
+                kind: e.kind.clone(),
+                task: task.clone(),
+                detail: short_detail(e),
+            });
+            if self.log.len() > LOG_CAP {
+                self.log.pop_front();
+            }
+            if self.follow {
+                self.scroll_back = 0;
+            } else {
+                self.new_while_paused += 1;
+                self.scroll_back = (self.scroll_back + 1).min(self.log.len().saturating_sub(1));
+            }
+            if task.is_empty() || e.kind == "task.imported" {
+                continue;
+            }
+            let p = &e.payload;
+            let t = self.task_mut(&task, &e.time);
+            t.last = e.time.clone();
+            match e.kind.as_str() {
+                "round.phase" => {
+                    let round = p["detail"]["round"].as_i64().unwrap_or(t.round);
+                    if round != t.round {
+                        t.checks = [None; 5];
+                        t.r_init = None;
+                        t.r_gold = None;
+                    }
+                    t.round = round;
+                    t.phase = p["phase"].as_str().unwrap_or("?").to_string();
+                }
+                "round.recorded" => {
+                    let round = p["round"].as_i64().unwrap_or(t.round);
+                    t.round = round;
+                    t.phase = format!("recorded ({})", p["verdict"].as_str().unwrap_or("?"));
+                    self.rounds_recorded += 1;
+                    recorded.push((task.clone(), round));
+                }
+                "decision" => {
+                    t.status = p["after"].as_str().unwrap_or("?").to_string();
+                }
+                "task.interrupted" => t.phase = "interrupted".into(),
+                _ => {}
+            }
+        }
+        recorded
+    }
+
+    /// Fills in C1–C5 of a recorded round.
+    pub fn apply_checks(&mut self, c: RoundChecks) {
+        if let Some(&i) = self.index.get(&c.task_id) {
+            let t = &mut self.tasks[i];
+            if t.round == c.round {
+                t.checks = c.checks;
+                t.r_init = c.r_init;
+                t.r_gold = c.r_gold;
+            }
+        }
+    }
+
+    /// Scrolls the log up (pauses following) or down (resumes at the tail).
+    pub fn scroll(&mut self, delta: isize) {
+        let max = self.log.len().saturating_sub(1);
+        self.scroll_back = self.scroll_back.saturating_add_signed(-delta).min(max);
+        if self.scroll_back == 0 {
+            self.resume();
+        } else {
+            self.follow = false;
+        }
+    }
+
+    /// Back to the tail, following.
+    pub fn resume(&mut self) {
+        self.follow = true;
+        self.scroll_back = 0;
+        self.new_while_paused = 0;
+    }
+
+    /// Tasks whose latest decision took them out of the loop.
+    pub fn finished(&self) -> usize {
+        self.tasks
+            .iter()
+            .filter(|t| !t.status.is_empty() && t.status != "in_loop" && t.status != "pending")
+            .count()
+    }
+}

@@ -1,0 +1,403 @@
+//! The pure model: all workbench state and `update(Msg) -> Vec<EngineCommand>`. It does no I/O;
+//! the event loop feeds it keys and worker results and forwards the commands it returns.
+
+pub mod inspector;
+pub mod live;
+pub mod palette;
+pub mod tuples;
+
+use crate::engine::stats::Stats;
+
+use super::action::{Action, Screen};
+use super::data::{DataUpdate, EngineCommand, TaskRow};
+use super::keymap::{Code, Key, Keymap, Resolved};
+use inspector::InspectorState;
+use live::LiveState;
+use palette::PaletteState;
+use tuples::TuplesState;
+
+/// Tuples read for the first frame, before the whole list (with rewards) arrives.
+pub const FIRST_PAGE: usize = 500;
+
+/// An input to the model.
+#[derive(Debug, Clone)]
+pub enum Msg {
+    /// A key press.
+    Key(Key),
+    /// A worker result.
+    Data(DataUpdate),
+    /// The terminal size changed (columns, rows).
+    Resize(u16, u16),
+}
+
+/// An overlay above the screen.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Overlay {
+    /// None.
+    #[default]
+    None,
+    /// Key help, scrolled by this many lines.
+    Help(usize),
+    /// The command palette.
+    Palette(PaletteState),
+}
+
+/// The whole workbench state.
+#[derive(Debug)]
+pub struct Model {
+    /// The screen shown.
+    pub screen: Screen,
+    /// The keymap in force.
+    pub keymap: Keymap,
+    /// Observer mode: nothing is written to the store.
+    pub readonly: bool,
+    /// Overlay.
+    pub overlay: Overlay,
+    /// Tuples screen.
+    pub tuples: TuplesState,
+    /// Inspector screen.
+    pub inspector: InspectorState,
+    /// Live screen.
+    pub live: LiveState,
+    /// Latest statistics.
+    pub stats: Option<Box<Stats>>,
+    /// The statistics as the engine renders them (`tuplewright stats`).
+    pub stats_text: String,
+    /// Stats scroll, in lines.
+    pub stats_scroll: usize,
+    /// Message for the status line (errors, notices).
+    pub notice: Option<String>,
+    /// Set when the user asked to quit.
+    pub quit: bool,
+    /// Terminal size (columns, rows).
+    pub size: (u16, u16),
+    pending: Vec<Key>,
+    rows_loading: bool,
+}
+
+impl Model {
+    /// A model with this keymap.
+    pub fn new(keymap: Keymap, readonly: bool) -> Self {
+        Model {
+            screen: Screen::Tuples,
+            keymap,
+            readonly,
+            overlay: Overlay::None,
+            tuples: TuplesState::default(),
+            inspector: InspectorState::default(),
+            live: LiveState::new(),
+            stats: None,
+            stats_text: String::new(),
+            stats_scroll: 0,
+            notice: None,
+            quit: false,
+            size: (80, 24),
+            pending: Vec::new(),
+            rows_loading: true,
+        }
+    }
+
+    /// The commands to send at start-up.
+    pub fn init(&self) -> Vec<EngineCommand> {
+        vec![
+            EngineCommand::LoadRowsPage(FIRST_PAGE),
+            EngineCommand::LoadRows,
+            EngineCommand::LoadStats,
+        ]
+    }
+
+    /// Rows a page moves.
+    pub fn page(&self) -> isize {
+        (self.size.1 as isize - 6).max(1)
+    }
+
+    /// Applies one input; returns the commands for the workers.
+    pub fn update(&mut self, msg: Msg) -> Vec<EngineCommand> {
+        match msg {
+            Msg::Key(k) => self.key(k),
+            Msg::Data(d) => self.data(d),
+            Msg::Resize(w, h) => {
+                self.size = (w, h);
+                Vec::new()
+            }
+        }
+    }
+
+    fn data(&mut self, d: DataUpdate) -> Vec<EngineCommand> {
+        match d {
+            DataUpdate::Rows(rows, complete) => {
+                if !complete && self.tuples.complete {
+                    return Vec::new();
+                }
+                self.rows_loading = !complete;
+                self.tuples.complete = complete;
+                self.tuples.rows = rows;
+                self.tuples.loaded = true;
+                return vec![EngineCommand::View(self.tuples.request())];
+            }
+            DataUpdate::View(v) => self.tuples.accept(v),
+            DataUpdate::Detail(d) => self.inspector.accept(*d),
+            DataUpdate::Stats(s) => {
+                // Rendered once here, not on every frame.
+                self.stats_text = crate::engine::stats::render(&s);
+                self.stats = Some(s);
+            }
+            DataUpdate::Checks(c) => self.live.apply_checks(c),
+            DataUpdate::Error(e) => self.notice = Some(e),
+            DataUpdate::Events(events) => {
+                let changes = events.iter().any(|e| {
+                    matches!(
+                        e.kind.as_str(),
+                        "decision" | "task.imported" | "round.recorded"
+                    )
+                });
+                let mut cmds: Vec<EngineCommand> = self
+                    .live
+                    .apply(&events)
+                    .into_iter()
+                    .map(|(task_id, round)| EngineCommand::LoadChecks(task_id, round))
+                    .collect();
+                if changes && !self.rows_loading && self.tuples.loaded {
+                    self.rows_loading = true;
+                    cmds.push(EngineCommand::LoadRows);
+                }
+                if changes && self.screen == Screen::Inspector {
+                    if let Some(id) = &self.inspector.task_id {
+                        if events
+                            .iter()
+                            .any(|e| e.task_id.as_deref() == Some(id.as_str()))
+                        {
+                            cmds.push(EngineCommand::LoadDetail(id.clone()));
+                        }
+                    }
+                }
+                return cmds;
+            }
+        }
+        Vec::new()
+    }
+
+    fn key(&mut self, k: Key) -> Vec<EngineCommand> {
+        if k.ctrl && k.code == Code::Char('c') {
+            self.quit = true;
+            return vec![EngineCommand::Quit];
+        }
+        if let Overlay::Palette(p) = &mut self.overlay {
+            match k.code {
+                Code::Esc => self.overlay = Overlay::None,
+                Code::Enter => {
+                    let chosen = p.chosen().map(|s| s.action);
+                    self.overlay = Overlay::None;
+                    if let Some(a) = chosen {
+                        return self.act(a);
+                    }
+                }
+                Code::Down | Code::Tab => {
+                    p.selected = (p.selected + 1).min(p.matches().len().saturating_sub(1))
+                }
+                Code::Up | Code::BackTab => p.selected = p.selected.saturating_sub(1),
+                Code::Backspace => {
+                    p.input.pop();
+                    p.selected = 0;
+                }
+                Code::Char(c) if !k.ctrl && !k.alt => {
+                    p.input.push(c);
+                    p.selected = 0;
+                }
+                _ => {}
+            }
+            return Vec::new();
+        }
+        if self.tuples.searching {
+            match k.code {
+                Code::Enter => self.tuples.searching = false,
+                Code::Esc => {
+                    self.tuples.searching = false;
+                    self.tuples.query.clear();
+                }
+                Code::Backspace => {
+                    self.tuples.query.pop();
+                }
+                Code::Char(c) if !k.ctrl && !k.alt => self.tuples.query.push(c),
+                _ => return Vec::new(),
+            }
+            return vec![EngineCommand::View(self.tuples.request())];
+        }
+        self.pending.push(k);
+        match self.keymap.resolve(&self.pending) {
+            Resolved::Action(a) => {
+                self.pending.clear();
+                self.act(a)
+            }
+            Resolved::Pending => Vec::new(),
+            Resolved::Unbound => {
+                let retry = self.pending.len() > 1;
+                self.pending.clear();
+                if retry {
+                    return self.key(k);
+                }
+                Vec::new()
+            }
+        }
+    }
+
+    /// Performs an action (from a key or the palette).
+    pub fn act(&mut self, a: Action) -> Vec<EngineCommand> {
+        if let Overlay::Help(scroll) = &mut self.overlay {
+            match a {
+                Action::Down => *scroll += 1,
+                Action::Up => *scroll = scroll.saturating_sub(1),
+                Action::Quit | Action::Help | Action::Back => self.overlay = Overlay::None,
+                Action::Palette => self.overlay = Overlay::Palette(PaletteState::default()),
+                _ => {}
+            }
+            return Vec::new();
+        }
+        match a {
+            Action::Quit => {
+                self.quit = true;
+                return vec![EngineCommand::Quit];
+            }
+            Action::Help => self.overlay = Overlay::Help(0),
+            Action::Palette => self.overlay = Overlay::Palette(PaletteState::default()),
+            Action::Tab(s) => return self.switch(s),
+            Action::NextTab | Action::PrevTab => {
+                let n = Screen::ALL.len();
+                let step = if a == Action::NextTab { 1 } else { n - 1 };
+                return self.switch(Screen::ALL[(self.screen.index() + step) % n]);
+            }
+            Action::Refresh => {
+                self.rows_loading = true;
+                let mut cmds = vec![EngineCommand::LoadRows, EngineCommand::LoadStats];
+                cmds.extend(
+                    self.inspector
+                        .task_id
+                        .clone()
+                        .map(EngineCommand::LoadDetail),
+                );
+                return cmds;
+            }
+            Action::Search => {
+                self.screen = Screen::Tuples;
+                self.tuples.searching = true;
+            }
+            _ => return self.screen_action(a),
+        }
+        Vec::new()
+    }
+
+    fn switch(&mut self, s: Screen) -> Vec<EngineCommand> {
+        self.screen = s;
+        match s {
+            Screen::Stats => vec![EngineCommand::LoadStats],
+            Screen::Inspector if self.inspector.task_id.is_none() => self.open_selected(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn open_selected(&mut self) -> Vec<EngineCommand> {
+        let Some(id) = self.tuples.selected_id().map(str::to_string) else {
+            return Vec::new();
+        };
+        self.inspector.task_id = Some(id.clone());
+        vec![EngineCommand::LoadDetail(id)]
+    }
+
+    fn screen_action(&mut self, a: Action) -> Vec<EngineCommand> {
+        let page = self.page();
+        match self.screen {
+            Screen::Tuples => {
+                let t = &mut self.tuples;
+                let refilter = |t: &mut TuplesState| vec![EngineCommand::View(t.request())];
+                match a {
+                    Action::Down | Action::NextItem => t.move_by(1),
+                    Action::Up | Action::PrevItem => t.move_by(-1),
+                    Action::PageDown => t.move_by(page),
+                    Action::PageUp => t.move_by(-page),
+                    Action::Top => t.jump(false),
+                    Action::Bottom => t.jump(true),
+                    Action::Open => {
+                        self.screen = Screen::Inspector;
+                        return self.open_selected();
+                    }
+                    Action::Back if !t.query.is_empty() => {
+                        t.query.clear();
+                        return refilter(t);
+                    }
+                    Action::SortNext => {
+                        t.next_sort();
+                        return refilter(t);
+                    }
+                    Action::SortReverse => {
+                        t.reverse = !t.reverse;
+                        return refilter(t);
+                    }
+                    Action::FilterStatus => {
+                        t.status = t.cycle(&t.status, |r: &TaskRow| &r.status);
+                        return refilter(t);
+                    }
+                    Action::FilterDifficulty => {
+                        t.difficulty = t.cycle(&t.difficulty, |r: &TaskRow| &r.difficulty);
+                        return refilter(t);
+                    }
+                    Action::FilterApp => {
+                        t.app = t.cycle(&t.app, |r: &TaskRow| &r.app);
+                        return refilter(t);
+                    }
+                    Action::ClearFilters => {
+                        (t.status, t.difficulty, t.app) = (None, None, None);
+                        t.query.clear();
+                        return refilter(t);
+                    }
+                    _ => {}
+                }
+            }
+            Screen::Inspector => match a {
+                Action::NextItem | Action::PrevItem => {
+                    self.tuples
+                        .move_by(if a == Action::NextItem { 1 } else { -1 });
+                    return self.open_selected();
+                }
+                Action::ToggleDiff => {
+                    self.inspector.diff = !self.inspector.diff;
+                    self.inspector.scroll = 0;
+                }
+                Action::NextRound => self.inspector.move_round(1),
+                Action::PrevRound => self.inspector.move_round(-1),
+                Action::NextPane => {
+                    self.inspector.pane = self.inspector.pane.next();
+                    self.inspector.scroll = 0;
+                }
+                Action::Down => self.inspector.scroll += 1,
+                Action::Up => self.inspector.scroll = self.inspector.scroll.saturating_sub(1),
+                Action::PageDown => self.inspector.scroll += page as usize,
+                Action::PageUp => {
+                    self.inspector.scroll = self.inspector.scroll.saturating_sub(page as usize)
+                }
+                Action::Top => self.inspector.scroll = 0,
+                Action::Back => self.screen = Screen::Tuples,
+                _ => {}
+            },
+            Screen::Live => match a {
+                Action::Down => self.live.scroll(1),
+                Action::Up => self.live.scroll(-1),
+                Action::PageDown => self.live.scroll(page),
+                Action::PageUp => self.live.scroll(-page),
+                Action::Top => self.live.scroll(-(self.live.log.len() as isize)),
+                Action::Bottom => self.live.resume(),
+                _ => {}
+            },
+            Screen::Stats => match a {
+                Action::Down => self.stats_scroll += 1,
+                Action::Up => self.stats_scroll = self.stats_scroll.saturating_sub(1),
+                Action::PageDown => self.stats_scroll += page as usize,
+                Action::PageUp => {
+                    self.stats_scroll = self.stats_scroll.saturating_sub(page as usize)
+                }
+                Action::Top => self.stats_scroll = 0,
+                _ => {}
+            },
+        }
+        Vec::new()
+    }
+}

@@ -1,0 +1,133 @@
+//! State of the Tuples screen: the shared rows, the current view, selection, filters and search.
+
+use std::cell::Cell;
+use std::sync::Arc;
+
+use crate::tui::data::TaskRow;
+use crate::tui::matcher::{SortKey, ViewResult, ViewSpec};
+
+/// Tuples screen state.
+#[derive(Debug, Default)]
+pub struct TuplesState {
+    /// Every tuple (as last loaded).
+    pub rows: Arc<Vec<TaskRow>>,
+    /// Row indices in display order (the last computed view).
+    pub view: Arc<Vec<u32>>,
+    /// Selected position in `view`.
+    pub selected: usize,
+    /// First visible position (kept by the renderer so the selection stays visible).
+    pub offset: Cell<usize>,
+    /// Fuzzy query.
+    pub query: String,
+    /// True while the query is being typed.
+    pub searching: bool,
+    /// Status filter.
+    pub status: Option<String>,
+    /// Difficulty filter.
+    pub difficulty: Option<String>,
+    /// App filter.
+    pub app: Option<String>,
+    /// Sort column.
+    pub sort: SortKey,
+    /// Descending.
+    pub reverse: bool,
+    /// Generation of the latest requested view.
+    pub generation: u64,
+    /// True while a view is being computed.
+    pub computing: bool,
+    /// True once the first rows arrived.
+    pub loaded: bool,
+    /// True once the whole list (with rewards) arrived.
+    pub complete: bool,
+}
+
+impl TuplesState {
+    /// A view request for the current settings (bumps the generation).
+    pub fn request(&mut self) -> ViewSpec {
+        self.generation += 1;
+        self.computing = true;
+        ViewSpec {
+            generation: self.generation,
+            rows: Arc::clone(&self.rows),
+            query: self.query.clone(),
+            status: self.status.clone(),
+            difficulty: self.difficulty.clone(),
+            app: self.app.clone(),
+            sort: self.sort,
+            reverse: self.reverse,
+        }
+    }
+
+    /// Takes a computed view if it is the latest one; keeps the selected tuple when still shown.
+    pub fn accept(&mut self, result: ViewResult) {
+        if result.generation != self.generation {
+            return;
+        }
+        let previous = self.selected_id().map(str::to_string);
+        self.view = result.indices;
+        self.computing = false;
+        self.selected = previous
+            .and_then(|id| {
+                self.view
+                    .iter()
+                    .position(|&i| self.rows[i as usize].id == id)
+            })
+            .unwrap_or(0);
+    }
+
+    /// The selected row.
+    pub fn selected_row(&self) -> Option<&TaskRow> {
+        self.view
+            .get(self.selected)
+            .map(|&i| &self.rows[i as usize])
+    }
+
+    /// The selected task id.
+    pub fn selected_id(&self) -> Option<&str> {
+        self.selected_row().map(|r| r.id.as_str())
+    }
+
+    /// Moves the selection by `delta`, clamped.
+    pub fn move_by(&mut self, delta: isize) {
+        let last = self.view.len().saturating_sub(1);
+        self.selected = self.selected.saturating_add_signed(delta).min(last);
+    }
+
+    /// Jumps to the first or last row.
+    pub fn jump(&mut self, to_end: bool) {
+        self.selected = if to_end {
+            self.view.len().saturating_sub(1)
+        } else {
+            0
+        };
+    }
+
+    /// The next value of a filter: none → each distinct value (sorted) → none.
+    pub fn cycle(&self, current: &Option<String>, field: fn(&TaskRow) -> &str) -> Option<String> {
+        let mut values: Vec<&str> = self
+            .rows
+            .iter()
+            .map(field)
+            .filter(|v| !v.is_empty())
+            .collect();
+        values.sort_unstable();
+        values.dedup();
+        match current {
+            None => values.first().map(|v| v.to_string()),
+            Some(c) => values
+                .iter()
+                .position(|v| v == c)
+                .and_then(|p| values.get(p + 1))
+                .map(|v| v.to_string()),
+        }
+    }
+
+    /// The next sort column.
+    pub fn next_sort(&mut self) {
+        let i = SortKey::ALL
+            .iter()
+            .position(|k| *k == self.sort)
+            .unwrap_or(0);
+        self.sort = SortKey::ALL[(i + 1) % SortKey::ALL.len()];
+    }
+}

@@ -1,0 +1,54 @@
+//! The terminal wrapper: raw mode + alternate screen on entry, restored on drop and on panic.
+
+use std::io::{self, Stdout};
+
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::execute;
+use crossterm::terminal::{
+    disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
+};
+use ratatui::backend::CrosstermBackend;
+use ratatui::Terminal;
+
+/// Owns the terminal while the workbench runs. Dropping it restores the terminal.
+pub struct Tui {
+    /// The ratatui terminal.
+    pub terminal: Terminal<CrosstermBackend<Stdout>>,
+}
+
+/// Leaves raw mode and the alternate screen (safe to call more than once).
+pub fn restore() {
+    let _ = disable_raw_mode();
+    let _ = execute!(
+        io::stdout(),
+        LeaveAlternateScreen,
+        DisableMouseCapture,
+        crossterm::cursor::Show
+    );
+}
+
+impl Tui {
+    /// Enters raw mode and the alternate screen and installs a panic hook that restores the
+    /// terminal before the panic message is printed.
+    pub fn enter() -> io::Result<Self> {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+        enable_raw_mode()?;
+        let mut stdout = io::stdout();
+        if let Err(e) = execute!(stdout, EnterAlternateScreen, EnableMouseCapture) {
+            restore();
+            return Err(e);
+        }
+        let terminal = Terminal::new(CrosstermBackend::new(stdout)).inspect_err(|_| restore())?;
+        Ok(Tui { terminal })
+    }
+}
+
+impl Drop for Tui {
+    fn drop(&mut self) {
+        restore();
+    }
+}

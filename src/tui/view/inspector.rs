@@ -1,0 +1,278 @@
+//! The Inspector: instruction and context, the rounds, and one pane per round — REVIEW.md or one of
+//! the three scripts with line numbers and the scan findings shown under the lines they point at.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph, Wrap};
+use ratatui::Frame;
+
+use super::score;
+use crate::engine::store::StoredRound;
+use crate::tui::data::{parse_conditions, rewards};
+use crate::tui::diff::{unified, Change};
+use crate::tui::model::inspector::Pane;
+use crate::tui::model::Model;
+use crate::tui::theme::{check_glyph, status_glyph, Role, Theme};
+
+/// Draws the Inspector.
+pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
+    let ins = &model.inspector;
+    let Some(d) = &ins.detail else {
+        let msg = match &ins.task_id {
+            Some(id) => format!("loading {id}…"),
+            None => "no tuple selected — pick one on the Tuples screen (2) and press enter".into(),
+        };
+        let block = Block::default().borders(Borders::ALL).title(" Inspector ");
+        f.render_widget(
+            Paragraph::new(msg)
+                .style(theme.style(Role::Muted))
+                .block(block),
+            area,
+        );
+        return;
+    };
+    let task = &d.task.task;
+    let (glyph, role) = status_glyph(&d.task.status);
+    let labels = &task.labels;
+    let head = vec![
+        Line::from(vec![
+            Span::styled(format!("{glyph} {} ", d.task.status), theme.style(role)),
+            Span::styled(
+                format!(
+                    "{} · {} · {}",
+                    labels.domain.as_deref().unwrap_or("?"),
+                    labels.difficulty.as_deref().unwrap_or("?"),
+                    labels.apps.join("+")
+                ),
+                theme.style(Role::Muted),
+            ),
+        ]),
+        Line::from(vec![
+            Span::styled("t: ", theme.style(Role::Title)),
+            Span::raw(task.instruction.clone()),
+        ]),
+        Line::from(vec![
+            Span::styled("context: ", theme.style(Role::Title)),
+            Span::raw(task.context.clone()),
+        ]),
+    ];
+    let head_h = if area.height >= 40 { 9 } else { 6 };
+    let [top, bottom] =
+        Layout::vertical([Constraint::Length(head_h), Constraint::Min(3)]).areas(area);
+    let block = Block::default().borders(Borders::ALL).title(Span::styled(
+        format!(" {} ", task.task_id),
+        theme.style(Role::Title),
+    ));
+    f.render_widget(
+        Paragraph::new(head).wrap(Wrap { trim: true }).block(block),
+        top,
+    );
+    let [left, right] =
+        Layout::horizontal([Constraint::Length(24), Constraint::Min(10)]).areas(bottom);
+    let items: Vec<ListItem> = d.rounds.iter().map(|r| round_item(r, theme)).collect();
+    let list = List::new(items)
+        .block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(format!(" rounds ({}) ", d.rounds.len())),
+        )
+        .highlight_style(theme.style(Role::Selection))
+        .highlight_symbol("▌");
+    let mut state = ListState::default().with_selected((!d.rounds.is_empty()).then_some(ins.round));
+    f.render_stateful_widget(list, left, &mut state);
+    let Some(round) = d.rounds.get(ins.round) else {
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .title(" no rounds yet ");
+        f.render_widget(block, right);
+        return;
+    };
+    let narrow = right.width < 72;
+    let tabs: Vec<Span> = Pane::ALL
+        .iter()
+        .filter(|p| !narrow || **p == ins.pane)
+        .flat_map(|p| {
+            let style = if *p == ins.pane {
+                theme.style(Role::Selection)
+            } else {
+                theme.style(Role::Muted)
+            };
+            [
+                Span::styled(format!(" {} ", p.label()), style),
+                Span::raw(" "),
+            ]
+        })
+        .chain(narrow.then(|| Span::styled("(t: next pane) ", theme.style(Role::Muted))))
+        .collect();
+    let lines = if ins.diff {
+        let prev = ins.round.checked_sub(1).and_then(|i| d.rounds.get(i));
+        diff_lines(
+            prev.map(|p| pane_text(p, ins.pane)),
+            pane_text(round, ins.pane),
+            theme,
+        )
+    } else {
+        pane_lines(round, ins.pane, theme)
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Line::from(tabs));
+    let scroll = ins.scroll.min(lines.len().saturating_sub(1)) as u16;
+    f.render_widget(
+        Paragraph::new(lines).block(block).scroll((scroll, 0)),
+        right,
+    );
+}
+
+fn pane_text(r: &StoredRound, pane: Pane) -> &str {
+    let s = &r.round.scripts;
+    match pane {
+        Pane::Review => &r.round.review_md,
+        Pane::Setup => s.setup.as_deref().unwrap_or(""),
+        Pane::Golden => s.golden.as_deref().unwrap_or(""),
+        Pane::Reward => s.reward.as_deref().unwrap_or(""),
+    }
+}
+
+/// The pane as a unified diff against the previous round (`+`/`-` glyphs as well as colour).
+fn diff_lines<'a>(old: Option<&str>, new: &str, theme: &Theme) -> Vec<Line<'a>> {
+    let Some(old) = old else {
+        return vec![Line::styled(
+            "(first round: nothing to diff against; D toggles)",
+            theme.style(Role::Muted),
+        )];
+    };
+    let d = unified(old, new, 3);
+    if d.is_empty() {
+        return vec![Line::styled(
+            "(identical to the previous round)",
+            theme.style(Role::Muted),
+        )];
+    }
+    d.into_iter()
+        .map(|(c, text)| match c {
+            Change::Added => Line::styled(format!("+ {text}"), theme.style(Role::DiffAdd)),
+            Change::Removed => Line::styled(format!("- {text}"), theme.style(Role::DiffDel)),
+            Change::Same => Line::raw(format!("  {text}")),
+            Change::Hunk => Line::styled(text, theme.style(Role::Title)),
+        })
+        .collect()
+}
+
+fn pane_lines<'a>(round: &StoredRound, pane: Pane, theme: &Theme) -> Vec<Line<'a>> {
+    match pane {
+        Pane::Review => review_lines(&round.round.review_md, theme),
+        Pane::Setup => script_lines(round.round.scripts.setup.as_deref(), &[], theme),
+        Pane::Golden => script_lines(round.round.scripts.golden.as_deref(), &[], theme),
+        Pane::Reward => script_lines(
+            round.round.scripts.reward.as_deref(),
+            &findings(round),
+            theme,
+        ),
+    }
+}
+
+fn round_item<'a>(r: &StoredRound, theme: &Theme) -> ListItem<'a> {
+    let pass = match r.round.verdict.as_str() {
+        "pass" => Some(true),
+        "fail" | "error" => Some(false),
+        _ => None,
+    };
+    let (g, role) = check_glyph(pass);
+    let (ri, rg) = rewards(r);
+    let checks: String = parse_conditions(&r.round.review_md)
+        .iter()
+        .map(|c| check_glyph(*c).0)
+        .collect();
+    ListItem::new(Line::from(vec![
+        Span::styled(
+            format!("{g} r{} ", r.round.round_no.unwrap_or(0)),
+            theme.style(role),
+        ),
+        Span::raw(format!("{checks} ")),
+        Span::styled(
+            format!("{}/{}", score(rg).trim(), score(ri).trim()),
+            theme.style(Role::Muted),
+        ),
+    ]))
+}
+
+/// (line, text) of each scan finding of a round.
+fn findings(r: &StoredRound) -> Vec<(usize, String)> {
+    r.round
+        .scan_findings
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|f| {
+                    let line = f["line"].as_u64()? as usize;
+                    let rule = f["rule"].as_str().unwrap_or("finding");
+                    Some((
+                        line,
+                        format!("{rule}: {}", f["reason"].as_str().unwrap_or("")),
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn script_lines<'a>(text: Option<&str>, notes: &[(usize, String)], theme: &Theme) -> Vec<Line<'a>> {
+    let Some(text) = text else {
+        return vec![Line::styled(
+            "(no script in this round)",
+            theme.style(Role::Muted),
+        )];
+    };
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        let flagged = notes.iter().any(|(l, _)| *l == n);
+        let mark = if flagged {
+            Span::styled("▶", theme.style(Role::Alert))
+        } else {
+            Span::raw(" ")
+        };
+        out.push(Line::from(vec![
+            Span::styled(format!("{n:>4} "), theme.style(Role::Muted)),
+            mark,
+            Span::raw(format!(" {line}")),
+        ]));
+        for (_, note) in notes.iter().filter(|(l, _)| *l == n) {
+            out.push(Line::styled(
+                format!("       ⚠ {note}"),
+                theme.style(Role::Alert),
+            ));
+        }
+    }
+    out
+}
+
+fn review_lines<'a>(md: &str, theme: &Theme) -> Vec<Line<'a>> {
+    if md.trim().is_empty() {
+        return vec![Line::styled("(no REVIEW.md)", theme.style(Role::Muted))];
+    }
+    md.lines()
+        .map(|l| {
+            if l.starts_with('#') {
+                return Line::styled(
+                    l.trim_start_matches('#').trim().to_string(),
+                    theme.style(Role::Title),
+                );
+            }
+            let mut spans = Vec::new();
+            for (i, part) in l.split("PASS").enumerate() {
+                if i > 0 {
+                    spans.push(Span::styled("✔ PASS", theme.style(Role::Keep)));
+                }
+                for (j, p) in part.split("FAIL").enumerate() {
+                    if j > 0 {
+                        spans.push(Span::styled("✘ FAIL", theme.style(Role::Reject)));
+                    }
+                    spans.push(Span::raw(p.to_string()));
+                }
+            }
+            Line::from(spans)
+        })
+        .collect()
+}

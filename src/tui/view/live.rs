@@ -1,0 +1,160 @@
+//! The Live screen: the per-task round timeline (round, phase, C1–C5, rewards, status, elapsed) and
+//! the event-log tail with follow mode.
+
+use chrono::DateTime;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
+use ratatui::Frame;
+
+use super::{clip, score};
+use crate::tui::model::live::TaskLive;
+use crate::tui::model::Model;
+use crate::tui::theme::{check_glyph, status_glyph, Role, Theme};
+
+fn secs_between(a: &str, b: &str) -> Option<f64> {
+    let (a, b) = (
+        DateTime::parse_from_rfc3339(a).ok()?,
+        DateTime::parse_from_rfc3339(b).ok()?,
+    );
+    Some((b - a).num_milliseconds() as f64 / 1000.0)
+}
+
+/// `HH:MM:SS` of an RFC 3339 time.
+fn clock(t: &str) -> &str {
+    t.get(11..19).unwrap_or(t)
+}
+
+/// Draws the Live screen.
+pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
+    let live = &model.live;
+    let [summary, timeline, log] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Percentage(55),
+        Constraint::Min(3),
+    ])
+    .areas(area);
+    let span_s = match (live.log.front(), live.log.back()) {
+        (Some(a), Some(b)) => secs_between(&a.time, &b.time).unwrap_or(0.0),
+        _ => 0.0,
+    };
+    let rate = if span_s > 0.0 {
+        live.finished() as f64 * 60.0 / span_s
+    } else {
+        0.0
+    };
+    let mut head = vec![Span::styled(
+        format!(
+            " tasks {} · out of loop {} · rounds {} · {:.1} tasks/min ",
+            live.tasks.len(),
+            live.finished(),
+            live.rounds_recorded,
+            rate
+        ),
+        theme.style(Role::Title),
+    )];
+    head.push(if live.follow {
+        Span::styled("● following", theme.style(Role::Keep))
+    } else {
+        Span::styled(
+            format!("‖ paused, {} new (G resumes)", live.new_while_paused),
+            theme.style(Role::Undecided),
+        )
+    });
+    f.render_widget(Paragraph::new(Line::from(head)), summary);
+    draw_timeline(f, timeline, model, theme);
+    draw_log(f, log, model, theme);
+}
+
+fn draw_timeline(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(" rounds by task (latest activity first) ");
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let live = &model.live;
+    if live.tasks.is_empty() {
+        f.render_widget(
+            Line::styled(
+                "no run activity in the event log yet",
+                theme.style(Role::Muted),
+            ),
+            inner,
+        );
+        return;
+    }
+    let visible = inner.height.saturating_sub(1) as usize;
+    let mut order: Vec<&TaskLive> = live.tasks.iter().collect();
+    order.sort_by(|a, b| b.last.cmp(&a.last).then_with(|| a.task_id.cmp(&b.task_id)));
+    let task_w: u16 = if inner.width >= 120 { 34 } else { 20 };
+    let rows = order.into_iter().take(visible).map(|t| {
+        let (g, role) = status_glyph(&t.status);
+        let mut cells = vec![
+            Cell::from(clip(&t.task_id, task_w as usize)),
+            Cell::from(format!("{:>2}", t.round)),
+            Cell::from(t.phase.clone()),
+        ];
+        let checks: Vec<Span> = t
+            .checks
+            .iter()
+            .map(|c| {
+                let (cg, cr) = check_glyph(*c);
+                Span::styled(cg, theme.style(cr))
+            })
+            .collect();
+        cells.push(Cell::from(Line::from(checks)));
+        cells.push(Cell::from(score(t.r_init)));
+        cells.push(Cell::from(score(t.r_gold)));
+        cells.push(Cell::from(Span::styled(
+            format!("{g} {}", clip(&t.status, 13)),
+            theme.style(role),
+        )));
+        cells.push(Cell::from(format!(
+            "{:>6.1}s",
+            secs_between(&t.started, &t.last).unwrap_or(0.0)
+        )));
+        Row::new(cells)
+    });
+    let widths = [
+        Constraint::Length(task_w),
+        Constraint::Length(2),
+        Constraint::Fill(1),
+        Constraint::Length(5),
+        Constraint::Length(4),
+        Constraint::Length(4),
+        Constraint::Length(15),
+        Constraint::Length(7),
+    ];
+    let header = Row::new([
+        "task", "rd", "phase", "C1-5", "r(i)", "r(g)", "status", "elapsed",
+    ])
+    .style(theme.style(Role::Title));
+    f.render_widget(Table::new(rows, widths).header(header), inner);
+}
+
+fn draw_log(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
+    let live = &model.live;
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(format!(" event log (seq ≤ {}) ", live.last_seq));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let h = inner.height as usize;
+    let end = live.log.len().saturating_sub(live.scroll_back);
+    let start = end.saturating_sub(h);
+    let lines: Vec<Line> = live
+        .log
+        .range(start..end)
+        .map(|l| {
+            Line::from(vec![
+                Span::styled(
+                    format!("{} #{:<6} ", clock(&l.time), l.seq),
+                    theme.style(Role::Muted),
+                ),
+                Span::styled(format!("{:<15} ", l.kind), theme.style(Role::Title)),
+                Span::raw(format!("{} {}", l.task, l.detail)),
+            ])
+        })
+        .collect();
+    f.render_widget(Paragraph::new(lines), inner);
+}

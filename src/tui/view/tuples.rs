@@ -1,0 +1,138 @@
+//! The Tuples screen: a virtualised table (only the visible rows are formatted), with the active
+//! sort, filters and fuzzy query in its title.
+
+use ratatui::layout::{Constraint, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Cell, Row, Table, TableState};
+use ratatui::Frame;
+
+use super::{clip, score};
+use crate::tui::model::Model;
+use crate::tui::theme::{status_glyph, Role, Theme};
+
+/// Draws the tuple list.
+pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
+    let t = &model.tuples;
+    let mut title = vec![Span::styled(
+        format!(" Tuples {}/{} ", t.view.len(), t.rows.len()),
+        theme.style(Role::Title),
+    )];
+    let sort = format!(
+        "sort:{}{} ",
+        t.sort.label(),
+        if t.reverse { "↓" } else { "↑" }
+    );
+    title.push(Span::styled(sort, theme.style(Role::Muted)));
+    for (name, v) in [
+        ("status", &t.status),
+        ("diff", &t.difficulty),
+        ("app", &t.app),
+    ] {
+        if let Some(v) = v {
+            title.push(Span::styled(
+                format!("{name}={v} "),
+                theme.style(Role::Modified),
+            ));
+        }
+    }
+    if t.searching || !t.query.is_empty() {
+        let cursor = if t.searching { "▏" } else { "" };
+        title.push(Span::styled(
+            format!("/{}{cursor} ", t.query),
+            theme.style(Role::Undecided),
+        ));
+    }
+    if t.loaded && !t.complete {
+        title.push(Span::styled(
+            "(first page; loading all…) ",
+            theme.style(Role::Muted),
+        ));
+    }
+    if t.computing {
+        title.push(Span::styled("… ", theme.style(Role::Muted)));
+    }
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Line::from(title));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    if !t.loaded {
+        f.render_widget(
+            Line::styled("loading the store…", theme.style(Role::Muted)),
+            inner,
+        );
+        return;
+    }
+    if t.view.is_empty() {
+        let msg = if t.rows.is_empty() {
+            "the store has no tasks yet"
+        } else {
+            "no tuple matches (c clears the filters)"
+        };
+        f.render_widget(Line::styled(msg, theme.style(Role::Muted)), inner);
+        return;
+    }
+    let visible = inner.height.saturating_sub(1).max(1) as usize;
+    let mut offset = t.offset.get().min(t.selected);
+    if t.selected >= offset + visible {
+        offset = t.selected + 1 - visible;
+    }
+    t.offset.set(offset);
+    let wide = inner.width >= 120;
+    let mut widths = vec![
+        Constraint::Length(16),
+        Constraint::Length(if wide { 32 } else { 22 }),
+    ];
+    let mut header = vec!["status", "id"];
+    if wide {
+        widths.extend([Constraint::Length(12), Constraint::Length(18)]);
+        header.extend(["app", "domain"]);
+    }
+    widths.extend([
+        Constraint::Length(6),
+        Constraint::Length(3),
+        Constraint::Length(5),
+        Constraint::Length(5),
+        Constraint::Fill(1),
+    ]);
+    header.extend(["diff", "rnd", "r(g)", "r(i)", "instruction"]);
+    let instr_w = inner.width.saturating_sub(
+        widths
+            .iter()
+            .map(|c| match c {
+                Constraint::Length(n) => n + 1,
+                _ => 0,
+            })
+            .sum(),
+    ) as usize;
+    let end = (offset + visible).min(t.view.len());
+    let rows = t.view[offset..end].iter().map(|&i| {
+        let r = &t.rows[i as usize];
+        let (glyph, role) = status_glyph(&r.status);
+        let mut cells = vec![
+            Cell::from(Span::styled(
+                format!("{glyph} {}", clip(&r.status, 13)),
+                theme.style(role),
+            )),
+            Cell::from(clip(&r.id, if wide { 32 } else { 22 })),
+        ];
+        if wide {
+            cells.push(Cell::from(clip(&r.app, 12)));
+            cells.push(Cell::from(clip(&r.domain, 18)));
+        }
+        cells.extend([
+            Cell::from(clip(&r.difficulty, 6)),
+            Cell::from(format!("{:>3}", r.rounds)),
+            Cell::from(score(r.r_gold)),
+            Cell::from(score(r.r_init)),
+            Cell::from(clip(&r.instruction, instr_w.max(1))),
+        ]);
+        Row::new(cells)
+    });
+    let table = Table::new(rows, widths)
+        .header(Row::new(header).style(theme.style(Role::Title)))
+        .row_highlight_style(theme.style(Role::Selection))
+        .highlight_symbol("▌");
+    let mut state = TableState::default().with_selected(Some(t.selected - offset));
+    f.render_stateful_widget(table, inner, &mut state);
+}

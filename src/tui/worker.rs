@@ -1,0 +1,171 @@
+//! Background threads: the store worker (reads, event polling) and the view matcher. Each drains
+//! its queue before working and keeps only the latest request of a kind, so a slow store never
+//! makes the UI process stale work.
+
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::engine::store::Store;
+
+use super::data::{self, DataUpdate, EngineCommand};
+use super::matcher::{compute_view, new_matcher, ViewSpec};
+
+/// How often the store worker polls the event log.
+pub const POLL: Duration = Duration::from_millis(200);
+/// Events read per poll.
+const BATCH: usize = 2000;
+/// Events of history read at start (the Live window).
+const HISTORY: i64 = 2000;
+
+/// Handles to the worker threads.
+pub struct Workers {
+    store_tx: Sender<EngineCommand>,
+    view_tx: Sender<Option<ViewSpec>>,
+    handles: Vec<JoinHandle<()>>,
+}
+
+impl Workers {
+    /// Starts both workers; results arrive on `out`.
+    pub fn start(store: Store, out: Sender<DataUpdate>) -> std::io::Result<Self> {
+        let (store_tx, store_rx) = mpsc::channel();
+        let (view_tx, view_rx) = mpsc::channel();
+        let out2 = out.clone();
+        let h1 = std::thread::Builder::new()
+            .name("tw-store".into())
+            .spawn(move || store_loop(store, store_rx, out))?;
+        let h2 = std::thread::Builder::new()
+            .name("tw-view".into())
+            .spawn(move || view_loop(view_rx, out2))?;
+        Ok(Workers {
+            store_tx,
+            view_tx,
+            handles: vec![h1, h2],
+        })
+    }
+
+    /// Routes a command to its worker.
+    pub fn send(&self, cmd: EngineCommand) {
+        match cmd {
+            EngineCommand::View(spec) => {
+                let _ = self.view_tx.send(Some(spec));
+            }
+            EngineCommand::Quit => {
+                let _ = self.view_tx.send(None);
+                let _ = self.store_tx.send(EngineCommand::Quit);
+            }
+            other => {
+                let _ = self.store_tx.send(other);
+            }
+        }
+    }
+
+    /// Asks both workers to stop and waits for them.
+    pub fn stop(self) {
+        self.send(EngineCommand::Quit);
+        for h in self.handles {
+            let _ = h.join();
+        }
+    }
+}
+
+/// Runs one store command; returns its results (also used directly by tests and benches).
+pub fn handle(store: &Store, cmd: &EngineCommand) -> Vec<DataUpdate> {
+    let res = match cmd {
+        EngineCommand::LoadRows => data::load_rows(store).map(|r| DataUpdate::Rows(r.into(), true)),
+        EngineCommand::LoadRowsPage(n) => {
+            data::load_rows_page(store, *n).map(|r| DataUpdate::Rows(r.into(), false))
+        }
+        EngineCommand::LoadDetail(id) => {
+            data::load_detail(store, id).map(|d| DataUpdate::Detail(Box::new(d)))
+        }
+        EngineCommand::LoadStats => data::load_stats(store).map(|s| DataUpdate::Stats(Box::new(s))),
+        EngineCommand::LoadChecks(id, round) => match data::load_checks(store, id, *round) {
+            Ok(Some(c)) => Ok(DataUpdate::Checks(c)),
+            Ok(None) => return Vec::new(),
+            Err(e) => Err(e),
+        },
+        EngineCommand::View(_) | EngineCommand::Quit => return Vec::new(),
+    };
+    vec![res.unwrap_or_else(|e| DataUpdate::Error(format!("store: {e}")))]
+}
+
+/// The event-log window start: the last [`HISTORY`] events.
+pub fn history_start(store: &Store) -> i64 {
+    store.last_event_seq().map_or(0, |s| (s - HISTORY).max(0))
+}
+
+/// Reads new events after `seq`; returns the update and the new cursor.
+pub fn poll_events(store: &Store, seq: i64) -> (Option<DataUpdate>, i64) {
+    match store.events_after(seq, BATCH) {
+        Ok(ev) if ev.is_empty() => (None, seq),
+        Ok(ev) => {
+            let last = ev.last().map_or(seq, |e| e.seq);
+            (Some(DataUpdate::Events(ev)), last)
+        }
+        Err(e) => (Some(DataUpdate::Error(format!("reading events: {e}"))), seq),
+    }
+}
+
+fn store_loop(store: Store, rx: Receiver<EngineCommand>, out: Sender<DataUpdate>) {
+    let mut seq = history_start(&store);
+    loop {
+        let (update, next) = poll_events(&store, seq);
+        seq = next;
+        if let Some(u) = update {
+            if out.send(u).is_err() {
+                return;
+            }
+        }
+        let first = match rx.recv_timeout(POLL) {
+            Ok(c) => c,
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => return,
+        };
+        // Drain and de-duplicate what queued up meanwhile.
+        let mut cmds = vec![first];
+        cmds.extend(rx.try_iter());
+        let mut seen = Vec::new();
+        for cmd in cmds {
+            if cmd == EngineCommand::Quit {
+                return;
+            }
+            if seen.contains(&cmd) {
+                continue;
+            }
+            for u in handle(&store, &cmd) {
+                if out.send(u).is_err() {
+                    return;
+                }
+            }
+            seen.push(cmd);
+        }
+    }
+}
+
+fn view_loop(rx: Receiver<Option<ViewSpec>>, out: Sender<DataUpdate>) {
+    let mut matcher = new_matcher();
+    while let Ok(first) = rx.recv() {
+        // Only the newest request matters.
+        let Some(spec) = rx.try_iter().last().unwrap_or(first) else {
+            return;
+        };
+        if out
+            .send(DataUpdate::View(compute_view(&spec, &mut matcher)))
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// Opens the store for the workbench; a missing file is an error (the workbench never creates one).
+pub fn open_store(path: &std::path::Path) -> anyhow::Result<Store> {
+    if !path.exists() {
+        anyhow::bail!(
+            "no store at {} — create one with `tuplewright import` or `tuplewright run`, or pass --store PATH",
+            path.display()
+        );
+    }
+    Ok(Store::open(path, Duration::from_secs(5))?)
+}

@@ -1,0 +1,82 @@
+//! `TestBackend` + insta snapshots of every screen at 80×24 and 160×48, with colours (the buffer
+//! with its styles) and under NO_COLOR (text + modifiers), on the fixture store. Times, elapsed
+//! seconds and rates vary between runs and are blanked.
+
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use regex::Regex;
+use tuplewright::tui::model::Model;
+use tuplewright::tui::theme::Theme;
+use tuplewright::tui::view;
+
+use super::fixture::{keys, loaded_model};
+
+fn scrub(text: &str) -> String {
+    let rules = [
+        (r"\d\d:\d\d:\d\d", "HH:MM:SS"),
+        (r"\d+\.\ds\b", "N.Ns"),
+        (r"\d+\.\d tasks/min", "N.N tasks/min"),
+        (r"\d+ ?ms\b", "N ms"),
+    ];
+    rules.iter().fold(text.to_string(), |t, (re, to)| {
+        Regex::new(re)
+            .expect("regex")
+            .replace_all(&t, *to)
+            .into_owned()
+    })
+}
+
+fn render(model: &Model, theme: &Theme, w: u16, h: u16) -> String {
+    let mut term = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    term.draw(|f| view::draw(f, model, theme, "fixture.db"))
+        .expect("draw");
+    // Text plus styles: under NO_COLOR only the modifiers that carry state remain.
+    format!("{:?}", term.backend().buffer())
+}
+
+fn snap_all(name: &str, setup: &str) {
+    for (w, h) in [(80, 24), (160, 48)] {
+        for no_color in [false, true] {
+            let (mut m, store) = loaded_model();
+            m.update(tuplewright::tui::model::Msg::Resize(w, h));
+            keys(&mut m, &store, setup);
+            let theme = Theme::builtin("dark", no_color).expect("theme");
+            let text = scrub(&render(&m, &theme, w, h));
+            let tag = if no_color { "nocolor" } else { "color" };
+            insta::assert_snapshot!(format!("{name}_{w}x{h}_{tag}"), text);
+        }
+    }
+}
+
+#[test]
+fn snapshot_tuples() {
+    snap_all("tuples", "j");
+}
+
+#[test]
+fn snapshot_tuples_searching() {
+    snap_all("tuples_search", "/ r e p l y");
+}
+
+#[test]
+fn snapshot_inspector_review_and_reward_script() {
+    snap_all("inspector_review", "enter");
+    snap_all("inspector_reward", "enter t t t");
+    snap_all("inspector_diff", "enter t D");
+}
+
+#[test]
+fn snapshot_live() {
+    snap_all("live", "1");
+}
+
+#[test]
+fn snapshot_stats() {
+    snap_all("stats", "4");
+}
+
+#[test]
+fn snapshot_help_and_palette() {
+    snap_all("help", "?");
+    snap_all("palette", ": t a b");
+}
