@@ -14,8 +14,8 @@ use super::fixture::{keys, loaded_model};
 fn scrub(text: &str) -> String {
     let rules = [
         (r"\d\d:\d\d:\d\d", "HH:MM:SS"),
-        (r"\d+\.\ds\b", "N.Ns"),
-        (r"\d+\.\d tasks/min", "N.N tasks/min"),
+        (r" *\d+\.\ds\b", " N.Ns"),
+        (r" *\d+\.\d tasks/min", " N.N tasks/min"),
         (r"\d+ ?ms\b", "N ms"),
     ];
     rules.iter().fold(text.to_string(), |t, (re, to)| {

@@ -45,7 +45,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
     };
     let mut head = vec![Span::styled(
         format!(
-            " tasks {} · out of loop {} · rounds {} · {:.1} tasks/min ",
+            " tasks {} · out of loop {} · rounds {} · {:>6.1} tasks/min ",
             live.tasks.len(),
             live.finished(),
             live.rounds_recorded,
