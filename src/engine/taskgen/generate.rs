@@ -138,21 +138,26 @@ pub fn generate(
                 pass != Pass::Edge || !leaves[i].0.primitives.is_empty() || leaves[i].1.len() > 1
             })
             .collect();
+        // Gap-fill and edge first decide cross-app vs single-app (up-weighting cross-app, A.2.3),
+        // then draw a leaf of that group by inverse frequency.
+        let p_cross = match pass {
+            Pass::Breadth => 0.0,
+            Pass::GapFill => 0.65,
+            Pass::Edge => 0.5,
+        };
+        let want_cross = rng.random_bool(p_cross);
+        let group: Vec<usize> = eligible
+            .iter()
+            .copied()
+            .filter(|&i| (leaves[i].1.len() > 1) == want_cross)
+            .collect();
+        let group = if group.is_empty() { eligible } else { group };
         let li = match pass {
             Pass::Breadth if !forced => order[slot % order.len()],
             _ => {
-                let opts: Vec<(f64, usize)> = eligible
+                let opts: Vec<(f64, usize)> = group
                     .iter()
-                    .map(|&i| {
-                        (
-                            (if leaves[i].1.len() > 1 && pass == Pass::GapFill {
-                                4.0
-                            } else {
-                                1.0
-                            }) / (1.0 + f64::from(leaf_counts[i])),
-                            i,
-                        )
-                    })
+                    .map(|&i| (1.0 / (1.0 + f64::from(leaf_counts[i])), i))
                     .collect();
                 if opts.is_empty() {
                     order[slot % order.len()]

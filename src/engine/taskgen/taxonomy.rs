@@ -128,7 +128,10 @@ fn walk(
         return Err(bad(
             file,
             path,
-            format!("depth {} exceeds the maximum {MAX_DEPTH}", depth + 1),
+            format!(
+                "its children would be at depth {}, exceeding the maximum depth {MAX_DEPTH}",
+                depth + 1
+            ),
         ));
     }
     if t.is_empty() {
