@@ -250,6 +250,8 @@ pub fn generate(
         }
         if !admitted {
             exhausted += 1;
+            // A saturated leaf: make inverse-frequency draws avoid it for a while.
+            leaf_counts[li] += 4;
         }
     }
     for (k, v) in &dedup.rejections {

@@ -51,6 +51,20 @@ pub struct Matrix {
     pub leaves: BTreeMap<String, u32>,
     /// All tasks.
     pub total: u32,
+    /// Per-cell counts keyed by (platform+task type hash, difficulty, category, scenario index),
+    /// so a draw weighs 120 cells without allocating.
+    #[serde(skip)]
+    fast: std::collections::HashMap<(u64, usize, usize, usize), u32>,
+}
+
+fn pt_key(platform: &str, task_type: &str) -> u64 {
+    platform
+        .bytes()
+        .chain([0])
+        .chain(task_type.bytes())
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
 }
 
 fn bump(m: &mut BTreeMap<String, u32>, k: &str) {
@@ -61,6 +75,15 @@ impl Matrix {
     /// Records one task.
     pub fn record(&mut self, cell: &Cell, apps: &[&str], leaf: Option<&str>) {
         *self.cells.entry(cell.clone()).or_insert(0) += 1;
+        let d = DIFFICULTIES.iter().position(|x| *x == cell.difficulty);
+        let c = CATEGORIES.iter().position(|x| *x == cell.category);
+        let s = SCENARIOS.iter().position(|x| *x == cell.scenario);
+        if let (Some(d), Some(c), Some(s)) = (d, c, s) {
+            *self
+                .fast
+                .entry((pt_key(&cell.platform, &cell.task_type), d, c, s))
+                .or_insert(0) += 1;
+        }
         bump(&mut self.categories, &cell.category);
         bump(&mut self.difficulties, &cell.difficulty);
         bump(&mut self.scenarios, &cell.scenario);
@@ -89,31 +112,38 @@ impl Matrix {
         task_type: &str,
         difficulty_target: [f64; 3],
     ) -> Cell {
-        let mut options: Vec<(f64, Cell)> = Vec::with_capacity(CATEGORIES.len() * 12);
+        let pt = pt_key(platform, task_type);
+        let mut options: Vec<(f64, (usize, usize, usize))> =
+            Vec::with_capacity(CATEGORIES.len() * 12);
+        let cat_w: Vec<f64> = CATEGORIES
+            .iter()
+            .map(|c| 1.0 / (1.0 + f64::from(self.categories.get(*c).copied().unwrap_or(0))))
+            .collect();
+        let scen_w: Vec<f64> = SCENARIOS
+            .iter()
+            .map(|s| 1.0 / (1.0 + f64::from(self.scenarios.get(*s).copied().unwrap_or(0))))
+            .collect();
         for (di, d) in DIFFICULTIES.iter().enumerate() {
             if difficulty_target[di] <= 0.0 {
                 continue;
             }
             let wd =
                 difficulty_target[di] / (Self::share(&self.difficulties, d, self.total) + 0.02);
-            for c in CATEGORIES {
-                let wc = 1.0 / (1.0 + f64::from(self.categories.get(c).copied().unwrap_or(0)));
-                for s in SCENARIOS {
-                    let ws = 1.0 / (1.0 + f64::from(self.scenarios.get(s).copied().unwrap_or(0)));
-                    let cell = Cell {
-                        platform: platform.into(),
-                        category: c.into(),
-                        difficulty: (*d).into(),
-                        scenario: s.into(),
-                        task_type: task_type.into(),
-                    };
-                    let wcell =
-                        1.0 / (1.0 + f64::from(self.cells.get(&cell).copied().unwrap_or(0)));
-                    options.push((wd * wc * ws * wcell, cell));
+            for (ci, wc) in cat_w.iter().enumerate() {
+                for (si, ws) in scen_w.iter().enumerate() {
+                    let n = self.fast.get(&(pt, di, ci, si)).copied().unwrap_or(0);
+                    options.push((wd * wc * ws / (1.0 + f64::from(n)), (di, ci, si)));
                 }
             }
         }
-        weighted(rng, options)
+        let (di, ci, si) = weighted(rng, options);
+        Cell {
+            platform: platform.into(),
+            category: CATEGORIES[ci].into(),
+            difficulty: DIFFICULTIES[di].into(),
+            scenario: SCENARIOS[si].into(),
+            task_type: task_type.into(),
+        }
     }
 }
 

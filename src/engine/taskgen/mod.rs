@@ -85,7 +85,7 @@ impl Default for TaskgenConfig {
             cosine_threshold: 0.85,
             ngram_overlap: 0.5,
             per_template_cap: 3,
-            max_attempts: 12,
+            max_attempts: 8,
             min_app_share: 0.1,
             embeddings_endpoint: None,
         }
