@@ -83,6 +83,30 @@ fn difficulty_target(pass: Pass) -> [f64; 3] {
     }
 }
 
+/// Recipes whose largest instance is still a short task (one message, one record): never labelled
+/// hard, since hard means long-horizon (A.2.2).
+const SHORT: [&str; 8] = [
+    "chat_post",
+    "chat_reply",
+    "chat_create",
+    "mail_contact",
+    "mail_contact_edit",
+    "tracker_comment",
+    "tracker_create",
+    "shop_discount",
+];
+
+fn capped(mut target: [f64; 3], recipe: &str) -> [f64; 3] {
+    if SHORT.contains(&recipe) {
+        target[1] += target[2];
+        target[2] = 0.0;
+        if target[0] + target[1] <= 0.0 {
+            target[1] = 1.0;
+        }
+    }
+    target
+}
+
 /// Generates a batch. `prior` carries counts of earlier output (gap-fill re-samples what it lacks).
 pub fn generate(
     req: &Request,
@@ -177,7 +201,12 @@ pub fn generate(
         for attempt in 0..cfg.max_attempts {
             candidates += 1;
             serial += 1;
-            let cell = matrix.draw(&mut rng, platform(apps), task_type, difficulty_target(pass));
+            let cell = matrix.draw(
+                &mut rng,
+                platform(apps),
+                task_type,
+                capped(difficulty_target(pass), &leaf.recipe),
+            );
             let mut ctx = Ctx {
                 rng: &mut rng,
                 seeds,

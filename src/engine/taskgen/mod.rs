@@ -75,8 +75,6 @@ pub struct TaskgenConfig {
     pub max_attempts: usize,
     /// Per-app minimum share of the batch (hard constraint of the sampler), e.g. 0.1.
     pub min_app_share: f64,
-    /// Optional embeddings endpoint; unset = the offline hashed character n-gram fallback.
-    pub embeddings_endpoint: Option<String>,
 }
 
 impl Default for TaskgenConfig {
@@ -87,7 +85,6 @@ impl Default for TaskgenConfig {
             per_template_cap: 3,
             max_attempts: 8,
             min_app_share: 0.1,
-            embeddings_endpoint: None,
         }
     }
 }

@@ -202,7 +202,7 @@ pub fn file_mail(ctx: &mut Ctx<'_>) -> Option<Draft> {
             and_list(&names)
         ),
         _ => format!(
-            "Send {} a mail titled '{subject}' with the {noun} schedule written in {path}.",
+            "Send {} a mail titled '{subject}' with the schedule of {noun} written in {path}.",
             and_list(&names)
         ),
     };
