@@ -37,7 +37,7 @@ fn main() {
             seed: run as u64,
         };
         let t = Instant::now();
-        let batch = generate(&req, &cfg, &taxonomies, &seeds, None).expect("generate");
+        let batch = generate(&req, &cfg, &taxonomies, &seeds, &[]).expect("generate");
         let dt = t.elapsed();
         println!(
             "run {run}: {:.2} s, {} task(s) kept of {n} requested, {} candidate(s), {} exhausted slot(s), rejections {:?}",

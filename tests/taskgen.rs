@@ -31,7 +31,7 @@ fn batch(n: usize, pass: Option<Pass>, seed: u64) -> Vec<Value> {
         seed,
     };
     let seeds = Seeds::builtin().unwrap();
-    generate(&req, &TaskgenConfig::default(), &taxonomies(), &seeds, None)
+    generate(&req, &TaskgenConfig::default(), &taxonomies(), &seeds, &[])
         .unwrap()
         .tasks
 }
@@ -269,6 +269,30 @@ fn cli_writes_the_file_stores_labelled_tasks_and_reports_coverage() {
         .find(|e| e.kind == "taskgen")
         .expect("a taskgen event");
     assert!(e.payload["rejections"].is_object(), "{:?}", e.payload);
+    // A second run with the same seed is checked against the stored corpus: no instruction repeats.
+    let out2 = dir.path().join("gen2.json");
+    let o = bin()
+        .args(["--no-tui", "--store"])
+        .arg(&db)
+        .args(["taskgen", "--n", "40", "--seed", "3", "--out"])
+        .arg(&out2)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let first: BTreeSet<String> = v["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["task_instruction"].as_str().unwrap().to_string())
+        .collect();
+    let v2: Value = serde_json::from_str(&std::fs::read_to_string(&out2).unwrap()).unwrap();
+    for t in v2["tasks"].as_array().unwrap() {
+        assert!(
+            !first.contains(t["task_instruction"].as_str().unwrap()),
+            "{t}"
+        );
+    }
+    assert_eq!(store.list_tasks(&TaskFilter::default()).unwrap().len(), 160);
     let o = bin()
         .args(["--no-tui", "--store"])
         .arg(&db)
@@ -277,7 +301,7 @@ fn cli_writes_the_file_stores_labelled_tasks_and_reports_coverage() {
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(
-        text.contains("coverage of 120 task(s)")
+        text.contains("coverage of 160 task(s)")
             && text.contains("hard tasks")
             && text.contains("cross-app tasks"),
         "{text}"

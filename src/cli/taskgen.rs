@@ -134,10 +134,10 @@ pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
         PassArg::Gapfill => Pass::GapFill,
         PassArg::Edge => Pass::Edge,
     });
-    let prior = if matches!(pass, Some(Pass::GapFill)) && !args.no_store {
-        Some(matrix_of(&stored_tasks(cli)?))
+    let prior = if args.no_store {
+        Vec::new()
     } else {
-        None
+        stored_tasks(cli)?
     };
     let req = Request {
         apps,
@@ -145,7 +145,7 @@ pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
         pass,
         seed: args.seed,
     };
-    let batch = generate(&req, &cfg, &taxonomies, &Seeds::builtin()?, prior)?;
+    let batch = generate(&req, &cfg, &taxonomies, &Seeds::builtin()?, &prior)?;
     let doc = json!({"tasks": batch.tasks});
     if let Some(out) = &args.out {
         let dir = out

@@ -173,6 +173,22 @@ impl Dedup {
         Ok(())
     }
 
+    /// Adds an earlier task to the corpus unconditionally (tasks already in the store), so later
+    /// candidates are checked against it too. `template` may be unknown for foreign tasks.
+    pub fn preload(&mut self, apps: &[&str], template: Option<&str>, text: &str) {
+        if let Some(t) = template {
+            for a in apps {
+                *self.templates.entry(format!("{a}\u{1}{t}")).or_insert(0) += 1;
+            }
+        }
+        let id = self.docs;
+        for g in four_grams(text) {
+            self.postings.entry(g).or_default().push(id);
+        }
+        self.vectors.extend_from_slice(&embed(text));
+        self.docs += 1;
+    }
+
     fn reject(&mut self, r: Repeat) -> Repeat {
         *self.rejections.entry(r.name().into()).or_insert(0) += 1;
         r

@@ -107,13 +107,15 @@ fn capped(mut target: [f64; 3], recipe: &str) -> [f64; 3] {
     target
 }
 
-/// Generates a batch. `prior` carries counts of earlier output (gap-fill re-samples what it lacks).
+/// Generates a batch. `prior` holds earlier tasks (task-gen JSON, e.g. the store's): their matrix
+/// counts steer the draws (gap-fill re-samples what they lack) and the new tasks are checked for
+/// repetition against them too.
 pub fn generate(
     req: &Request,
     cfg: &TaskgenConfig,
     taxonomies: &[Taxonomy],
     seeds: &Seeds,
-    prior: Option<Matrix>,
+    prior: &[Value],
 ) -> Result<Batch, TaskgenError> {
     let leaves: Vec<(&Leaf, Vec<&'static str>)> = taxonomies
         .iter()
@@ -135,8 +137,17 @@ pub fn generate(
         let j = rng.random_range(i..order.len());
         order.swap(i, j);
     }
-    let mut matrix = prior.unwrap_or_default();
+    let mut matrix = super::report::matrix_of(prior);
     let mut dedup = Dedup::new(cfg);
+    for t in prior {
+        let apps: Vec<&str> = t["domains"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if let Some(text) = t["task_instruction"].as_str() {
+            dedup.preload(&apps, t["instruction_template"].as_str(), text);
+        }
+    }
     let minimum = (cfg.min_app_share * req.n as f64).ceil() as u32;
     let mut batch_apps: BTreeMap<&str, u32> = BTreeMap::new();
     let mut leaf_counts = vec![0u32; leaves.len()];
@@ -259,7 +270,7 @@ pub fn generate(
                 draft.apps[0].replace('-', "")
             };
             tasks.push(json!({
-                "task_id": format!("{prefix}_{}-s{}_{:05}", leaf.recipe.replace('_', "-"), req.seed, tasks.len() + 1),
+                "task_id": format!("{prefix}_{}-s{}_{:05}", leaf.recipe.replace('_', "-"), req.seed, prior.len() + tasks.len() + 1),
                 "task_instruction": instruction,
                 "context": draft.context,
                 "difficulty": cell.difficulty,
@@ -271,6 +282,7 @@ pub fn generate(
                 "task_type": cell.task_type,
                 "source_pass": pass.label(),
                 "taxonomy_leaf": leaf_key,
+                "instruction_template": template_sig,
                 "template": draft.template,
                 "slots": draft.slots,
             }));
