@@ -107,6 +107,26 @@ fn capped(mut target: [f64; 3], recipe: &str) -> [f64; 3] {
     target
 }
 
+/// Every list of targets the templates iterate over must be non-empty (an empty one = nothing to do).
+fn targets_present(slots: &Value) -> bool {
+    [
+        "keys",
+        "message_ids",
+        "rows",
+        "files",
+        "to",
+        "expected_keys",
+        "from_vendors",
+        "check",
+    ]
+    .iter()
+    .all(|k| {
+        slots
+            .get(*k)
+            .is_none_or(|v| v.as_array().is_some_and(|a| !a.is_empty()))
+    })
+}
+
 /// Generates a batch. `prior` holds earlier tasks (task-gen JSON, e.g. the store's): their matrix
 /// counts steer the draws (gap-fill re-samples what they lack) and the new tasks are checked for
 /// repetition against them too.
@@ -236,7 +256,10 @@ pub fn generate(
                 &cell.category,
                 attempt,
             );
-            if let Err(v) = check(&instruction, draft.feasible) {
+            if let Err(v) = check(
+                &instruction,
+                draft.feasible && targets_present(&draft.slots),
+            ) {
                 *rejections
                     .entry(format!("{v:?}").to_lowercase())
                     .or_insert(0) += 1;
