@@ -47,6 +47,15 @@ fn main() {
             batch.exhausted,
             batch.rejections
         );
+        let share = |k: &str, v: &str| {
+            batch.tasks.iter().filter(|t| t[k] == v).count() as f64 * 100.0
+                / batch.tasks.len().max(1) as f64
+        };
+        println!(
+            "       hard {:.1}% (target >= 40), cross-app {:.1}% (target >= 35)",
+            share("difficulty", "hard"),
+            share("task_type", "cross_app")
+        );
         times.push(dt);
     }
     times.sort();

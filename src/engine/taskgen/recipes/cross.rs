@@ -48,10 +48,12 @@ pub fn csv_issues(ctx: &mut Ctx<'_>) -> Option<Draft> {
         "{}/triage-{tag}.csv",
         pick(ctx.rng, &["Documents", "Desktop", "Downloads"])
     );
-    let v = ctx.idx(2);
+    let v = ctx.idx(4);
     let core = match v {
         0 => format!("File every row of {path} as an issue in the {project} project, keeping each row's type and priority."),
-        _ => format!("Turn the {k} reports listed in {path} into {project} issues with the type and priority given there."),
+        1 => format!("Turn the {k} reports listed in {path} into {project} issues with the type and priority given there."),
+        2 => format!("Our triage sheet {path} lists {k} problems; create one {project} issue for each, with the type and priority from the sheet."),
+        _ => format!("Log each entry of {path} in {project} as its own issue (same summary, type and priority)."),
     };
     let context = format!("The setup writes /home/user/{path} with {k} rows. Ground truth: {k} new {project} issues with those summaries, types and priorities. Checkpoints: one per row.");
     let slots = json!({"csv_path": path, "csv_text": csv, "project": project, "rows": slot_rows});
@@ -102,10 +104,12 @@ pub fn issues_file(ctx: &mut Ctx<'_>) -> Option<Draft> {
         status.to_lowercase().replace(' ', "-"),
         ctx.serial % 1000
     );
-    let v = ctx.idx(2);
+    let v = ctx.idx(4);
     let core = match v {
         0 => format!("Write a Markdown list of every {pkey} issue that is currently {status} to {out}, one line per issue with its key and summary."),
-        _ => format!("Make {out}: one line per {pkey} issue in {status}, giving key and summary."),
+        1 => format!("Make {out}: one line per {pkey} issue in {status}, giving key and summary."),
+        2 => format!("List every {pkey} issue with status {status} in a new Markdown file {out}, key and summary on each line."),
+        _ => format!("I need {out} to show which {pkey} issues sit in {status}: one line each with the key and the summary."),
     };
     let keys: Vec<&String> = expected.iter().map(|(k, _)| k).collect();
     let context = format!("The setup moves {} to {status}. Ground truth: the {pkey} issues in {status} are {}. Checkpoints: keys (0.6), no others (0.2), summaries (0.2).", if preset.is_empty() { "nothing".to_string() } else { preset.join(", ") }, keys.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", "));
@@ -158,10 +162,18 @@ pub fn file_chat(ctx: &mut Ctx<'_>) -> Option<Draft> {
         .filter(|c| c["isArchived"] != json!(true))
         .collect();
     let ch = s(chans[ctx.idx(chans.len())], "name").to_string();
-    let v = ctx.idx(2);
+    let v = ctx.idx(4);
     let core = match v {
         0 => format!(
             "Share the schedule of {noun} from {path} in #{ch}: day, time{}.",
+            if must.len() > 2 { " and room" } else { "" }
+        ),
+        2 => format!(
+            "{path} has the plan for {noun}; pass the day, time{} on to #{ch}.",
+            if must.len() > 2 { " and room" } else { "" }
+        ),
+        3 => format!(
+            "Let #{ch} know the details of {noun} noted in {path} (day, time{}).",
             if must.len() > 2 { " and room" } else { "" }
         ),
         _ => format!(
@@ -195,14 +207,22 @@ pub fn file_mail(ctx: &mut Ctx<'_>) -> Option<Draft> {
     let to: Vec<&str> = chosen.iter().map(|c| s(c, "email")).collect();
     let names: Vec<String> = chosen.iter().map(|c| s(c, "name").to_string()).collect();
     let subject = super::mail::subject_of(&noun);
-    let v = ctx.idx(2);
+    let v = ctx.idx(4);
     let core = match v {
         0 => format!(
             "Email {} the details of {noun} from {path} (subject '{subject}').",
             and_list(&names)
         ),
-        _ => format!(
+        1 => format!(
             "Send {} a mail titled '{subject}' with the schedule of {noun} written in {path}.",
+            and_list(&names)
+        ),
+        2 => format!(
+            "Forward what {path} says about {noun} to {} by email, subject '{subject}'.",
+            and_list(&names)
+        ),
+        _ => format!(
+            "Mail {} the day and time of {noun} as noted in {path}, with subject '{subject}'.",
             and_list(&names)
         ),
     };
@@ -247,12 +267,14 @@ pub fn chat_issue(ctx: &mut Ctx<'_>) -> Option<Draft> {
         msg = format!("Can someone move {key} to {status} and make it {prio} priority?");
     }
     let who = s(asker, "displayName");
-    let v = ctx.idx(2);
+    let v = ctx.idx(4);
     let core = match v {
         0 => format!(
             "{who} asked for an issue change in #{ch}; make that change in the issue tracker."
         ),
-        _ => format!("Do what {who}'s latest request in #{ch} asks for on the issue it mentions."),
+        1 => format!("Do what {who}'s latest request in #{ch} asks for on the issue it mentions."),
+        2 => format!("Act on the issue-tracker request {who} posted in #{ch}."),
+        _ => format!("{who} posted in #{ch} asking for an update to an issue; apply it."),
     };
     let context = format!("The setup posts in #{ch} by {}: {msg:?}. Ground truth: {key} has {changes}. Checkpoints: one per requested field.", s(asker, "id"));
     let slots = json!({"channel": ch, "message": {"user": s(asker, "id"), "text": msg}, "issue": key, "changes": changes});
