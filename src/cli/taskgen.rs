@@ -52,7 +52,7 @@ pub struct TaskgenArgs {
     /// Number of tasks.
     #[arg(long, default_value_t = 100)]
     pub n: usize,
-    /// Run only this pass (default: 35% breadth, 50% gap-fill, 15% edge).
+    /// Run only this pass (default: 30% breadth, 55% gap-fill, 15% edge).
     #[arg(long, value_enum)]
     pub pass: Option<PassArg>,
     /// Random seed (same seed, same tasks).

@@ -24,7 +24,7 @@ pub struct Request {
     pub apps: Vec<String>,
     /// Tasks wanted.
     pub n: usize,
-    /// One pass, or `None` for the default mix (35% breadth, 50% gap-fill, 15% edge).
+    /// One pass, or `None` for the default mix (30% breadth, 55% gap-fill, 15% edge).
     pub pass: Option<Pass>,
     /// Random seed.
     pub seed: u64,
@@ -69,8 +69,8 @@ fn platform(apps: &[&str]) -> &'static str {
 
 fn pass_for(req: &Request, i: usize) -> Pass {
     req.pass.unwrap_or(match (i * 100) / req.n.max(1) {
-        0..=34 => Pass::Breadth,
-        35..=84 => Pass::GapFill,
+        0..=29 => Pass::Breadth,
+        30..=84 => Pass::GapFill,
         _ => Pass::Edge,
     })
 }
@@ -78,7 +78,7 @@ fn pass_for(req: &Request, i: usize) -> Pass {
 fn difficulty_target(pass: Pass) -> [f64; 3] {
     match pass {
         Pass::Breadth => [1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0],
-        Pass::GapFill => [0.1, 0.3, 0.6],
+        Pass::GapFill => [0.05, 0.3, 0.65],
         Pass::Edge => [0.0, 0.2, 0.8],
     }
 }
@@ -197,7 +197,7 @@ pub fn generate(
         // then draw a leaf of that group by inverse frequency.
         let p_cross = match pass {
             Pass::Breadth => 0.0,
-            Pass::GapFill => 0.65,
+            Pass::GapFill => 0.7,
             Pass::Edge => 0.5,
         };
         let want_cross = rng.random_bool(p_cross);
