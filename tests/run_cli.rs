@@ -143,9 +143,7 @@ fn kill_9_then_resume_finishes_the_rest_and_the_store_is_intact() {
         .unwrap()
         .iter()
         .filter(|t| {
-            let s = store
-                .effective_status(t["task_id"].as_str().unwrap())
-                .unwrap();
+            let s = store.effective_status(t["task_id"].as_str().unwrap()).unwrap();
             s == "pending" || s == "in_loop"
         })
         .count();
