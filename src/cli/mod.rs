@@ -23,6 +23,7 @@ pub mod sandbox;
 pub mod scan;
 mod stats;
 mod synth;
+mod taskgen;
 mod tasks;
 pub mod verify;
 
@@ -111,6 +112,8 @@ pub enum Command {
     Override(override_cmd::OverrideArgs),
     /// Roll a policy out on tuples (oracle/noop probes, or a teacher deciding inclusion).
     Rollout(rollout::RolloutArgs),
+    /// Generate tasks from the feature taxonomies, or report coverage (A.2.5 targets).
+    Taskgen(taskgen::TaskgenArgs),
 }
 
 /// Entry point used by `main.rs`: parse, dispatch, map errors to exit codes.
@@ -159,6 +162,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Filter(args) => filter::run(&cli, &args),
             Command::Override(args) => override_cmd::run(&cli, &args),
             Command::Rollout(args) => rollout::run(&cli, &args),
+            Command::Taskgen(args) => taskgen::run(&cli, &args),
         },
     }
 }

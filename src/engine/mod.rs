@@ -17,3 +17,4 @@ pub mod scan;
 pub mod stats;
 pub mod store;
 pub mod synth;
+pub mod taskgen;

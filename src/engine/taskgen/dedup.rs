@@ -1,0 +1,245 @@
+//! Anti-repetition (A.2.4), in the order cheapest first:
+//! 1. at most `per_template_cap` instances of one instruction template per app;
+//! 2. word 4-gram overlap: a candidate sharing more than `ngram_overlap` of its distinct 4-grams with
+//!    any one earlier task is rejected. An inverted index (4-gram hash → task numbers) counts shared
+//!    grams per earlier task in one pass over the candidate's postings, never comparing all pairs;
+//! 3. embedding cosine >= `cosine_threshold` against the running corpus. Offline fallback: hashed
+//!    character 3-gram vectors (256 buckets, L2-normalised). Weaker guarantee than a sentence
+//!    embedding: it sees spelling, not meaning, so paraphrases with different words pass and bucket
+//!    collisions inflate similarity slightly; it does catch reorderings and small edits that the
+//!    4-gram check misses. Vectors sit in one contiguous buffer scanned linearly (256 multiply-adds
+//!    per earlier task; see benches/taskgen.rs for the measured cost at 10,000 tasks).
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+
+use super::TaskgenConfig;
+
+/// Embedding dimension of the offline fallback.
+pub const DIM: usize = 256;
+
+/// Why a candidate was rejected as repetitive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Repeat {
+    /// The instruction template already has `per_template_cap` instances for an app.
+    TemplateCap,
+    /// More than half the 4-grams are shared with one earlier task.
+    NgramOverlap,
+    /// Cosine similarity >= threshold with an earlier task.
+    NearDuplicate,
+}
+
+impl Repeat {
+    /// Stable name used in counts.
+    pub fn name(self) -> &'static str {
+        match self {
+            Repeat::TemplateCap => "template_cap",
+            Repeat::NgramOverlap => "ngram_overlap",
+            Repeat::NearDuplicate => "near_duplicate",
+        }
+    }
+}
+
+/// The running corpus and its indexes.
+#[derive(Debug, Default)]
+pub struct Dedup {
+    cfg: TaskgenConfig,
+    postings: HashMap<u64, Vec<u32>>,
+    shared: Vec<u32>,
+    touched: Vec<u32>,
+    vectors: Vec<f32>,
+    templates: HashMap<String, usize>,
+    docs: u32,
+    /// Rejections per reason name.
+    pub rejections: BTreeMap<String, usize>,
+}
+
+fn fnv(bytes: &[u8], seed: u64) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325_u64 ^ seed;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Distinct word 4-gram hashes of a text (lower-cased, split on non-alphanumerics).
+pub fn four_grams(text: &str) -> Vec<u64> {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut out: Vec<u64> = words
+        .windows(4)
+        .map(|w| fnv(w.join(" ").as_bytes(), 0))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The offline embedding: hashed character 3-grams, L2-normalised.
+pub fn embed(text: &str) -> [f32; DIM] {
+    let mut v = [0f32; DIM];
+    let lower: Vec<char> = format!("  {}  ", text.to_lowercase()).chars().collect();
+    let mut buf = [0u8; 12];
+    for w in lower.windows(3) {
+        let mut n = 0;
+        for c in w {
+            n += c.encode_utf8(&mut buf[n..]).len();
+        }
+        v[(fnv(&buf[..n], 7) % DIM as u64) as usize] += 1.0;
+    }
+    let norm = v
+        .iter()
+        .map(|x| x * x)
+        .sum::<f32>()
+        .sqrt()
+        .max(f32::MIN_POSITIVE);
+    v.iter_mut().for_each(|x| *x /= norm);
+    v
+}
+
+/// Cosine of two normalised vectors (eight independent accumulators so the loop vectorises).
+pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0f32; 8];
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        for i in 0..8 {
+            acc[i] += x[i] * y[i];
+        }
+    }
+    let tail: f32 = a
+        .chunks_exact(8)
+        .remainder()
+        .iter()
+        .zip(b.chunks_exact(8).remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    acc.iter().sum::<f32>() + tail
+}
+
+impl Dedup {
+    /// An empty corpus.
+    pub fn new(cfg: &TaskgenConfig) -> Self {
+        Self {
+            cfg: cfg.clone(),
+            ..Self::default()
+        }
+    }
+
+    /// Tasks admitted so far.
+    pub fn len(&self) -> usize {
+        self.docs as usize
+    }
+
+    /// True when nothing was admitted.
+    pub fn is_empty(&self) -> bool {
+        self.docs == 0
+    }
+
+    /// Checks a candidate; on success admits it. `apps` and `template` key the per-template cap.
+    pub fn admit(&mut self, apps: &[&str], template: &str, text: &str) -> Result<(), Repeat> {
+        let keys: Vec<String> = apps.iter().map(|a| format!("{a}\u{1}{template}")).collect();
+        if keys
+            .iter()
+            .any(|k| self.templates.get(k).copied().unwrap_or(0) >= self.cfg.per_template_cap)
+        {
+            return Err(self.reject(Repeat::TemplateCap));
+        }
+        let grams = four_grams(text);
+        if self.overlaps(&grams) {
+            return Err(self.reject(Repeat::NgramOverlap));
+        }
+        let v = embed(text);
+        if self
+            .vectors
+            .chunks_exact(DIM)
+            .any(|o| cosine(&v, o) >= self.cfg.cosine_threshold)
+        {
+            return Err(self.reject(Repeat::NearDuplicate));
+        }
+        for k in keys {
+            *self.templates.entry(k).or_insert(0) += 1;
+        }
+        let id = self.docs;
+        for g in grams {
+            self.postings.entry(g).or_default().push(id);
+        }
+        self.vectors.extend_from_slice(&v);
+        self.docs += 1;
+        Ok(())
+    }
+
+    /// Adds an earlier task to the corpus unconditionally (tasks already in the store), so later
+    /// candidates are checked against it too. `template` may be unknown for foreign tasks.
+    pub fn preload(&mut self, apps: &[&str], template: Option<&str>, text: &str) {
+        if let Some(t) = template {
+            for a in apps {
+                *self.templates.entry(format!("{a}\u{1}{t}")).or_insert(0) += 1;
+            }
+        }
+        let id = self.docs;
+        for g in four_grams(text) {
+            self.postings.entry(g).or_default().push(id);
+        }
+        self.vectors.extend_from_slice(&embed(text));
+        self.docs += 1;
+    }
+
+    fn reject(&mut self, r: Repeat) -> Repeat {
+        *self.rejections.entry(r.name().into()).or_insert(0) += 1;
+        r
+    }
+
+    fn overlaps(&mut self, grams: &[u64]) -> bool {
+        if grams.is_empty() {
+            return false;
+        }
+        self.shared.resize(self.docs as usize, 0);
+        let limit = self.cfg.ngram_overlap * grams.len() as f32;
+        let mut hit = false;
+        for g in grams {
+            if let Some(list) = self.postings.get(g) {
+                for &d in list {
+                    let c = &mut self.shared[d as usize];
+                    if *c == 0 {
+                        self.touched.push(d);
+                    }
+                    *c += 1;
+                    if *c as f32 > limit {
+                        hit = true;
+                    }
+                }
+            }
+            if hit {
+                break;
+            }
+        }
+        for d in self.touched.drain(..) {
+            self.shared[d as usize] = 0;
+        }
+        hit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlap_and_cosine_behave() {
+        let a = "Move WEB-105 to In Review and assign it to Daniel Silva before the demo.";
+        let b = "Move WEB-117 to In Review and assign it to Daniel Silva before the demo.";
+        assert!(cosine(&embed(a), &embed(b)) > 0.85);
+        let c = "Email Kavya Okafor to confirm the budget review on Friday at 2pm.";
+        assert!(cosine(&embed(a), &embed(c)) < 0.85);
+        let mut d = Dedup::new(&TaskgenConfig::default());
+        assert!(d.admit(&["x"], "t1", a).is_ok());
+        assert_eq!(d.admit(&["x"], "t2", b), Err(Repeat::NgramOverlap));
+        assert!(d.admit(&["x"], "t3", c).is_ok());
+        assert_eq!(d.len(), 2);
+    }
+}

@@ -1,0 +1,331 @@
+//! The generator loop: pass → leaf → matrix cell → recipe → framing → rules → anti-repetition, with
+//! up to `max_attempts` regenerations under a "diversify" instruction per slot.
+
+use std::collections::BTreeMap;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::dedup::Dedup;
+use super::matrix::{weighted, Cell, Matrix};
+use super::phrasing::frame;
+use super::quality::check;
+use super::recipes::{run, Ctx};
+use super::seeds::Seeds;
+use super::taxonomy::{Leaf, Taxonomy};
+use super::{Pass, TaskgenConfig, TaskgenError};
+
+/// What to generate.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// Apps whose taxonomies are sampled (cross-app leaves need all their apps requested).
+    pub apps: Vec<String>,
+    /// Tasks wanted.
+    pub n: usize,
+    /// One pass, or `None` for the default mix (30% breadth, 55% gap-fill, 15% edge).
+    pub pass: Option<Pass>,
+    /// Random seed.
+    pub seed: u64,
+}
+
+/// A generated batch.
+#[derive(Debug, Serialize)]
+pub struct Batch {
+    /// Task-gen JSON objects (with `template` and `slots`).
+    pub tasks: Vec<Value>,
+    /// Rejections per reason (rule violations and repetition checks).
+    pub rejections: BTreeMap<String, usize>,
+    /// Candidates generated in all.
+    pub candidates: usize,
+    /// Slots given up after `max_attempts` rejected candidates.
+    pub exhausted: usize,
+    /// The matrix counts after the batch (prior counts included).
+    pub matrix: Matrix,
+}
+
+fn leaf_apps(leaf: &Leaf) -> Vec<&'static str> {
+    match leaf.recipe.as_str() {
+        "cross_csv_issues" | "cross_issues_file" => vec!["issue-tracker", "files"],
+        "cross_file_chat" => vec!["team-chat", "files"],
+        "cross_file_mail" => vec!["mail", "files"],
+        "cross_chat_issue" => vec!["issue-tracker", "team-chat"],
+        _ => super::APPS
+            .iter()
+            .copied()
+            .filter(|a| *a == leaf.app)
+            .collect(),
+    }
+}
+
+fn platform(apps: &[&str]) -> &'static str {
+    match (apps.len(), apps.contains(&"files")) {
+        (1, true) => "desktop",
+        (1, false) | (_, false) => "web",
+        _ => "cross",
+    }
+}
+
+fn pass_for(req: &Request, i: usize) -> Pass {
+    req.pass.unwrap_or(match (i * 100) / req.n.max(1) {
+        0..=29 => Pass::Breadth,
+        30..=84 => Pass::GapFill,
+        _ => Pass::Edge,
+    })
+}
+
+fn difficulty_target(pass: Pass) -> [f64; 3] {
+    match pass {
+        Pass::Breadth => [1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0],
+        Pass::GapFill => [0.05, 0.3, 0.65],
+        Pass::Edge => [0.0, 0.2, 0.8],
+    }
+}
+
+/// Recipes whose largest instance is still a short task (one message, one record): never labelled
+/// hard, since hard means long-horizon (A.2.2).
+const SHORT: [&str; 8] = [
+    "chat_post",
+    "chat_reply",
+    "chat_create",
+    "mail_contact",
+    "mail_contact_edit",
+    "tracker_comment",
+    "tracker_create",
+    "shop_discount",
+];
+
+fn capped(mut target: [f64; 3], recipe: &str) -> [f64; 3] {
+    if SHORT.contains(&recipe) {
+        target[1] += target[2];
+        target[2] = 0.0;
+        if target[0] + target[1] <= 0.0 {
+            target[1] = 1.0;
+        }
+    }
+    target
+}
+
+/// Every list of targets the templates iterate over must be non-empty (an empty one = nothing to do).
+fn targets_present(slots: &Value) -> bool {
+    [
+        "keys",
+        "message_ids",
+        "rows",
+        "files",
+        "to",
+        "expected_keys",
+        "from_vendors",
+        "check",
+    ]
+    .iter()
+    .all(|k| {
+        slots
+            .get(*k)
+            .is_none_or(|v| v.as_array().is_some_and(|a| !a.is_empty()))
+    })
+}
+
+/// Generates a batch. `prior` holds earlier tasks (task-gen JSON, e.g. the store's): their matrix
+/// counts steer the draws (gap-fill re-samples what they lack) and the new tasks are checked for
+/// repetition against them too.
+pub fn generate(
+    req: &Request,
+    cfg: &TaskgenConfig,
+    taxonomies: &[Taxonomy],
+    seeds: &Seeds,
+    prior: &[Value],
+) -> Result<Batch, TaskgenError> {
+    let leaves: Vec<(&Leaf, Vec<&'static str>)> = taxonomies
+        .iter()
+        .flat_map(|t| t.leaves.iter())
+        .map(|l| (l, leaf_apps(l)))
+        .filter(|(_, apps)| {
+            !apps.is_empty() && apps.iter().all(|a| req.apps.iter().any(|r| r == a))
+        })
+        .collect();
+    if leaves.is_empty() {
+        return Err(TaskgenError::Request(format!(
+            "no taxonomy leaf serves the apps {:?}",
+            req.apps
+        )));
+    }
+    let mut rng = StdRng::seed_from_u64(req.seed);
+    let mut order: Vec<usize> = (0..leaves.len()).collect();
+    for i in 0..order.len() {
+        let j = rng.random_range(i..order.len());
+        order.swap(i, j);
+    }
+    let mut matrix = super::report::matrix_of(prior);
+    let mut dedup = Dedup::new(cfg);
+    for t in prior {
+        let apps: Vec<&str> = t["domains"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if let Some(text) = t["task_instruction"].as_str() {
+            dedup.preload(&apps, t["instruction_template"].as_str(), text);
+        }
+    }
+    let minimum = (cfg.min_app_share * req.n as f64).ceil() as u32;
+    let mut batch_apps: BTreeMap<&str, u32> = BTreeMap::new();
+    let mut leaf_counts = vec![0u32; leaves.len()];
+    let (mut tasks, mut rejections, mut candidates, mut exhausted, mut serial) =
+        (Vec::new(), BTreeMap::new(), 0, 0, 0u64);
+    let mut slot = 0usize;
+    while tasks.len() < req.n && slot < req.n * 3 {
+        let pass = pass_for(req, tasks.len());
+        let deficit: Vec<&str> = req
+            .apps
+            .iter()
+            .map(String::as_str)
+            .filter(|a| batch_apps.get(a).copied().unwrap_or(0) < minimum)
+            .collect();
+        let need: u32 = deficit
+            .iter()
+            .map(|a| minimum - batch_apps.get(a).copied().unwrap_or(0))
+            .sum();
+        let forced = (req.n - tasks.len()) as u32 <= need;
+        let eligible: Vec<usize> = (0..leaves.len())
+            .filter(|&i| !forced || leaves[i].1.iter().any(|a| deficit.contains(a)))
+            .filter(|&i| {
+                pass != Pass::Edge || !leaves[i].0.primitives.is_empty() || leaves[i].1.len() > 1
+            })
+            .collect();
+        // Gap-fill and edge first decide cross-app vs single-app (up-weighting cross-app, A.2.3),
+        // then draw a leaf of that group by inverse frequency.
+        let p_cross = match pass {
+            Pass::Breadth => 0.0,
+            Pass::GapFill => 0.7,
+            Pass::Edge => 0.5,
+        };
+        let want_cross = rng.random_bool(p_cross);
+        let group: Vec<usize> = eligible
+            .iter()
+            .copied()
+            .filter(|&i| (leaves[i].1.len() > 1) == want_cross)
+            .collect();
+        let group = if group.is_empty() { eligible } else { group };
+        let li = match pass {
+            Pass::Breadth if !forced => order[slot % order.len()],
+            _ => {
+                let opts: Vec<(f64, usize)> = group
+                    .iter()
+                    .map(|&i| (1.0 / (1.0 + f64::from(leaf_counts[i])), i))
+                    .collect();
+                if opts.is_empty() {
+                    order[slot % order.len()]
+                } else {
+                    weighted(&mut rng, opts)
+                }
+            }
+        };
+        slot += 1;
+        let (leaf, apps) = &leaves[li];
+        let task_type = if apps.len() > 1 {
+            "cross_app"
+        } else {
+            "single_app"
+        };
+        let mut admitted = false;
+        for attempt in 0..cfg.max_attempts {
+            candidates += 1;
+            serial += 1;
+            let cell = matrix.draw(
+                &mut rng,
+                platform(apps),
+                task_type,
+                capped(difficulty_target(pass), &leaf.recipe),
+            );
+            let mut ctx = Ctx {
+                rng: &mut rng,
+                seeds,
+                difficulty: &cell.difficulty,
+                category: &cell.category,
+                serial: serial + req.seed % 1000 * 7919,
+            };
+            let Some(draft) = run(&leaf.recipe, &mut ctx) else {
+                *rejections.entry("recipe_unavailable".into()).or_insert(0) += 1;
+                continue;
+            };
+            let (instruction, sig) = frame(
+                &mut rng,
+                &draft.core,
+                &cell.scenario,
+                &cell.category,
+                attempt,
+            );
+            if let Err(v) = check(
+                &instruction,
+                draft.feasible && targets_present(&draft.slots),
+            ) {
+                *rejections
+                    .entry(format!("{v:?}").to_lowercase())
+                    .or_insert(0) += 1;
+                continue;
+            }
+            let template_sig = format!("{}#{}|{sig}", leaf.recipe, draft.variant);
+            if dedup
+                .admit(&draft.apps, &template_sig, &instruction)
+                .is_err()
+            {
+                continue;
+            }
+            let cell = Cell {
+                difficulty: draft.difficulty.clone(),
+                ..cell
+            };
+            let leaf_key = format!("{}:{}", leaf.app, leaf.path);
+            matrix.record(&cell, &draft.apps, Some(&leaf_key));
+            for a in &draft.apps {
+                *batch_apps.entry(a).or_insert(0) += 1;
+            }
+            leaf_counts[li] += 1;
+            let domain = if draft.apps.len() > 1 {
+                "cross_app".to_string()
+            } else {
+                draft.apps[0].to_string()
+            };
+            let prefix = if draft.apps.len() > 1 {
+                "cross".to_string()
+            } else {
+                draft.apps[0].replace('-', "")
+            };
+            tasks.push(json!({
+                "task_id": format!("{prefix}_{}-s{}_{:05}", leaf.recipe.replace('_', "-"), req.seed, prior.len() + tasks.len() + 1),
+                "task_instruction": instruction,
+                "context": draft.context,
+                "difficulty": cell.difficulty,
+                "domain": domain,
+                "domains": draft.apps,
+                "platform": cell.platform,
+                "category": cell.category,
+                "scenario": cell.scenario,
+                "task_type": cell.task_type,
+                "source_pass": pass.label(),
+                "taxonomy_leaf": leaf_key,
+                "instruction_template": template_sig,
+                "template": draft.template,
+                "slots": draft.slots,
+            }));
+            admitted = true;
+            break;
+        }
+        if !admitted {
+            exhausted += 1;
+            // A saturated leaf: make inverse-frequency draws avoid it for a while.
+            leaf_counts[li] += 4;
+        }
+    }
+    for (k, v) in &dedup.rejections {
+        *rejections.entry(k.clone()).or_insert(0) += v;
+    }
+    Ok(Batch {
+        tasks,
+        rejections,
+        candidates,
+        exhausted,
+        matrix,
+    })
+}
