@@ -84,11 +84,12 @@ pub async fn execute(
             set_limit(libc::RLIMIT_NPROC, l.processes, l.processes)?;
             set_limit(libc::RLIMIT_FSIZE, l.file_size_bytes, l.file_size_bytes)?;
             set_limit(libc::RLIMIT_NOFILE, l.open_files, l.open_files)?;
-            // Every inherited descriptor above 3 (an engine database, a socket...) closes at exec:
+            // Every inherited descriptor from 3 up (an engine database, a socket...) closes at exec;
+            // the status file is then re-created as fd 3 below, without close-on-exec.
             // CLOSE_RANGE_CLOEXEC keeps std's own exec-error pipe working.
             if libc::syscall(
                 libc::SYS_close_range,
-                4u32,
+                3u32,
                 u32::MAX,
                 libc::CLOSE_RANGE_CLOEXEC,
             ) != 0
