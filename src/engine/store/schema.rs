@@ -14,6 +14,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/v1.sql"),
     include_str!("migrations/v2.sql"),
     include_str!("migrations/v3.sql"),
+    include_str!("migrations/v4.sql"),
 ];
 
 /// The schema version this binary writes.
