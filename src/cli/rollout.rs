@@ -12,10 +12,8 @@ use super::context::{load_config, open_store};
 use super::loop_env::with_loop_runtime;
 use super::Cli;
 use crate::engine::agents::llm::{LlmAgentConfig, LlmDiscriminator};
-use crate::engine::agents::{
-    AgentError, Discriminator, DiscriminatorInput, DiscriminatorOutput, EnvProbe, Generator,
-    GeneratorInput, GeneratorOutput,
-};
+use crate::engine::agents::replay::NoAgent;
+use crate::engine::agents::Discriminator;
 use crate::engine::harness::Bus;
 use crate::engine::providers::{provider_from_spec, ProviderConfig};
 use crate::engine::rollout::command::CommandPolicy;
@@ -93,30 +91,6 @@ pub struct RolloutArgs {
     /// Run scripts WITHOUT the bubblewrap sandbox (recorded). Dangerous.
     #[arg(long)]
     pub unsafe_no_sandbox: bool,
-}
-
-struct NoAgent;
-
-impl Generator for NoAgent {
-    fn name(&self) -> String {
-        "none".into()
-    }
-    fn generate(&self, _: &GeneratorInput<'_>) -> Result<GeneratorOutput, AgentError> {
-        Err(AgentError::Malformed("rollout runs no loop agent".into()))
-    }
-}
-
-impl Discriminator for NoAgent {
-    fn name(&self) -> String {
-        "none".into()
-    }
-    fn write_reward(
-        &self,
-        _: &DiscriminatorInput<'_>,
-        _: &dyn EnvProbe,
-    ) -> Result<DiscriminatorOutput, AgentError> {
-        Err(AgentError::Malformed("rollout runs no loop agent".into()))
-    }
 }
 
 fn prompts_dir(arg: &Option<PathBuf>) -> PathBuf {

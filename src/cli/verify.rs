@@ -10,6 +10,7 @@ use clap::Args;
 use super::context::{load_config, open_store};
 use super::loop_env::with_loop_runtime;
 use super::Cli;
+use crate::engine::agents::replay::NoAgent;
 use crate::engine::bundle::import::import_paths;
 use crate::engine::bundle::public::read_bundle;
 use crate::engine::harness::verify::verify_task;
@@ -40,37 +41,6 @@ pub struct VerifyArgs {
     pub unsafe_no_sandbox: bool,
 }
 
-struct Nobody;
-
-impl crate::engine::agents::Generator for Nobody {
-    fn name(&self) -> String {
-        "none".into()
-    }
-    fn generate(
-        &self,
-        _: &crate::engine::agents::GeneratorInput<'_>,
-    ) -> Result<crate::engine::agents::GeneratorOutput, crate::engine::agents::AgentError> {
-        Err(crate::engine::agents::AgentError::Malformed(
-            "verify runs no agent".into(),
-        ))
-    }
-}
-
-impl crate::engine::agents::Discriminator for Nobody {
-    fn name(&self) -> String {
-        "none".into()
-    }
-    fn write_reward(
-        &self,
-        _: &crate::engine::agents::DiscriminatorInput<'_>,
-        _: &dyn crate::engine::agents::EnvProbe,
-    ) -> Result<crate::engine::agents::DiscriminatorOutput, crate::engine::agents::AgentError> {
-        Err(crate::engine::agents::AgentError::Malformed(
-            "verify runs no agent".into(),
-        ))
-    }
-}
-
 /// Runs `verify`.
 pub fn run(cli: &Cli, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     if args.bundles.is_empty() && args.tasks.is_empty() {
@@ -96,7 +66,7 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let results = with_loop_runtime(
         &config,
         args.unsafe_no_sandbox,
-        (&Nobody, &Nobody),
+        (&NoAgent, &NoAgent),
         &cancel,
         |rt| {
             ids.iter()

@@ -154,4 +154,5 @@ pub trait Discriminator: Send + Sync {
 
 pub mod command;
 pub mod llm;
+pub mod replay;
 pub mod scripted;

@@ -7,58 +7,13 @@ use std::sync::atomic::AtomicBool;
 use serde::Serialize;
 use serde_json::json;
 
-use crate::engine::agents::{
-    AgentError, Discriminator, DiscriminatorInput, DiscriminatorOutput, EnvProbe, Generator,
-    GeneratorInput, GeneratorOutput, Usage,
-};
+use crate::engine::agents::replay::StoredScripts;
 use crate::engine::sandbox::{parse_reward, Role};
-use crate::engine::store::Scripts;
 
 use super::execute::Runner;
 use super::round::RoundCtx;
 use super::task::{brief_of, LoopRuntime};
 use super::{Bus, HarnessError};
-
-/// Replays fixed scripts as if a Generator wrote them.
-struct Fixed(Scripts);
-
-impl Generator for Fixed {
-    fn name(&self) -> String {
-        "verify:stored".into()
-    }
-    fn generate(&self, _: &GeneratorInput<'_>) -> Result<GeneratorOutput, AgentError> {
-        match (&self.0.setup, &self.0.golden) {
-            (Some(s), Some(g)) => Ok(GeneratorOutput {
-                initial_setup: s.clone(),
-                golden_patch: g.clone(),
-                usage: Usage::default(),
-            }),
-            _ => Err(AgentError::Malformed(
-                "the stored round lacks initial_setup.py or golden_patch.py".into(),
-            )),
-        }
-    }
-}
-
-impl Discriminator for Fixed {
-    fn name(&self) -> String {
-        "verify:stored".into()
-    }
-    fn write_reward(
-        &self,
-        _: &DiscriminatorInput<'_>,
-        _: &dyn EnvProbe,
-    ) -> Result<DiscriminatorOutput, AgentError> {
-        self.0
-            .reward
-            .clone()
-            .map(|reward| DiscriminatorOutput {
-                reward,
-                usage: Usage::default(),
-            })
-            .ok_or_else(|| AgentError::Malformed("the stored round lacks reward.py".into()))
-    }
-}
 
 /// The result of verifying one tuple.
 #[derive(Debug, Clone, Serialize)]
@@ -92,7 +47,10 @@ pub fn verify_task(
         .ok_or_else(|| {
             HarnessError::Task(format!("task {task_id} has no stored round with scripts"))
         })?;
-    let fixed = Fixed(last.round.scripts.clone());
+    let fixed = StoredScripts {
+        scripts: &last.round.scripts,
+        name: "verify:stored",
+    };
     let cancel = AtomicBool::new(false);
     let phase = |_: &str, _: serde_json::Value| {};
     let runner = Runner {
@@ -113,7 +71,7 @@ pub fn verify_task(
     let mut outcome = ctx.run(1, None)?;
     // Noop probe: a fresh environment, no setup at all.
     let noop_env = rt.fleet.provision(task_id, "noop", &brief.apps)?;
-    let reward = fixed.0.reward.clone().unwrap_or_default();
+    let reward = fixed.scripts.reward.clone().unwrap_or_default();
     let limits = crate::engine::sandbox::Limits {
         wall_seconds: rt.cfg.reward_timeout_secs,
         ..rt.sandbox.limits.clone()

@@ -5,7 +5,8 @@
 
 use serde_json::json;
 
-use crate::engine::agents::{AgentError, Generator, GeneratorInput, GeneratorOutput, TaskBrief};
+use crate::engine::agents::replay::StoredScripts;
+use crate::engine::agents::TaskBrief;
 use crate::engine::harness::execute::Runner;
 use crate::engine::harness::round::RoundCtx;
 use crate::engine::harness::task::LoopRuntime;
@@ -15,27 +16,6 @@ use crate::engine::store::Scripts;
 use super::inclusion::Classified;
 use super::stage::TrialSummary;
 use super::RolloutError;
-
-/// Replays the tuple's stored setup and golden patch as the Generator's output.
-struct Stored<'a>(&'a Scripts);
-
-impl Generator for Stored<'_> {
-    fn name(&self) -> String {
-        "refine:stored".into()
-    }
-    fn generate(&self, _: &GeneratorInput<'_>) -> Result<GeneratorOutput, AgentError> {
-        match (&self.0.setup, &self.0.golden) {
-            (Some(s), Some(g)) => Ok(GeneratorOutput {
-                initial_setup: s.clone(),
-                golden_patch: g.clone(),
-                usage: Default::default(),
-            }),
-            _ => Err(AgentError::Malformed(
-                "stored scripts are incomplete".into(),
-            )),
-        }
-    }
-}
 
 /// The feedback shown to the Discriminator: the means, each trial's scores and the judge's
 /// findings. No Generator script is included (the information barrier holds).
@@ -79,7 +59,10 @@ pub fn refine_reward(
     feedback: &str,
 ) -> Result<bool, RolloutError> {
     let rounds = bus.read(|s| s.rounds(&brief.task_id))?;
-    let generator = Stored(scripts);
+    let generator = StoredScripts {
+        scripts,
+        name: "refine:stored",
+    };
     let phase = |_: &str, _: serde_json::Value| {};
     let ctx = RoundCtx {
         runner: Runner {
