@@ -71,16 +71,28 @@ pub enum Screen {
     Tuples,
     /// One tuple in depth.
     Inspector,
+    /// Initial vs golden (vs rollout final) state of the selected tuple.
+    StateDiff,
+    /// Per-component reward breakdowns.
+    Reward,
+    /// Critic votes and the curator's decision.
+    Filter,
+    /// Teacher rollouts: launch, watch, browse trials.
+    Rollouts,
     /// Dataset statistics.
     Stats,
 }
 
 impl Screen {
     /// Every screen in tab order.
-    pub const ALL: [Screen; 4] = [
+    pub const ALL: [Screen; 8] = [
         Screen::Live,
         Screen::Tuples,
         Screen::Inspector,
+        Screen::StateDiff,
+        Screen::Reward,
+        Screen::Filter,
+        Screen::Rollouts,
         Screen::Stats,
     ];
 
@@ -90,7 +102,20 @@ impl Screen {
             Screen::Live => "Live",
             Screen::Tuples => "Tuples",
             Screen::Inspector => "Inspector",
+            Screen::StateDiff => "State diff",
+            Screen::Reward => "Reward",
+            Screen::Filter => "Filter",
+            Screen::Rollouts => "Rollouts",
             Screen::Stats => "Stats",
+        }
+    }
+
+    /// Short title for narrow terminals (the tab bar must fit 80 columns).
+    pub fn short_title(self) -> &'static str {
+        match self {
+            Screen::Inspector => "Insp",
+            Screen::StateDiff => "Diff",
+            other => other.title(),
         }
     }
 
@@ -161,10 +186,34 @@ pub const REGISTRY: &[ActionSpec] = &[
         &["3"],
     ),
     spec(
+        Action::Tab(Screen::StateDiff),
+        "tab_state_diff",
+        "Screen: State diff — initial vs golden vs rollout state",
+        &["4"],
+    ),
+    spec(
+        Action::Tab(Screen::Reward),
+        "tab_reward",
+        "Screen: Reward — per-component breakdowns",
+        &["5"],
+    ),
+    spec(
+        Action::Tab(Screen::Filter),
+        "tab_filter",
+        "Screen: Filter — critic votes and curator decisions",
+        &["6"],
+    ),
+    spec(
+        Action::Tab(Screen::Rollouts),
+        "tab_rollouts",
+        "Screen: Rollouts — launch, watch and browse trials",
+        &["7"],
+    ),
+    spec(
         Action::Tab(Screen::Stats),
         "tab_stats",
-        "Screen: Stats — dataset tables",
-        &["4"],
+        "Screen: Stats — tables, histograms, coverage",
+        &["8"],
     ),
     spec(Action::NextTab, "next_tab", "Next screen", &["tab"]),
     spec(Action::PrevTab, "prev_tab", "Previous screen", &["backtab"]),

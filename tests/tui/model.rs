@@ -12,7 +12,7 @@ fn number_keys_and_tab_switch_screens_and_stats_reloads() {
     let (mut m, store) = loaded_model();
     assert_eq!(m.screen, Screen::Tuples);
     assert_eq!(m.tuples.view.len(), 4, "every fixture tuple listed");
-    let cmds = keys(&mut m, &store, "4");
+    let cmds = keys(&mut m, &store, "8");
     assert_eq!(m.screen, Screen::Stats);
     assert_eq!(cmds, vec![EngineCommand::LoadStats]);
     keys(&mut m, &store, "1");
@@ -121,7 +121,7 @@ fn enter_opens_the_inspector_and_n_advances_to_the_next_tuple() {
 #[test]
 fn palette_runs_actions_by_name_and_help_toggles() {
     let (mut m, store) = loaded_model();
-    keys(&mut m, &store, ": t a b _ s t a t");
+    keys(&mut m, &store, ": t a b _ s t a t s");
     assert!(matches!(m.overlay, Overlay::Palette(_)));
     keys(&mut m, &store, "enter");
     assert_eq!(m.overlay, Overlay::None);

@@ -55,7 +55,7 @@ fn tmux_smoke_start_switch_help_quit() {
     ]);
     let guard = KillOnDrop(session.clone());
     wait_for(&session, "Tuples 4/4");
-    tmux(&["send-keys", "-t", &session, "4"]);
+    tmux(&["send-keys", "-t", &session, "8"]);
     wait_for(&session, "Coverage targets");
     tmux(&["send-keys", "-t", &session, "1"]);
     wait_for(&session, "rounds by task");

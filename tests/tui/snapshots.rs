@@ -72,7 +72,7 @@ fn snapshot_live() {
 
 #[test]
 fn snapshot_stats() {
-    snap_all("stats", "4");
+    snap_all("stats", "8");
 }
 
 #[test]

@@ -1,9 +1,13 @@
 //! The pure model: all workbench state and `update(Msg) -> Vec<EngineCommand>`. It does no I/O;
 //! the event loop feeds it keys and worker results and forwards the commands it returns.
 
+pub mod filter;
 pub mod inspector;
 pub mod live;
 pub mod palette;
+pub mod reward;
+pub mod rollouts;
+pub mod state_diff;
 pub mod tuples;
 
 use crate::engine::stats::Stats;
@@ -11,9 +15,13 @@ use crate::engine::stats::Stats;
 use super::action::{Action, Screen};
 use super::data::{DataUpdate, EngineCommand, TaskRow};
 use super::keymap::{Code, Key, Keymap, Resolved};
+use filter::FilterState;
 use inspector::InspectorState;
 use live::LiveState;
 use palette::PaletteState;
+use reward::RewardState;
+use rollouts::RolloutsState;
+use state_diff::StateDiffState;
 use tuples::TuplesState;
 
 /// Tuples read for the first frame, before the whole list (with rewards) arrives.
@@ -59,6 +67,14 @@ pub struct Model {
     pub inspector: InspectorState,
     /// Live screen.
     pub live: LiveState,
+    /// State diff screen.
+    pub state_diff: StateDiffState,
+    /// Reward screen.
+    pub reward: RewardState,
+    /// Filter screen.
+    pub filter: FilterState,
+    /// Rollouts screen.
+    pub rollouts: RolloutsState,
     /// Latest statistics.
     pub stats: Option<Box<Stats>>,
     /// The statistics as the engine renders them (`tuplewright stats`).
@@ -86,6 +102,10 @@ impl Model {
             tuples: TuplesState::default(),
             inspector: InspectorState::default(),
             live: LiveState::new(),
+            state_diff: StateDiffState::default(),
+            reward: RewardState::default(),
+            filter: FilterState::default(),
+            rollouts: RolloutsState::default(),
             stats: None,
             stats_text: String::new(),
             stats_scroll: 0,
@@ -387,6 +407,10 @@ impl Model {
                 Action::Bottom => self.live.resume(),
                 _ => {}
             },
+            Screen::StateDiff => return self.state_diff.act(a, page),
+            Screen::Reward => return self.reward.act(a, page),
+            Screen::Filter => return self.filter.act(a, page),
+            Screen::Rollouts => return self.rollouts.act(a, page),
             Screen::Stats => match a {
                 Action::Down => self.stats_scroll += 1,
                 Action::Up => self.stats_scroll = self.stats_scroll.saturating_sub(1),

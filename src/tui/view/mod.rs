@@ -1,10 +1,14 @@
 //! Drawing: the tab bar, the current screen, the status line and any overlay. Every function here
 //! reads the model and draws; none of them does I/O.
 
+mod filter;
 mod help;
 mod inspector;
 mod live;
 mod palette;
+mod reward;
+mod rollouts;
+mod state_diff;
 mod stats;
 mod tuples;
 
@@ -30,6 +34,10 @@ pub fn draw(f: &mut Frame<'_>, model: &Model, theme: &Theme, store: &str) {
         Screen::Live => live::draw(f, body, model, theme),
         Screen::Tuples => tuples::draw(f, body, model, theme),
         Screen::Inspector => inspector::draw(f, body, model, theme),
+        Screen::StateDiff => state_diff::draw(f, body, model, theme),
+        Screen::Reward => reward::draw(f, body, model, theme),
+        Screen::Filter => filter::draw(f, body, model, theme),
+        Screen::Rollouts => rollouts::draw(f, body, model, theme),
         Screen::Stats => stats::draw(f, body, model, theme),
     }
     draw_status(f, status, model, theme, store);
@@ -41,12 +49,15 @@ pub fn draw(f: &mut Frame<'_>, model: &Model, theme: &Theme, store: &str) {
 }
 
 fn draw_tabs(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
+    let narrow = area.width < 110;
     let titles = Screen::ALL.iter().map(|s| {
         let key = spec_of(Action::Tab(*s))
             .and_then(|sp| model.keymap.keys_of(sp.action).first().cloned());
-        format!("{} {}", key.unwrap_or_default(), s.title())
+        let title = if narrow { s.short_title() } else { s.title() };
+        format!("{} {}", key.unwrap_or_default(), title)
     });
     let tabs = Tabs::new(titles)
+        .padding(" ", "")
         .select(model.screen.index())
         .style(theme.style(Role::Muted))
         .highlight_style(theme.style(Role::Selection))
@@ -105,4 +116,21 @@ fn clip(text: &str, width: usize) -> String {
 /// A reward as `0.00`, or `  – ` when unknown.
 fn score(v: Option<f64>) -> String {
     v.map_or_else(|| "  – ".to_string(), |v| format!("{v:.2}"))
+}
+
+/// A bordered block titled ` title ` in the title role.
+fn titled<'a>(title: &'a str, theme: &Theme) -> ratatui::widgets::Block<'a> {
+    ratatui::widgets::Block::default()
+        .borders(ratatui::widgets::Borders::ALL)
+        .title(Span::styled(format!(" {title} "), theme.style(Role::Title)))
+}
+
+/// Draws a one-line muted hint inside a titled block (screens with nothing to show yet).
+fn hint(f: &mut Frame<'_>, area: Rect, title: &str, text: &str, theme: &Theme) {
+    f.render_widget(
+        Paragraph::new(text.to_string())
+            .style(theme.style(Role::Muted))
+            .block(titled(title, theme)),
+        area,
+    );
 }

@@ -1,0 +1,26 @@
+//! State of the State diff screen (initial vs golden state).
+
+use crate::tui::action::Action;
+use crate::tui::data::EngineCommand;
+
+/// State diff screen state.
+#[derive(Debug, Default)]
+pub struct StateDiffState {
+    /// Scroll offset, in lines.
+    pub scroll: usize,
+}
+
+impl StateDiffState {
+    /// Applies a screen action; `page` is the rows a page moves.
+    pub fn act(&mut self, a: Action, page: isize) -> Vec<EngineCommand> {
+        match a {
+            Action::Down => self.scroll += 1,
+            Action::Up => self.scroll = self.scroll.saturating_sub(1),
+            Action::PageDown => self.scroll += page as usize,
+            Action::PageUp => self.scroll = self.scroll.saturating_sub(page as usize),
+            Action::Top => self.scroll = 0,
+            _ => {}
+        }
+        Vec::new()
+    }
+}

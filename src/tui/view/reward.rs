@@ -1,0 +1,16 @@
+//! The Reward screen: reward breakdowns of the selected tuple.
+
+use ratatui::layout::Rect;
+use ratatui::Frame;
+
+use crate::tui::model::Model;
+use crate::tui::theme::Theme;
+
+/// Draws the Reward screen.
+pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
+    let text = match model.tuples.selected_id() {
+        Some(id) => format!("{id}: loading…"),
+        None => "no tuple selected — pick one on the Tuples screen (2)".to_string(),
+    };
+    super::hint(f, area, "Reward", &text, theme);
+}
