@@ -71,6 +71,23 @@ pub enum EngineCommand {
     LoadChecks(String, i64),
     /// Recompute the visible tuple list (off the UI thread).
     View(super::matcher::ViewSpec),
+    /// Start an agreement-loop run over these tasks, driven by the workbench.
+    StartRun(Vec<String>),
+    /// Launch teacher rollouts on these tasks with this policy and number of trials.
+    StartRollouts {
+        /// The tasks.
+        task_ids: Vec<String>,
+        /// Policy name (as `tuplewright rollout --policy`).
+        policy: String,
+        /// Trials per task.
+        trials: u32,
+    },
+    /// Pause the job the workbench is driving (after the tasks in flight).
+    PauseJob,
+    /// Resume a paused job.
+    ResumeJob,
+    /// Cancel the job (tasks in flight go back to pending; nothing partial is stored).
+    CancelJob,
     /// Leave.
     Quit,
 }

@@ -85,6 +85,13 @@ pub fn handle(store: &Store, cmd: &EngineCommand) -> Vec<DataUpdate> {
             Ok(None) => return Vec::new(),
             Err(e) => Err(e),
         },
+        EngineCommand::StartRun(_)
+        | EngineCommand::StartRollouts { .. }
+        | EngineCommand::PauseJob
+        | EngineCommand::ResumeJob
+        | EngineCommand::CancelJob => Ok(DataUpdate::Error(
+            "this build cannot drive jobs from the workbench yet".into(),
+        )),
         EngineCommand::View(_) | EngineCommand::Quit => return Vec::new(),
     };
     vec![res.unwrap_or_else(|e| DataUpdate::Error(format!("store: {e}")))]
