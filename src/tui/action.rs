@@ -60,6 +60,15 @@ pub enum Action {
     ToggleDiff,
     /// Re-read the store now.
     Refresh,
+    // filter screen
+    /// Filter: keep the tuple (asks for a reason).
+    DecideKeep,
+    /// Filter: keep it with an edited instruction (editor, then a reason).
+    DecideModify,
+    /// Filter: reject the tuple (asks for a reason).
+    DecideReject,
+    /// Filter: undo the last decision.
+    UndoDecision,
 }
 
 /// The screens (tabs) that are built, in tab order.
@@ -328,6 +337,31 @@ pub const REGISTRY: &[ActionSpec] = &[
         "refresh",
         "Re-read the store now",
         &["r", "ctrl-r"],
+    ),
+    // filter screen (screen-local: other screens ignore these keys)
+    spec(
+        Action::DecideKeep,
+        "decide_keep",
+        "Filter: keep the tuple (asks for a reason)",
+        &["K"],
+    ),
+    spec(
+        Action::DecideModify,
+        "decide_modify_query",
+        "Filter: modify_query — edit the instruction, then a reason",
+        &["M"],
+    ),
+    spec(
+        Action::DecideReject,
+        "decide_reject",
+        "Filter: reject the tuple (asks for a reason)",
+        &["R"],
+    ),
+    spec(
+        Action::UndoDecision,
+        "undo_decision",
+        "Filter: undo the last decision (a compensating record)",
+        &["u"],
     ),
 ];
 
