@@ -2,6 +2,10 @@
 //! files, `TestBackend` + insta snapshots of every screen on a store built by the loop with the
 //! scripted agents, and a tmux smoke test in a real terminal.
 
+#[path = "tui/filter.rs"]
+mod filter;
+#[path = "tui/filter_fixture.rs"]
+mod filter_fixture;
 #[path = "tui/fixture.rs"]
 mod fixture;
 #[path = "tui/keys.rs"]
