@@ -6,6 +6,8 @@
 mod filter;
 #[path = "tui/filter_fixture.rs"]
 mod filter_fixture;
+#[path = "tui/filter_parity.rs"]
+mod filter_parity;
 #[path = "tui/fixture.rs"]
 mod fixture;
 #[path = "tui/keys.rs"]
