@@ -8,6 +8,8 @@ mod filter;
 mod filter_fixture;
 #[path = "tui/filter_parity.rs"]
 mod filter_parity;
+#[path = "tui/filter_snapshots.rs"]
+mod filter_snapshots;
 #[path = "tui/fixture.rs"]
 mod fixture;
 #[path = "tui/keys.rs"]

@@ -43,7 +43,7 @@ pub fn draw_editor(f: &mut Frame<'_>, area: Rect, prompt: &Prompt, theme: &Theme
     else {
         return;
     };
-    let popup = super::centered(area, area.width.saturating_sub(4).min(100), 14);
+    let popup = super::centered(area, area.width.saturating_sub(2).min(100), 14);
     f.render_widget(Clear, popup);
     let title = format!("✎ modify_query {task_id} — the new instruction");
     let block = super::titled(&title, theme).border_style(theme.style(Role::Modified));
