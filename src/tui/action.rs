@@ -347,7 +347,7 @@ pub const REGISTRY: &[ActionSpec] = &[
     ),
     spec(
         Action::DecideModify,
-        "decide_modify_query",
+        "decide_modify",
         "Filter: modify_query — edit the instruction, then a reason",
         &["M"],
     ),
