@@ -323,3 +323,23 @@ fn readonly_refuses_writes_in_the_model_in_the_worker_and_in_sqlite() {
     );
     assert_eq!(count(&ro), before);
 }
+
+#[test]
+fn readonly_open_refuses_a_store_that_needs_an_upgrade_and_creates_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let old = dir.path().join("old.db");
+    let conn = rusqlite::Connection::open(&old).expect("sqlite");
+    conn.execute_batch("PRAGMA user_version = 1; CREATE TABLE t (x);")
+        .expect("old store");
+    drop(conn);
+    let err = Store::open_readonly(&old, Duration::from_secs(1))
+        .err()
+        .expect("refused");
+    assert!(
+        err.to_string().contains("open it once without --readonly"),
+        "{err}"
+    );
+    let missing = dir.path().join("missing.db");
+    assert!(Store::open_readonly(&missing, Duration::from_secs(1)).is_err());
+    assert!(!missing.exists(), "a read-only open never creates a store");
+}
