@@ -343,3 +343,41 @@ fn readonly_open_refuses_a_store_that_needs_an_upgrade_and_creates_nothing() {
     assert!(Store::open_readonly(&missing, Duration::from_secs(1)).is_err());
     assert!(!missing.exists(), "a read-only open never creates a store");
 }
+
+#[test]
+fn a_decision_from_another_process_reloads_the_shown_tuple() {
+    let (_d, p) = voted_copy();
+    let (mut m, mut store) = model_on(&p, false);
+    let ids = ids(&m);
+    keys_w(&mut m, &mut store, "j 6");
+    let seq = store.last_event_seq().expect("seq");
+    // Another process (here: another connection) decides the shown tuple via `override`'s path.
+    let mut other = Store::open(&p, Duration::from_secs(5)).expect("second connection");
+    tuplewright::engine::filter::apply(
+        &mut other,
+        &tuplewright::engine::filter::DecisionRequest {
+            task_id: &ids[1],
+            action: Decision::Reject,
+            actor: "someone-else",
+            source: tuplewright::engine::store::DecisionSource::Human,
+            reason: "decided elsewhere",
+            aggregate: None,
+        },
+    )
+    .expect("decide elsewhere");
+    let (update, _) = tuplewright::tui::worker::poll_events(&store, seq);
+    let cmds = m.update(tuplewright::tui::model::Msg::Data(
+        update.expect("new events"),
+    ));
+    assert!(
+        cmds.contains(&EngineCommand::LoadFilter(ids[1].clone())),
+        "{cmds:?}"
+    );
+    super::filter_fixture::pump_write(&mut m, &mut store, cmds, false);
+    let d = m.filter.current().expect("loaded");
+    assert_eq!(d.status, "dropped");
+    assert_eq!(
+        d.history.last().map(|h| h.actor.as_str()),
+        Some("someone-else")
+    );
+}
