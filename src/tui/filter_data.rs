@@ -67,7 +67,8 @@ pub struct FilterData {
     pub status: String,
     /// Every vote, oldest first.
     pub votes: Vec<VoteRow>,
-    /// The aggregate of the votes (engine rules, with the quorum the critics used), if any.
+    /// The aggregate of the votes as the critics' decision recorded it (else computed by the
+    /// engine's rules over the stored ballots), if any.
     pub aggregate: Option<Aggregate>,
     /// The filter outcome in force.
     pub outcome: Option<FilterRecord>,
@@ -128,8 +129,8 @@ fn vote_row(v: &Vote) -> VoteRow {
     }
 }
 
-/// The quorum the critics used, read from the latest aggregate recorded with a decision.
-fn recorded_quorum(store: &Store, task_id: &str) -> Result<Option<usize>, StoreError> {
+/// The latest aggregate recorded with a critic decision (what the critics' decision used), if any.
+fn recorded_aggregate(store: &Store, task_id: &str) -> Result<Option<Value>, StoreError> {
     let payload: Option<String> = store
         .conn()
         .query_row(
@@ -140,8 +141,8 @@ fn recorded_quorum(store: &Store, task_id: &str) -> Result<Option<usize>, StoreE
         )
         .optional()?;
     let Some(p) = payload else { return Ok(None) };
-    let v: Value = serde_json::from_str(&p)?;
-    Ok(v["aggregate"]["quorum"].as_u64().map(|q| q as usize))
+    let mut v: Value = serde_json::from_str(&p)?;
+    Ok(Some(v["aggregate"].take()))
 }
 
 /// Loads the Filter screen's data for one tuple.
@@ -164,8 +165,17 @@ pub fn load_filter(store: &Store, task_id: &str) -> Result<FilterData, StoreErro
             },
         )
         .collect();
-    let quorum = recorded_quorum(store, task_id)?.map_or(Quorum::Strict, Quorum::Fixed);
-    let agg = (!ballots.is_empty()).then(|| aggregate(&ballots, quorum));
+    // The aggregate the critics' decision recorded; without one (or in an unknown shape), the
+    // engine's rules over the stored ballots with the recorded quorum (else the strict default).
+    let recorded = recorded_aggregate(store, task_id)?;
+    let quorum = recorded
+        .as_ref()
+        .and_then(|a| a["quorum"].as_u64())
+        .map_or(Quorum::Strict, |q| Quorum::Fixed(q as usize));
+    let agg = match recorded.and_then(|a| serde_json::from_value::<Aggregate>(a).ok()) {
+        Some(a) => Some(a),
+        None => (!ballots.is_empty()).then(|| aggregate(&ballots, quorum)),
+    };
     let best_revision = ballots
         .iter()
         .zip(&stored)

@@ -381,3 +381,52 @@ fn a_decision_from_another_process_reloads_the_shown_tuple() {
         Some("someone-else")
     );
 }
+
+#[test]
+fn the_aggregate_shown_is_the_one_the_critics_recorded_even_after_a_second_vote() {
+    use tuplewright::engine::filter::aggregate::{aggregate, Ballot};
+    use tuplewright::engine::filter::scripted::ScriptedCritic;
+    use tuplewright::engine::filter::{filter_task, Critic, CriticVote, Quorum};
+    use tuplewright::tui::filter_data::load_filter;
+    let (_d, p) = voted_copy();
+    let mut store = Store::open(&p, Duration::from_secs(5)).expect("open");
+    let id = store
+        .list_tasks(&Default::default())
+        .expect("tasks")
+        .into_iter()
+        .map(|t| t.task.task_id)
+        .min()
+        .expect("a task");
+    // The recorded aggregate round-trips and equals the engine's rules over the stored ballots.
+    let ballots: Vec<Ballot> = store
+        .votes(&id)
+        .expect("votes")
+        .into_iter()
+        .map(|v| match serde_json::from_value::<CriticVote>(v.vote) {
+            Ok(cv) => Ballot::Valid(cv),
+            Err(e) => Ballot::Failed(e.to_string()),
+        })
+        .collect();
+    let shown = load_filter(&store, &id).expect("load").aggregate;
+    assert_eq!(shown, Some(aggregate(&ballots, Quorum::Strict)));
+    // Undo the critics' decision and vote again with one scripted critic: the screen shows the
+    // second aggregate (1 voter), not a mix of both votes (4 ballots).
+    tuplewright::engine::filter::apply(
+        &mut store,
+        &tuplewright::engine::filter::DecisionRequest {
+            task_id: &id,
+            action: Decision::Undo,
+            actor: "curator",
+            source: tuplewright::engine::store::DecisionSource::Human,
+            reason: "re-vote",
+            aggregate: None,
+        },
+    )
+    .expect("undo");
+    let critics: Vec<Box<dyn Critic>> = vec![Box::new(ScriptedCritic)];
+    let verdict = filter_task(&mut store, &critics, Quorum::Strict, &id).expect("second vote");
+    let d = load_filter(&store, &id).expect("load");
+    assert_eq!(d.votes.len(), 4, "every vote is listed");
+    assert_eq!(d.aggregate, Some(verdict.aggregate));
+    assert_eq!(d.aggregate.map(|a| a.voters), Some(1));
+}
