@@ -60,6 +60,15 @@ pub enum Action {
     ToggleDiff,
     /// Re-read the store now.
     Refresh,
+    // live jobs
+    /// Live: run the loop on the pending tuples of the Tuples view (press twice to confirm).
+    JobStart,
+    /// Live: pause the workbench's job (or resume it when paused).
+    JobPause,
+    /// Live: resume the workbench's paused job.
+    JobResume,
+    /// Live: cancel the workbench's job.
+    JobCancel,
 }
 
 /// The screens (tabs) that are built, in tab order.
@@ -328,6 +337,31 @@ pub const REGISTRY: &[ActionSpec] = &[
         "refresh",
         "Re-read the store now",
         &["r", "ctrl-r"],
+    ),
+    // live jobs
+    spec(
+        Action::JobStart,
+        "job_start",
+        "Live: run the loop on the pending tuples of the Tuples view (R twice)",
+        &["R"],
+    ),
+    spec(
+        Action::JobPause,
+        "job_pause",
+        "Live: pause the job after the tasks in flight (again: resume)",
+        &["p"],
+    ),
+    spec(
+        Action::JobResume,
+        "job_resume",
+        "Live: resume the paused job",
+        &["P"],
+    ),
+    spec(
+        Action::JobCancel,
+        "job_cancel",
+        "Live: cancel the job (tasks in flight back to pending)",
+        &["X"],
     ),
 ];
 

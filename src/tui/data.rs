@@ -109,6 +109,9 @@ pub enum DataUpdate {
     View(super::matcher::ViewResult),
     /// A store error to show in the status line.
     Error(String),
+    // live jobs
+    /// From the job runner: a job of this workbench started or finished, or a notice.
+    Job(super::jobs::JobUpdate),
 }
 
 /// Every tuple with its latest-round rewards, ordered by id.

@@ -4,6 +4,7 @@
 pub mod filter;
 pub mod inspector;
 pub mod live;
+pub mod live_job;
 pub mod palette;
 pub mod reward;
 pub mod rollouts;
@@ -164,6 +165,7 @@ impl Model {
             }
             DataUpdate::Checks(c) => self.live.apply_checks(c),
             DataUpdate::Error(e) => self.notice = Some(e),
+            DataUpdate::Job(u) => self.job_update(u),
             DataUpdate::Events(events) => {
                 let changes = events.iter().any(|e| {
                     matches!(
@@ -263,6 +265,9 @@ impl Model {
 
     /// Performs an action (from a key or the palette).
     pub fn act(&mut self, a: Action) -> Vec<EngineCommand> {
+        if self.live.confirm != Some(a) {
+            self.live.confirm = None;
+        }
         if let Overlay::Help(scroll) = &mut self.overlay {
             match a {
                 Action::Down => *scroll += 1,
@@ -274,6 +279,7 @@ impl Model {
             return Vec::new();
         }
         match a {
+            Action::Quit if !self.quit_confirmed() => {}
             Action::Quit => {
                 self.quit = true;
                 return vec![EngineCommand::Quit];
@@ -405,6 +411,9 @@ impl Model {
                 Action::PageUp => self.live.scroll(-page),
                 Action::Top => self.live.scroll(-(self.live.log.len() as isize)),
                 Action::Bottom => self.live.resume(),
+                Action::JobStart | Action::JobPause | Action::JobResume | Action::JobCancel => {
+                    return self.job_action(a)
+                }
                 _ => {}
             },
             Screen::StateDiff => return self.state_diff.act(a, page),
