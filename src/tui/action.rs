@@ -342,13 +342,13 @@ pub const REGISTRY: &[ActionSpec] = &[
     spec(
         Action::JobStart,
         "job_start",
-        "Live: run the loop on the pending tuples of the Tuples view (R twice)",
+        "Live: run the loop on pending tuples of the Tuples view",
         &["R"],
     ),
     spec(
         Action::JobPause,
         "job_pause",
-        "Live: pause the job after the tasks in flight (again: resume)",
+        "Live: pause after the tasks in flight (again: resume)",
         &["p"],
     ),
     spec(

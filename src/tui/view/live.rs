@@ -99,7 +99,7 @@ fn job_line<'a>(model: &'a Model, theme: &Theme) -> Line<'a> {
     };
     let mine = live.own_job.as_deref() == Some(j.id.as_str());
     Line::from(vec![
-        Span::styled(format!(" {} {} ", j.kind, j.id), theme.style(Role::Title)),
+        Span::styled(format!(" job {} ", j.id), theme.style(Role::Title)),
         Span::styled(state, theme.style(role)),
         Span::raw(format!(
             " · {}/{} done · ×{} ·{rate} · {eta}{}",
