@@ -11,7 +11,7 @@
 //! [`crate::engine::rollout::batch`]).
 
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -58,6 +58,8 @@ struct Running {
     control: Arc<JobControl>,
     bus: Arc<Bus>,
     thread: JoinHandle<()>,
+    /// Set by the job thread before it reports `Finished` (the thread may still be exiting).
+    ended: Arc<AtomicBool>,
 }
 
 /// Handle on the runner thread.
@@ -101,7 +103,10 @@ fn runner_loop(
     let mut cur: Option<Running> = None;
     loop {
         let cmd = rx.recv().unwrap_or(EngineCommand::Quit);
-        if cur.as_ref().is_some_and(|r| r.thread.is_finished()) {
+        if cur
+            .as_ref()
+            .is_some_and(|r| r.thread.is_finished() || r.ended.load(Ordering::SeqCst))
+        {
             if let Some(r) = cur.take() {
                 let _ = r.thread.join();
             }
@@ -209,6 +214,8 @@ fn start_run(
     // The runtime's flag is the job's: cancel stops the rounds in flight at their next step.
     let control = Arc::new(JobControl::new(JobControl::new_id("run"), flag.clone()));
     let (c2, b2, s2, o2) = (control.clone(), bus.clone(), settings.clone(), out.clone());
+    let ended = Arc::new(AtomicBool::new(false));
+    let e2 = ended.clone();
     let thread = std::thread::Builder::new()
         .name("tw-job".into())
         .spawn(move || {
@@ -235,6 +242,7 @@ fn start_run(
                 ),
                 Err(e) => format!("job {} could not run: {e}", c2.id()),
             };
+            e2.store(true, Ordering::SeqCst);
             let _ = o2.send(DataUpdate::Job(JobUpdate::Finished(line)));
         })?;
     let _ = out.send(DataUpdate::Job(JobUpdate::Started(control.id().into())));
@@ -252,6 +260,7 @@ fn start_run(
         control,
         bus,
         thread,
+        ended,
     })
 }
 
@@ -286,6 +295,8 @@ fn start_rollouts(
         Arc::new(AtomicBool::new(false)),
     ));
     let (c2, b2, s2, o2) = (control.clone(), bus.clone(), settings.clone(), out.clone());
+    let ended = Arc::new(AtomicBool::new(false));
+    let e2 = ended.clone();
     let thread = std::thread::Builder::new()
         .name("tw-job".into())
         .spawn(move || {
@@ -315,6 +326,7 @@ fn start_rollouts(
                 ),
                 Err(e) => format!("job {} could not run: {e}", c2.id()),
             };
+            e2.store(true, Ordering::SeqCst);
             let _ = o2.send(DataUpdate::Job(JobUpdate::Finished(line)));
         })?;
     let _ = out.send(DataUpdate::Job(JobUpdate::Started(control.id().into())));
@@ -322,5 +334,6 @@ fn start_rollouts(
         control,
         bus,
         thread,
+        ended,
     })
 }

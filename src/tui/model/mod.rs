@@ -204,6 +204,15 @@ impl Model {
             self.quit = true;
             return vec![EngineCommand::Quit];
         }
+        // esc then a key, read together (tmux within its escape-time), arrives as alt-key: an
+        // unbound alt-char is taken as the two presses, so esc alone always closes/cancels.
+        if k.alt && !k.ctrl && matches!(k.code, Code::Char(_)) {
+            if let Resolved::Unbound = self.keymap.resolve(&[k]) {
+                let mut cmds = self.key(Key::plain(Code::Esc));
+                cmds.extend(self.key(Key { alt: false, ..k }));
+                return cmds;
+            }
+        }
         if let Overlay::Palette(p) = &mut self.overlay {
             match k.code {
                 Code::Esc => self.overlay = Overlay::None,
