@@ -497,11 +497,41 @@ fn workbench_runs_the_loop_on_pending_tasks_and_sees_it_finish() {
         .iter()
         .all(|t| t.checks == [Some(true); 5] && t.r_gold == Some(1.0)));
     // Nothing pending any more: a new start is refused with a reason.
-    jobs.send(EngineCommand::StartRun(ids));
+    jobs.send(EngineCommand::StartRun(ids.clone()));
     match next_job(&rx) {
         JobUpdate::Notice(n) => assert!(n.contains("none of the 3"), "{n}"),
         other => panic!("{other:?}"),
     }
+    // Rollouts on the accepted tuples, as `tuplewright rollout --policy oracle`.
+    let rollouts = |policy: &str| EngineCommand::StartRollouts {
+        task_ids: ids.clone(),
+        policy: policy.into(),
+        trials: 1,
+    };
+    jobs.send(rollouts("bogus"));
+    match next_job(&rx) {
+        JobUpdate::Notice(n) => assert!(n.contains("unknown rollout policy `bogus`"), "{n}"),
+        other => panic!("{other:?}"),
+    }
+    jobs.send(rollouts("oracle"));
+    let JobUpdate::Started(rid) = next_job(&rx) else {
+        panic!("rollouts not started")
+    };
+    assert!(rid.starts_with("rollout-"), "{rid}");
+    let JobUpdate::Finished(line) = next_job(&rx) else {
+        panic!("rollouts not finished")
+    };
+    assert!(line.contains("3 tuples rolled out, 0 failed"), "{line}");
+    let ev = events(&path);
+    let count = |k: &str| ev.iter().filter(|e| e.kind == k).count();
+    assert_eq!((count("rollout.trial"), count("rollout.recorded")), (3, 3));
+    assert!(ev
+        .iter()
+        .filter(|e| e.kind == "rollout.recorded")
+        .all(|e| e.payload["reward"] == 1.0));
+    assert!(ev
+        .iter()
+        .any(|e| e.kind == "job.started" && e.payload["kind"] == "rollout"));
     assert_eq!(jobs.stop(), None);
 }
 
