@@ -20,7 +20,7 @@ pub fn scripted_agents(seed: u64, fault_rate: f64) -> Result<Agents, AgentError>
     let cfg = ScriptedConfig {
         seed,
         fault_rate,
-        templates_dir: None,
+        ..ScriptedConfig::default()
     };
     Ok((
         Box::new(ScriptedGenerator::new(cfg.clone())?),
