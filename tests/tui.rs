@@ -16,6 +16,10 @@ mod filter_snapshots;
 mod fixture;
 #[path = "tui/keys.rs"]
 mod keys;
+#[path = "tui/live_jobs.rs"]
+mod live_jobs;
+#[path = "tui/live_tmux.rs"]
+mod live_tmux;
 #[path = "tui/model.rs"]
 mod model;
 #[path = "tui/smoke.rs"]

@@ -69,6 +69,15 @@ pub enum Action {
     DecideReject,
     /// Filter: undo the last decision.
     UndoDecision,
+    // live jobs
+    /// Live: run the loop on the pending tuples of the Tuples view (press twice to confirm).
+    JobStart,
+    /// Live: pause the workbench's job (or resume it when paused).
+    JobPause,
+    /// Live: resume the workbench's paused job.
+    JobResume,
+    /// Live: cancel the workbench's job.
+    JobCancel,
 }
 
 /// The screens (tabs) that are built, in tab order.
@@ -362,6 +371,31 @@ pub const REGISTRY: &[ActionSpec] = &[
         "undo_decision",
         "Filter: undo the last decision (a compensating record)",
         &["u"],
+    ),
+    // live jobs
+    spec(
+        Action::JobStart,
+        "job_start",
+        "Live: run the loop on pending tuples of the Tuples view",
+        &["ctrl-s"],
+    ),
+    spec(
+        Action::JobPause,
+        "job_pause",
+        "Live: pause after the tasks in flight (again: resume)",
+        &["p"],
+    ),
+    spec(
+        Action::JobResume,
+        "job_resume",
+        "Live: resume the paused job",
+        &["P"],
+    ),
+    spec(
+        Action::JobCancel,
+        "job_cancel",
+        "Live: cancel the job (tasks in flight back to pending)",
+        &["X"],
     ),
 ];
 

@@ -119,6 +119,9 @@ pub enum DataUpdate {
     Filter(Box<super::filter_data::FilterData>),
     /// The result of a decision or undo.
     Decided(Box<super::filter_data::Decided>),
+    // live jobs
+    /// From the job runner: a job of this workbench started or finished, or a notice.
+    Job(super::jobs::JobUpdate),
 }
 
 /// Every tuple with its latest-round rewards, ordered by id.

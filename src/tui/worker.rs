@@ -27,6 +27,8 @@ pub struct Workers {
     // filter screen: observer mode refuses writing commands here too
     readonly: bool,
     out: Sender<DataUpdate>,
+    // live jobs
+    jobs: Option<super::jobs::JobRunner>,
 }
 
 impl Workers {
@@ -57,7 +59,19 @@ impl Workers {
             handles: vec![h1, h2],
             readonly,
             out: out3,
+            jobs: None,
         })
+    }
+
+    /// Routes the job commands to `jobs` from now on (without it they are answered with an error).
+    pub fn with_jobs(mut self, jobs: super::jobs::JobRunner) -> Self {
+        self.jobs = Some(jobs);
+        self
+    }
+
+    /// Stops the job runner (a running job is cancelled cleanly); returns what happened to it.
+    pub fn stop_jobs(&mut self) -> Option<String> {
+        self.jobs.take().and_then(super::jobs::JobRunner::stop)
     }
 
     /// Routes a command to its worker.
@@ -74,6 +88,17 @@ impl Workers {
                 let _ = self.view_tx.send(None);
                 let _ = self.store_tx.send(EngineCommand::Quit);
             }
+            EngineCommand::StartRun(_)
+            | EngineCommand::StartRollouts { .. }
+            | EngineCommand::PauseJob
+            | EngineCommand::ResumeJob
+            | EngineCommand::CancelJob
+                if self.jobs.is_some() =>
+            {
+                if let Some(j) = &self.jobs {
+                    j.send(cmd);
+                }
+            }
             other => {
                 let _ = self.store_tx.send(other);
             }
@@ -81,7 +106,8 @@ impl Workers {
     }
 
     /// Asks both workers to stop and waits for them.
-    pub fn stop(self) {
+    pub fn stop(mut self) {
+        let _ = self.stop_jobs();
         self.send(EngineCommand::Quit);
         for h in self.handles {
             let _ = h.join();

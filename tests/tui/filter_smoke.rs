@@ -23,7 +23,7 @@ fn wait_for(session: &str, needle: &str) -> String {
             return screen;
         }
         assert!(
-            start.elapsed() < Duration::from_secs(15),
+            start.elapsed() < Duration::from_secs(40),
             "`{needle}` never appeared; screen:\n{screen}"
         );
         std::thread::sleep(Duration::from_millis(100));
@@ -69,7 +69,7 @@ fn quit_cleanly(session: &str, exit_file: &Path) {
     tmux(&["send-keys", "-t", session, "q"]);
     let t = Instant::now();
     while !exit_file.exists() {
-        assert!(t.elapsed() < Duration::from_secs(10), "did not quit");
+        assert!(t.elapsed() < Duration::from_secs(20), "did not quit");
         std::thread::sleep(Duration::from_millis(100));
     }
     std::thread::sleep(Duration::from_millis(100));

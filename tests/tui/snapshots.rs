@@ -17,6 +17,8 @@ pub fn scrub(text: &str) -> String {
         (r" *\d+\.\ds\b", " N.Ns"),
         (r" *\d+\.\d tasks/min", " N.N tasks/min"),
         (r"\d+ ?ms\b", "N ms"),
+        // live jobs: job ids are random
+        (r"\b(run|rollout)-[0-9a-f]{8}\b", "$1-JOBID"),
     ];
     rules.iter().fold(text.to_string(), |t, (re, to)| {
         Regex::new(re)

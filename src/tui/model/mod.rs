@@ -5,6 +5,7 @@ pub mod filter;
 pub mod filter_prompt;
 pub mod inspector;
 pub mod live;
+pub mod live_job;
 pub mod palette;
 pub mod reward;
 pub mod rollouts;
@@ -173,6 +174,7 @@ impl Model {
             DataUpdate::Error(e) => self.notice = Some(e),
             DataUpdate::Filter(d) => self.filter.accept(*d),
             DataUpdate::Decided(d) => return filter::decided(self, *d),
+            DataUpdate::Job(u) => self.job_update(u),
             DataUpdate::Events(events) => {
                 let changes = events.iter().any(|e| {
                     matches!(
@@ -211,6 +213,15 @@ impl Model {
         if k.ctrl && k.code == Code::Char('c') {
             self.quit = true;
             return vec![EngineCommand::Quit];
+        }
+        // esc then a key, read together (tmux within its escape-time), arrives as alt-key: an
+        // unbound alt-char is taken as the two presses, so esc alone always closes/cancels.
+        if k.alt && !k.ctrl && matches!(k.code, Code::Char(_)) {
+            if let Resolved::Unbound = self.keymap.resolve(&[k]) {
+                let mut cmds = self.key(Key::plain(Code::Esc));
+                cmds.extend(self.key(Key { alt: false, ..k }));
+                return cmds;
+            }
         }
         if let Overlay::Palette(p) = &mut self.overlay {
             match k.code {
@@ -276,6 +287,9 @@ impl Model {
 
     /// Performs an action (from a key or the palette).
     pub fn act(&mut self, a: Action) -> Vec<EngineCommand> {
+        if self.live.confirm != Some(a) {
+            self.live.confirm = None;
+        }
         if let Overlay::Help(scroll) = &mut self.overlay {
             match a {
                 Action::Down => *scroll += 1,
@@ -287,6 +301,7 @@ impl Model {
             return Vec::new();
         }
         match a {
+            Action::Quit if !self.quit_confirmed() => {}
             Action::Quit => {
                 self.quit = true;
                 return vec![EngineCommand::Quit];
@@ -419,6 +434,9 @@ impl Model {
                 Action::PageUp => self.live.scroll(-page),
                 Action::Top => self.live.scroll(-(self.live.log.len() as isize)),
                 Action::Bottom => self.live.resume(),
+                Action::JobStart | Action::JobPause | Action::JobResume | Action::JobCancel => {
+                    return self.job_action(a)
+                }
                 _ => {}
             },
             Screen::StateDiff => return self.state_diff.act(a, page),
