@@ -8,6 +8,8 @@ mod filter;
 mod filter_fixture;
 #[path = "tui/filter_parity.rs"]
 mod filter_parity;
+#[path = "tui/filter_readonly.rs"]
+mod filter_readonly;
 #[path = "tui/filter_smoke.rs"]
 mod filter_smoke;
 #[path = "tui/filter_snapshots.rs"]

@@ -167,7 +167,13 @@ pub fn load_filter(store: &Store, task_id: &str) -> Result<FilterData, StoreErro
         .collect();
     // The aggregate the critics' decision recorded; without one (or in an unknown shape), the
     // engine's rules over the stored ballots with the recorded quorum (else the strict default).
-    let recorded = recorded_aggregate(store, task_id)?;
+    // (A critic decision stores its votes in the same transaction: no votes, no aggregate — and no
+    // scan of the event log, which has no index on task_id.)
+    let recorded = if stored.is_empty() {
+        None
+    } else {
+        recorded_aggregate(store, task_id)?
+    };
     let quorum = recorded
         .as_ref()
         .and_then(|a| a["quorum"].as_u64())

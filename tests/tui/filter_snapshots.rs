@@ -54,3 +54,19 @@ fn snapshot_filter_history_after_decision_and_undo() {
         }
     });
 }
+
+#[test]
+fn a_long_reason_scrolls_so_its_end_stays_visible_at_80_columns() {
+    let (_dir, path) = voted_copy();
+    let (mut m, mut store) = model_on(&path, false);
+    m.update(Msg::Resize(80, 24));
+    keys_w(&mut m, &mut store, "j 6 K");
+    let reason = "the reward reads the message body but the instruction only asks for a post in the right channel END";
+    type_text(&mut m, &mut store, reason);
+    let theme = Theme::builtin("dark", true).expect("theme");
+    let text = render(&m, &theme, 80, 24);
+    assert!(
+        text.contains("…") && text.contains("right channel END▏"),
+        "{text}"
+    );
+}

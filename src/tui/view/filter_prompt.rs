@@ -25,9 +25,19 @@ pub fn draw_reason(f: &mut Frame<'_>, area: Rect, prompt: &Prompt, theme: &Theme
     let (g, role) = verdict_glyph(action.name());
     let title = format!("{g} {} {task_id} — reason", action.name());
     let block = super::titled(&title, theme).border_style(theme.style(role));
+    // A long reason scrolls: the end being typed stays visible.
+    const KEYS: &str = "   enter confirm · esc cancel";
+    let room = (area.width as usize).saturating_sub(KEYS.chars().count() + 4);
+    let chars = input.chars().count();
+    let shown: String = if chars > room {
+        let tail: String = input.chars().skip(chars + 1 - room).collect();
+        format!("…{tail}")
+    } else {
+        input.clone()
+    };
     let line = Line::from(vec![
-        Span::raw(format!("{input}▏")),
-        Span::styled("   enter confirm · esc cancel", theme.style(Role::Muted)),
+        Span::raw(format!("{shown}▏")),
+        Span::styled(KEYS, theme.style(Role::Muted)),
     ]);
     f.render_widget(Clear, area);
     f.render_widget(Paragraph::new(line).block(block), area);
