@@ -12,3 +12,6 @@ mod model;
 mod smoke;
 #[path = "tui/snapshots.rs"]
 mod snapshots;
+// stats screen
+#[path = "tui/stats.rs"]
+mod stats;

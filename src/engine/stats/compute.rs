@@ -231,10 +231,36 @@ pub fn compute_with(
         },
         app_pairs: shares(pairs, cross, cfg.top_pairs),
         instruction_lengths: length_stats(lengths),
+        rounds_to_convergence: rounds(conn)?,
         yield_per_stage,
         coverage_targets,
         costs,
     })
+}
+
+/// Rounds per tuple that got past the loop (converged), as a histogram `1`, `2`, ... `max`.
+fn rounds(conn: &rusqlite::Connection) -> Result<Vec<Share>, StoreError> {
+    let mut st = conn.prepare(
+        "SELECT n, COUNT(*) FROM (SELECT r.task_id, MAX(r.round_no) AS n FROM rounds r \
+         JOIN tuples u ON u.task_id = r.task_id \
+         WHERE u.status IN ('loop_accepted', 'voted', 'vote_rejected', 'needs_human', \
+         'rollout_rejected', 'final') GROUP BY r.task_id) GROUP BY n ORDER BY n",
+    )?;
+    let rows: Vec<(i64, i64)> = st
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let total: i64 = rows.iter().map(|r| r.1).sum();
+    let max = rows.last().map_or(0, |r| r.0);
+    Ok((1..=max)
+        .map(|k| {
+            let count = rows.iter().find(|r| r.0 == k).map_or(0, |r| r.1) as usize;
+            Share {
+                name: k.to_string(),
+                count,
+                percent: pct(count, total as usize),
+            }
+        })
+        .collect())
 }
 
 fn length_stats(mut lengths: Vec<usize>) -> Lengths {

@@ -163,6 +163,8 @@ pub struct Stats {
     pub app_pairs: Vec<Share>,
     /// Table 13: instruction lengths.
     pub instruction_lengths: Lengths,
+    /// Rounds the agreement loop took, over the tuples past the loop (`1`, `2`, ...).
+    pub rounds_to_convergence: Vec<Share>,
     /// A.4.3: yield per stage.
     pub yield_per_stage: Yield,
     /// A.2.5 coverage targets.
