@@ -14,7 +14,7 @@ use super::Cli;
 use crate::engine::bundle::taskgen::parse_task;
 use crate::engine::config::Config;
 use crate::engine::providers::{provider_from_spec, ProviderConfig};
-use crate::engine::store::{StoreError, TaskFilter};
+use crate::engine::store::{StoreError, TaskFilter, Usage as StoredUsage};
 use crate::engine::taskgen::embed::{Embedder, HttpEmbedder};
 use crate::engine::taskgen::generate::{generate_with, Hooks, Request};
 use crate::engine::taskgen::llm::LlmAuthor;
@@ -229,6 +229,19 @@ pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
     };
     let batch = generate_with(&req, &cfg, &taxonomies, &Seeds::builtin()?, &prior, hooks)?;
     let doc = json!({"tasks": batch.tasks});
+    // The author's token usage, stored under the `taskgen` stage (costed by `stats`).
+    let llm_usage = author.as_ref().map(|a| {
+        let mut total = crate::engine::agents::Usage::default();
+        for u in a.usage() {
+            total.add(&u);
+        }
+        StoredUsage {
+            stage: "taskgen".into(),
+            model: a.name(),
+            input_tokens: total.input_tokens as i64,
+            output_tokens: total.output_tokens as i64,
+        }
+    });
     if let Some(out) = &args.out {
         let dir = out
             .parent()
@@ -244,6 +257,7 @@ pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
         "exhausted_slots": batch.exhausted, "rejections": batch.rejections, "seed": args.seed,
         "agent": cfg.agent, "embeddings": (!cfg.embeddings.base_url.is_empty()).then(|| cfg.embeddings.model.clone()),
         "embedding_fallbacks": batch.embedding_fallbacks,
+        "llm_tokens": llm_usage.as_ref().map(|u| json!({"input": u.input_tokens, "output": u.output_tokens})),
         "out": args.out.as_ref().map(|p| p.display().to_string())});
     if !args.no_store {
         let mut store = open_store(cli, &config)?;
@@ -263,6 +277,9 @@ pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
                 tx.upsert_task(r)?;
             }
             tx.append_event("taskgen", None, &summary)?;
+            if let Some(u) = &llm_usage {
+                tx.record_usage(None, None, u)?;
+            }
             Ok(())
         })?;
     }

@@ -5,7 +5,10 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
+use tuplewright::engine::config::StatsConfig;
 use tuplewright::engine::providers::{provider_from_spec, ProviderConfig};
+use tuplewright::engine::stats::{compute, Population};
+use tuplewright::engine::store::Store;
 use tuplewright::engine::taskgen::dedup::{cosine, embed, Dedup, Repeat};
 use tuplewright::engine::taskgen::embed::{EmbeddingsConfig, HttpEmbedder, OnError};
 use tuplewright::engine::taskgen::generate::{generate_with, Hooks, Request};
@@ -279,15 +282,13 @@ fn anthropic_standin_author_via_cli_and_provider_failure_is_an_error() {
         "add PERSON to the contacts",
     );
     let server = StandIn::start(vec![Reply::json(anthropic_text(&ok, 500, 40))], None);
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
     let out = bin()
         .env_remove("ANTHROPIC_API_KEY")
-        .args([
-            "--store",
-            "/nonexistent/never.db",
-            "taskgen",
-            "--no-store",
-            "--json",
-        ])
+        .arg("--store")
+        .arg(&db)
+        .args(["taskgen", "--json"])
         .args(["--app", "mail", "--n", "1", "--pass", "breadth"])
         .args(["--agent", &format!("anthropic:standin@{}", server.base)])
         .output()
@@ -306,6 +307,15 @@ fn anthropic_standin_author_via_cli_and_provider_failure_is_an_error() {
         )
     );
     assert_eq!(server.requests()[0].path, "/v1/messages");
+    // The author's tokens are stored under the taskgen stage and costed by `stats`.
+    let store = Store::open(&db, std::time::Duration::from_secs(5)).unwrap();
+    let st = compute(&store, &StatsConfig::default(), Population::All).unwrap();
+    let m = &st.costs.models[0];
+    assert_eq!(
+        (m.model.as_str(), m.input_tokens, m.output_tokens),
+        ("anthropic:standin", 500, 40)
+    );
+    assert_eq!(st.population_size, 1);
     // A refused call (HTTP 401) is an infrastructure failure: the command fails and says why.
     let refusing = StandIn::start(
         vec![],

@@ -124,8 +124,8 @@ impl Report {
         for t in &self.targets {
             let _ = writeln!(
                 out,
-                "  [{}] {:<40} {:>7.1}{} {} {}{}",
-                if t.met { "met" } else { "NOT met" },
+                "  {:<9} {:<46} {:>7.1}{} {} {}{}",
+                if t.met { "[met]" } else { "[NOT met]" },
                 t.name,
                 t.value_percent,
                 if t.unit == "%" { "%" } else { "" },
