@@ -27,6 +27,13 @@ pub struct WebApi {
     store: Arc<SessionStore>,
 }
 
+impl WebApi {
+    /// The session store behind this app's state API (in-process reads of a session's state).
+    pub fn sessions(&self) -> &Arc<SessionStore> {
+        &self.store
+    }
+}
+
 /// The shared servers and the work directory of one run.
 pub struct Fleet {
     server: Option<ServerHandle>,

@@ -14,6 +14,7 @@ pub mod envs;
 pub mod execute;
 pub mod probe;
 pub mod round;
+pub mod snapshot;
 pub mod task;
 pub mod verify;
 

@@ -128,7 +128,8 @@ fn roll(
         let judge = opts.judge.map(|j| (j, checklist.as_slice()));
         let t = run_trial(rt, brief, &scripts, policy, judge, n);
         bus.write(|tx| {
-            tx.record_rollout(&t.record)?;
+            let id = tx.record_rollout(&t.record)?;
+            tx.record_rollout_states(id, &t.states)?;
             if let Some(j) = &t.judge {
                 let usage = Usage {
                     stage: "judge".into(),
