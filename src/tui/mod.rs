@@ -12,6 +12,7 @@ pub mod app;
 pub mod data;
 pub mod diff;
 pub mod fuzzy;
+pub mod highlight;
 pub mod keymap;
 pub mod matcher;
 pub mod model;
