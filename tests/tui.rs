@@ -12,3 +12,5 @@ mod model;
 mod smoke;
 #[path = "tui/snapshots.rs"]
 mod snapshots;
+#[path = "tui/state_diff.rs"]
+mod state_diff;

@@ -90,6 +90,9 @@ pub enum EngineCommand {
     CancelJob,
     /// Leave.
     Quit,
+    // states
+    /// Load a tuple's stored states for the State diff screen.
+    LoadStates(String),
 }
 
 /// A result from a worker to the model.
@@ -109,6 +112,9 @@ pub enum DataUpdate {
     View(super::matcher::ViewResult),
     /// A store error to show in the status line.
     Error(String),
+    // states
+    /// A tuple's stored states.
+    States(Box<super::state_data::TupleStates>),
 }
 
 /// Every tuple with its latest-round rewards, ordered by id.

@@ -16,6 +16,8 @@ pub mod highlight;
 pub mod keymap;
 pub mod matcher;
 pub mod model;
+pub mod state_data;
+pub mod state_rows;
 pub mod terminal;
 pub mod theme;
 pub mod view;

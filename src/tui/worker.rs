@@ -93,6 +93,10 @@ pub fn handle(store: &Store, cmd: &EngineCommand) -> Vec<DataUpdate> {
             "this build cannot drive jobs from the workbench yet".into(),
         )),
         EngineCommand::View(_) | EngineCommand::Quit => return Vec::new(),
+        // states
+        EngineCommand::LoadStates(id) => {
+            super::state_data::load_states(store, id).map(|s| DataUpdate::States(Box::new(s)))
+        }
     };
     vec![res.unwrap_or_else(|e| DataUpdate::Error(format!("store: {e}")))]
 }
