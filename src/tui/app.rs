@@ -69,6 +69,10 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
     let (tx, rx) = mpsc::channel();
     let workers = Workers::start(store, tx)?;
     let mut model = Model::new(keymap, opts.readonly);
+    // states: load the syntax sets off the UI thread, before the first highlighted frame.
+    let _ = std::thread::Builder::new()
+        .name("tw-highlight".into())
+        .spawn(super::highlight::warm_up);
     for c in model.init() {
         workers.send(c);
     }
