@@ -93,6 +93,11 @@ pub enum EngineCommand {
     // states
     /// Load a tuple's stored states for the State diff screen.
     LoadStates(String),
+    // filter screen
+    /// Load the Filter screen's data (votes, aggregate, outcome, history) for one tuple.
+    LoadFilter(String),
+    /// Apply a curator's decision or undo through the engine's decision interface.
+    Decide(super::filter_data::DecideCmd),
 }
 
 /// A result from a worker to the model.
@@ -115,6 +120,14 @@ pub enum DataUpdate {
     // states
     /// A tuple's stored states.
     States(Box<super::state_data::TupleStates>),
+    // filter screen
+    /// The Filter screen's data for one tuple.
+    Filter(Box<super::filter_data::FilterData>),
+    /// The result of a decision or undo.
+    Decided(Box<super::filter_data::Decided>),
+    // live jobs
+    /// From the job runner: a job of this workbench started or finished, or a notice.
+    Job(super::jobs::JobUpdate),
 }
 
 /// Every tuple with its latest-round rewards, ordered by id.
