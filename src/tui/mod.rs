@@ -22,6 +22,7 @@ pub mod model;
 pub mod readonly;
 pub mod state_data;
 pub mod state_rows;
+pub mod state_tree;
 pub mod terminal;
 pub mod theme;
 pub mod view;

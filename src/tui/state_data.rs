@@ -13,6 +13,8 @@ pub struct RoundStates {
     pub round_id: i64,
     /// Round number.
     pub round_no: i64,
+    /// Where the round came from (`loop`, `verify`, `refine`, `import`, `synthetic`).
+    pub source: String,
     /// Whether initial_setup.py succeeded on V_init (`None` when it never ran).
     pub setup_ok: Option<bool>,
     /// Whether golden_patch.py succeeded on V_gold (`None` when it never ran).
@@ -35,23 +37,25 @@ pub struct TupleStates {
 /// Loads the rounds (with their states) and rollout final states of `task_id`.
 pub fn load_states(store: &Store, task_id: &str) -> Result<TupleStates, StoreError> {
     let mut stmt = store.conn().prepare_cached(
-        "SELECT r.id, r.round_no, \
+        "SELECT r.id, r.round_no, r.source, \
            (SELECT MIN(exit_code = 0 AND failure IS NULL) FROM script_runs s \
              WHERE s.round_id = r.id AND s.script = 'setup'), \
            (SELECT MIN(exit_code = 0 AND failure IS NULL) FROM script_runs s \
              WHERE s.round_id = r.id AND s.script = 'golden') \
          FROM rounds r WHERE r.task_id = ?1 ORDER BY r.round_no",
     )?;
-    let heads: Vec<(i64, i64, Option<bool>, Option<bool>)> = stmt
+    type Head = (i64, i64, String, Option<bool>, Option<bool>);
+    let heads: Vec<Head> = stmt
         .query_map(params![task_id], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
         })?
         .collect::<rusqlite::Result<_>>()?;
     let mut rounds = Vec::with_capacity(heads.len());
-    for (round_id, round_no, setup_ok, golden_ok) in heads {
+    for (round_id, round_no, source, setup_ok, golden_ok) in heads {
         rounds.push(RoundStates {
             round_id,
             round_no,
+            source,
             setup_ok,
             golden_ok,
             states: store.round_states(round_id)?,

@@ -106,10 +106,14 @@ impl StateDiffState {
             return Err("no rounds recorded for this tuple yet".into());
         };
         if r.states.is_empty() {
-            return Err(match r.setup_ok {
-                Some(false) => format!(
+            return Err(match (r.setup_ok, r.source.as_str()) {
+                (Some(false), _) => format!(
                     "initial_setup.py failed in round {}: no state was read",
                     r.round_no
+                ),
+                (_, "import" | "synthetic") => format!(
+                    "no state stored for this round ({} round: states come from running the scripts)",
+                    r.source
                 ),
                 _ => "no state stored for this round (recorded before v5)".into(),
             });
