@@ -95,7 +95,7 @@ fn key_4_loads_the_selected_tuples_states_and_the_table_is_the_engine_diff() {
         "masked keys hidden by default"
     );
     let text = screen_text(&m, 80, 24);
-    assert!(text.contains("initial → golden"), "{text}");
+    assert!(text.contains("initial→golden"), "{text}");
 }
 
 #[test]

@@ -97,13 +97,13 @@ fn header<'a>(st: &StateDiffState, theme: &Theme) -> Line<'a> {
         .count();
     Line::from(vec![
         Span::styled(
-            format!("round {round_no} ({}/{rounds}) ", st.round + 1),
+            format!("round {round_no}/{rounds} "),
             theme.style(Role::Title),
         ),
-        Span::raw(format!("initial → {} ", st.target_label())),
+        Span::raw(format!("initial→{} ", st.target_label())),
         Span::styled(
             format!(
-                "· {} · {} · masked {} · {changed} changed lines",
+                "· {} · {} · masked {} · {changed} changed",
                 if st.tree { "tree" } else { "table" },
                 if st.split { "side-by-side" } else { "unified" },
                 if st.show_masked { "shown" } else { "hidden" },
