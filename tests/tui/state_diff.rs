@@ -242,3 +242,52 @@ fn snapshot_state_diff_views() {
     snap("state_diff_tree_masked_shown", "4 v | .");
     snap("state_diff_search", "4 v / t o p i c");
 }
+
+#[test]
+fn a_new_round_reloads_the_screen_and_brackets_switch_rounds() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut store = copy_store(&dir);
+    let mut m = model_on(&store);
+    keys(&mut m, &store, "4");
+    let id = m.state_diff.task_id.clone().expect("a tuple");
+    let before = m.state_diff.lines.clone();
+    // Another process records a round whose golden patch changed nothing.
+    let last = store.rounds(&id).expect("rounds").pop().expect("a round");
+    let same = store.round_states(last.id).expect("states")[0].clone();
+    let snap = |endpoint| StateSnapshot {
+        endpoint,
+        env: same.env.clone(),
+        json: same.state.to_string(),
+        volatile: same.volatile.clone(),
+    };
+    let mut round = last.round.clone();
+    round.round_no = None;
+    store
+        .write(|tx| {
+            tx.record_round_with_states(
+                &round,
+                &[snap(StateEndpoint::Initial), snap(StateEndpoint::Golden)],
+            )
+        })
+        .expect("record a round");
+    let (update, _) = tuplewright::tui::worker::poll_events(&store, 0);
+    let cmds = m.update(Msg::Data(update.expect("events")));
+    assert!(
+        cmds.contains(&EngineCommand::LoadStates(id.clone())),
+        "{cmds:?}"
+    );
+    pump(&mut m, &store, cmds);
+    let n = m.state_diff.data.as_ref().map_or(0, |d| d.rounds.len());
+    assert_eq!(m.state_diff.round, n - 2, "the shown round stays selected");
+    keys(&mut m, &store, "]");
+    assert_eq!(m.state_diff.round, n - 1);
+    let labels: Vec<&str> = m
+        .state_diff
+        .lines
+        .iter()
+        .map(|l| l.label.as_str())
+        .collect();
+    assert_eq!(labels, [same.env.as_str(), "(no change)"]);
+    keys(&mut m, &store, "[");
+    assert_eq!(m.state_diff.lines, before, "the earlier round's diff again");
+}
