@@ -154,6 +154,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
 
+    // State diff (states): realistic stored states (the team-chat seed and a provisioned files home,
+    // golden = a few edits) on the selected tuple, then frames of the table and the tree.
+    state_frames(&path, &mut model, &store, &theme)?;
     // filter screen: votes and the decision history of the tuples stepped through.
     bench_filter(&path, &mut model, &store, &theme)?;
 
@@ -269,5 +272,96 @@ fn bench_filter(
         ms(sorted[sorted.len() - 1]),
         ms(median(loads))
     );
+    Ok(())
+}
+
+/// Stores initial/golden states for the selected tuple's latest round and times State diff frames.
+fn state_frames(
+    path: &std::path::Path,
+    model: &mut Model,
+    store: &Store,
+    theme: &Theme,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use tuplewright::engine::store::{StateEndpoint, StateSnapshot};
+    let id = model.tuples.selected_id().ok_or("no tuple")?.to_string();
+    let round_id = store.rounds(&id)?.last().ok_or("no round")?.id;
+    let registry = tuplewright::engine::env::AppRegistry::builtin()?;
+    let chat = registry.get("team-chat")?;
+    let init = (*chat.seed).clone();
+    let mut gold = init.clone();
+    if let Some(chans) = gold["channels"].as_array_mut() {
+        for c in chans.iter_mut().take(3) {
+            c["topic"] = serde_json::json!("Release 2.4 freeze");
+        }
+    }
+    gold["ui"] = serde_json::json!({"lastViewedAt": "2026-01-02"});
+    let home = tempfile::tempdir()?;
+    let home = home.path().join("home");
+    tuplewright::engine::env::files::provision_home(&home, None)?;
+    let files = tuplewright::engine::harness::snapshot::home_state(&home);
+    let mut files_gold = files.clone();
+    files_gold["Desktop/todo.md"]["text"] = serde_json::json!("- [x] done");
+    let snap = |endpoint, env: &str, v: &serde_json::Value, volatile: &[String]| StateSnapshot {
+        endpoint,
+        env: env.into(),
+        json: v.to_string(),
+        volatile: volatile.to_vec(),
+    };
+    let vol = chat.manifest.volatile.clone();
+    let mut writer = Store::open(path, Duration::from_secs(5))?;
+    writer.write(|tx| {
+        tx.record_round_states(
+            round_id,
+            &[
+                snap(StateEndpoint::Initial, "team-chat", &init, &vol),
+                snap(StateEndpoint::Golden, "team-chat", &gold, &vol),
+                snap(StateEndpoint::Initial, "files", &files, &[]),
+                snap(StateEndpoint::Golden, "files", &files_gold, &[]),
+            ],
+        )
+    })?;
+    drop(writer);
+    tuplewright::tui::highlight::warm_up();
+    let cmds = model.act(Action::Tab(tuplewright::tui::action::Screen::StateDiff));
+    pump(model, store, cmds);
+    let mut term = Terminal::new(TestBackend::new(200, 50))?;
+    for (name, toggles) in [
+        ("diff table", vec![]),
+        (
+            "diff tree",
+            vec![Action::StateView, Action::StateSplit, Action::StateMasked],
+        ),
+    ] {
+        for a in toggles {
+            model.act(a);
+        }
+        let t = Instant::now();
+        term.draw(|f| view::draw(f, model, theme, "synth.db"))?;
+        let cold = t.elapsed();
+        let mut frames = Vec::new();
+        for i in 0..300 {
+            model.act(match i % 60 {
+                0..25 => Action::Down,
+                25..30 => Action::PageDown,
+                30..55 => Action::Up,
+                _ => Action::PageUp,
+            });
+            let t = Instant::now();
+            term.draw(|f| view::draw(f, model, theme, "synth.db"))?;
+            frames.push(t.elapsed());
+        }
+        let mut sorted = frames.clone();
+        sorted.sort();
+        let p99 = sorted[sorted.len() * 99 / 100];
+        let max = sorted.last().copied().unwrap_or_default();
+        println!(
+            "frame 200x50 {name:<10}: median {:.3} ms, p99 {:.3} ms, max {:.3} ms, first (cold highlight) {:.3} ms; {} lines (target < 8 ms)",
+            ms(median(frames)),
+            ms(p99),
+            ms(max),
+            ms(cold),
+            model.state_diff.lines.len()
+        );
+    }
     Ok(())
 }

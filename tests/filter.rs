@@ -118,6 +118,15 @@ fn scripted_critics_keep_a_clean_loop_tuple_and_the_probes_score_one_and_zero() 
     );
     let noop_diff = rollouts[1].detail["final_state_diff"]["team-chat"].to_string();
     assert!(!noop_diff.contains("2.4 freeze"), "{noop_diff}");
+    // Each trial's final state is stored (schema v5), linked to its rollout row.
+    let finals = store.rollout_states(id).unwrap();
+    assert_eq!(finals.len(), 2, "{finals:?}");
+    assert_eq!(finals[0].states[0].env, "team-chat");
+    assert!(finals[0].states[0]
+        .state
+        .to_string()
+        .contains("Release 2.4 freeze"));
+    assert!(!finals[1].states[0].state.to_string().contains("2.4 freeze"));
 }
 
 #[test]

@@ -315,3 +315,108 @@ fn a_cross_app_task_reaches_every_app_at_its_port_and_the_files_home() {
         .unwrap_or_default();
     assert_eq!(out, TaskOutcome::Accepted { rounds: 1 }, "{review}");
 }
+
+#[test]
+fn a_round_stores_initial_and_golden_states_whose_diff_is_what_the_reward_checks() {
+    use tuplewright::engine::env::{diff::diff, mask::Mask};
+    use tuplewright::engine::store::StateEndpoint;
+    let rig = rig();
+    let out = rig.run(
+        &TestGen { wrong_first: false },
+        &TestDisc { body: REWARD_OK },
+        &LoopConfig::default(),
+        &SandboxConfig::default(),
+    );
+    assert_eq!(out, TaskOutcome::Accepted { rounds: 1 });
+    let round_id = rig.rounds()[0].id;
+    let states = rig.bus.read(|s| s.round_states(round_id)).unwrap();
+    let get = |ep| {
+        states
+            .iter()
+            .find(|s| s.endpoint == ep && s.env == "team-chat")
+            .unwrap_or_else(|| panic!("no {ep:?} team-chat state in {states:?}"))
+    };
+    let (init, gold) = (get(StateEndpoint::Initial), get(StateEndpoint::Golden));
+    assert_eq!(states.len(), 2, "one web app, two endpoints");
+    assert!(
+        init.volatile.iter().any(|g| g == "**.lastViewedAt"),
+        "{:?}",
+        init.volatile
+    );
+    // What reward.py reads: #release's topic, 'Planning' on V_init, the freeze on V_gold.
+    let topic = |v: &serde_json::Value| {
+        v["channels"]
+            .as_array()
+            .and_then(|c| c.iter().find(|c| c["name"] == "release"))
+            .map(|c| c["topic"].clone())
+    };
+    assert_eq!(topic(&init.state), Some(serde_json::json!("Planning")));
+    assert_eq!(
+        topic(&gold.state),
+        Some(serde_json::json!("Release 2.4 freeze"))
+    );
+    let mask = Mask::new(&init.volatile).unwrap();
+    let d = diff(&init.state, &gold.state, &mask);
+    assert_eq!(
+        d.state_diff.keys().collect::<Vec<_>>(),
+        ["channels"],
+        "{:?}",
+        d.state_diff
+    );
+    let changed: Vec<_> = d
+        .changes
+        .iter()
+        .filter(|c| c["op"] == "changed")
+        .flat_map(|c| c["fields"].as_object().cloned().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        changed,
+        [(
+            "topic".to_string(),
+            serde_json::json!({"old": "Planning", "new": "Release 2.4 freeze"})
+        )]
+    );
+}
+
+#[test]
+fn a_files_domain_round_stores_the_home_directory_state() {
+    let rig = rig_with(&["team-chat", "issue-tracker", "files"]);
+    let out = rig.run(
+        &CrossGen,
+        &CrossDisc,
+        &LoopConfig::default(),
+        &SandboxConfig::default(),
+    );
+    assert_eq!(out, TaskOutcome::Accepted { rounds: 1 });
+    let round_id = rig.rounds()[0].id;
+    let states = rig.bus.read(|s| s.round_states(round_id)).unwrap();
+    let envs: Vec<(&str, &str)> = states
+        .iter()
+        .map(|s| (s.endpoint.as_str(), s.env.as_str()))
+        .collect();
+    assert_eq!(
+        envs,
+        [
+            ("initial", "files"),
+            ("initial", "issue-tracker"),
+            ("initial", "team-chat"),
+            ("golden", "files"),
+            ("golden", "issue-tracker"),
+            ("golden", "team-chat"),
+        ]
+    );
+    let files = &states[0].state;
+    assert!(
+        files["Documents/project-plan.md"]["sha256"].is_string(),
+        "{files}"
+    );
+    assert_eq!(
+        states[0].state, states[3].state,
+        "the golden patch leaves the files alone"
+    );
+    // The reward looks for a new issue in the tracker's state_diff: so does the stored diff.
+    let mask = tuplewright::engine::env::mask::Mask::new(&states[1].volatile).unwrap();
+    let d = tuplewright::engine::env::diff::diff(&states[1].state, &states[4].state, &mask);
+    let new = d.state_diff["issues"]["new"].as_array().unwrap();
+    assert!(new.iter().any(|i| i["key"] == "WEB-999"), "{d:?}");
+}

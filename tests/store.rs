@@ -469,3 +469,6 @@ fn reimporting_a_bundle_keeps_later_decisions() {
         Some(2)
     );
 }
+
+#[path = "store/states.rs"]
+mod states;

@@ -31,3 +31,5 @@ mod snapshots;
 // stats screen
 #[path = "tui/stats.rs"]
 mod stats;
+#[path = "tui/state_diff.rs"]
+mod state_diff;

@@ -78,6 +78,17 @@ pub enum Action {
     JobResume,
     /// Live: cancel the workbench's job.
     JobCancel,
+    // states
+    /// State diff: flat key-path table / JSON tree.
+    StateView,
+    /// State diff: unified / side-by-side.
+    StateSplit,
+    /// State diff: show / hide volatile (masked) keys.
+    StateMasked,
+    /// State diff: compare initial with golden or with a rollout trial's final state.
+    StateCompare,
+    /// State diff: fold / unfold the tree node under the cursor.
+    StateFold,
 }
 
 /// The screens (tabs) that are built, in tab order.
@@ -396,6 +407,37 @@ pub const REGISTRY: &[ActionSpec] = &[
         "job_cancel",
         "Live: cancel the job (tasks in flight back to pending)",
         &["X"],
+    ),
+    // states
+    spec(
+        Action::StateView,
+        "state_view",
+        "State diff: flat key-path table / JSON tree",
+        &["v"],
+    ),
+    spec(
+        Action::StateSplit,
+        "state_split",
+        "State diff: unified / side-by-side",
+        &["|"],
+    ),
+    spec(
+        Action::StateMasked,
+        "state_masked",
+        "State diff: show / hide volatile (masked) keys, dimmed",
+        &["."],
+    ),
+    spec(
+        Action::StateCompare,
+        "state_compare",
+        "State diff: initial vs golden, then vs each rollout trial's final state",
+        &["o"],
+    ),
+    spec(
+        Action::StateFold,
+        "state_fold",
+        "State diff: fold / unfold the tree node (enter too); / n N search here",
+        &["space"],
     ),
 ];
 

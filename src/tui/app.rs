@@ -89,6 +89,10 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
     )?;
     let mut workers = Workers::start_with(store, tx, opts.readonly)?.with_jobs(jobs);
     let mut model = Model::new(keymap, opts.readonly);
+    // states: load the syntax sets off the UI thread, before the first highlighted frame.
+    let _ = std::thread::Builder::new()
+        .name("tw-highlight".into())
+        .spawn(super::highlight::warm_up);
     for c in model.init() {
         workers.send(c);
     }

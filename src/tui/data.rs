@@ -90,6 +90,9 @@ pub enum EngineCommand {
     CancelJob,
     /// Leave.
     Quit,
+    // states
+    /// Load a tuple's stored states for the State diff screen.
+    LoadStates(String),
     // filter screen
     /// Load the Filter screen's data (votes, aggregate, outcome, history) for one tuple.
     LoadFilter(String),
@@ -114,6 +117,9 @@ pub enum DataUpdate {
     View(super::matcher::ViewResult),
     /// A store error to show in the status line.
     Error(String),
+    // states
+    /// A tuple's stored states.
+    States(Box<super::state_data::TupleStates>),
     // filter screen
     /// The Filter screen's data for one tuple.
     Filter(Box<super::filter_data::FilterData>),

@@ -139,6 +139,10 @@ pub fn handle(store: &Store, cmd: &EngineCommand) -> Vec<DataUpdate> {
             "this build cannot drive jobs from the workbench yet".into(),
         )),
         EngineCommand::View(_) | EngineCommand::Quit => return Vec::new(),
+        // states
+        EngineCommand::LoadStates(id) => {
+            super::state_data::load_states(store, id).map(|s| DataUpdate::States(Box::new(s)))
+        }
         // filter screen
         EngineCommand::LoadFilter(id) => {
             filter_data::load_filter(store, id).map(|d| DataUpdate::Filter(Box::new(d)))

@@ -27,6 +27,13 @@ pub struct WebApi {
     store: Arc<SessionStore>,
 }
 
+impl WebApi {
+    /// The session store behind this app's state API (in-process reads of a session's state).
+    pub fn sessions(&self) -> &Arc<SessionStore> {
+        &self.store
+    }
+}
+
 /// Prefix of a run's temporary work directory; the owning process id follows it.
 const RUN_PREFIX: &str = "tuplewright-run-";
 

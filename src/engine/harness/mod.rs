@@ -16,6 +16,7 @@ pub mod job;
 pub mod probe;
 pub mod round;
 pub mod session;
+pub mod snapshot;
 pub mod task;
 pub mod verify;
 

@@ -15,11 +15,14 @@ use crate::engine::agreement::{
 };
 use crate::engine::sandbox::{Limits, Role};
 use crate::engine::scan::scan_source;
-use crate::engine::store::{now, sha256_hex, RoundRecord, Scripts, Usage as StoredUsage};
+use crate::engine::store::{
+    now, sha256_hex, RoundRecord, Scripts, StateEndpoint, StateSnapshot, Usage as StoredUsage,
+};
 
 use super::envs::Fleet;
 use super::execute::{reward_run, script_run, Runner};
 use super::probe::RoundProbe;
+use super::snapshot::capture;
 use super::{HarnessError, LoopConfig};
 
 /// Everything a round needs.
@@ -52,6 +55,9 @@ pub struct RoundOutcome {
     pub record: RoundRecord,
     /// Token accounting of both agents.
     pub usage: Usage,
+    /// Environment states read after setup on V_init and after the golden patch on V_gold
+    /// (stored with the round through `Tx::record_round_with_states`).
+    pub states: Vec<StateSnapshot>,
 }
 
 fn agent_err(e: AgentError) -> Result<String, HarnessError> {
@@ -132,6 +138,7 @@ impl RoundCtx<'_> {
         let gold = self.fleet.provision(&self.brief.task_id, "gold", apps)?;
         let mut scripts = Scripts::default();
         let mut script_runs = Vec::new();
+        let mut states = Vec::new();
         let (setup_ok, golden_ok, setup_obs, golden_obs) = match &generated {
             Err(msg) => {
                 let ran = Ran {
@@ -158,6 +165,12 @@ impl RoundCtx<'_> {
                 script_runs.push(rec);
                 let mut golden_obs = None;
                 if setup_obs.ok {
+                    states.extend(capture(
+                        self.fleet.registry(),
+                        apps,
+                        &init,
+                        StateEndpoint::Initial,
+                    )?);
                     self.check_cancel()?;
                     (self.phase)("golden", json!({"round": round}));
                     let r = self.runner.run(
@@ -179,6 +192,14 @@ impl RoundCtx<'_> {
                         )?;
                         let (rec, ran) = script_run("golden", &r);
                         script_runs.push(rec);
+                        if ran.ok {
+                            states.extend(capture(
+                                self.fleet.registry(),
+                                apps,
+                                &gold,
+                                StateEndpoint::Golden,
+                            )?);
+                        }
                         ran
                     } else {
                         Ran {
@@ -347,6 +368,7 @@ impl RoundCtx<'_> {
             verdict,
             record,
             usage,
+            states,
         })
     }
 }

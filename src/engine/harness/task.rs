@@ -169,7 +169,10 @@ fn run_inner(rt: &LoopRuntime<'_>, bus: &Bus, task_id: &str) -> Result<TaskOutco
     let mut failing = Vec::new();
     for round in 1..=rt.cfg.max_rounds {
         let outcome = ctx.run(round, review.as_deref())?;
-        bus.write(|tx| tx.record_round(&outcome.record).map(|_| ()))?;
+        bus.write(|tx| {
+            tx.record_round_with_states(&outcome.record, &outcome.states)
+                .map(|_| ())
+        })?;
         if outcome.verdict.pass {
             decide(
                 bus,

@@ -96,7 +96,7 @@ pub fn verify_task(
     }
     outcome.record.source = "verify".into();
     bus.write(|tx| {
-        tx.record_round(&outcome.record)?;
+        tx.record_round_with_states(&outcome.record, &outcome.states)?;
         tx.append_event(
             "tuple.verified",
             Some(task_id),

@@ -82,7 +82,7 @@ pub fn refine_reward(
     outcome.record.source = "refine".into();
     let pass = outcome.verdict.pass;
     bus.write(|tx| {
-        tx.record_round(&outcome.record)?;
+        tx.record_round_with_states(&outcome.record, &outcome.states)?;
         tx.append_event(
             "rollout.refined",
             Some(&brief.task_id),

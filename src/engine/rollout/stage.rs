@@ -134,7 +134,8 @@ fn roll(
         );
         let t = run_trial(rt, brief, &scripts, policy, judge, n);
         bus.write(|tx| {
-            tx.record_rollout(&t.record)?;
+            let id = tx.record_rollout(&t.record)?;
+            tx.record_rollout_states(id, &t.states)?;
             if let Some(j) = &t.judge {
                 let usage = Usage {
                     stage: "judge".into(),

@@ -10,10 +10,11 @@ use sha2::Digest as _;
 
 use crate::engine::agents::TaskBrief;
 use crate::engine::harness::execute::{describe, reward_run, tail, Runner};
+use crate::engine::harness::snapshot::capture;
 use crate::engine::harness::task::LoopRuntime;
 use crate::engine::harness::TaskEnv;
 use crate::engine::sandbox::{Limits, Role};
-use crate::engine::store::{Rollout, Scripts};
+use crate::engine::store::{Rollout, Scripts, StateEndpoint, StateSnapshot};
 
 use super::judge::{Judge, JudgeScore};
 use super::policy::{Policy, PolicyCtx, PolicyRun};
@@ -26,6 +27,8 @@ pub struct Trial {
     pub record: Rollout,
     /// The judge's score, when it scored.
     pub judge: Option<JudgeScore>,
+    /// The final state of each environment (empty when the trial failed before the policy ended).
+    pub states: Vec<StateSnapshot>,
 }
 
 /// Largest file whose text is included in the final state.
@@ -96,6 +99,7 @@ pub fn run_trial(
         created_at: None,
     };
     let mut judged = None;
+    let mut states = Vec::new();
     let result = steps(
         rt,
         brief,
@@ -105,6 +109,7 @@ pub fn run_trial(
         trial,
         &mut detail,
         &mut record,
+        &mut states,
     );
     match result {
         Ok(j) => judged = j,
@@ -115,6 +120,7 @@ pub fn run_trial(
     Trial {
         record,
         judge: judged,
+        states,
     }
 }
 
@@ -128,6 +134,7 @@ fn steps(
     trial: u32,
     detail: &mut Value,
     record: &mut Rollout,
+    states: &mut Vec<StateSnapshot>,
 ) -> Result<Option<JudgeScore>, RolloutError> {
     let runner = Runner {
         rt: &rt.rt,
@@ -176,6 +183,7 @@ fn steps(
     detail["policy_usage"] = json!({"model": run.usage.model, "input_tokens": run.usage.input_tokens,
         "output_tokens": run.usage.output_tokens, "cost_usd": run.usage.cost_usd});
     let state = final_state(&env)?;
+    *states = capture(rt.fleet.registry(), &brief.apps, &env, StateEndpoint::Final)?;
     let diff: serde_json::Map<String, Value> = state["apps"]
         .as_object()
         .map(|apps| {

@@ -17,6 +17,7 @@ mod events;
 mod records;
 mod rounds;
 mod schema;
+mod states;
 mod tasks;
 
 use std::path::{Path, PathBuf};
@@ -28,6 +29,7 @@ pub use blobs::sha256_hex;
 pub use events::Event;
 pub use records::*;
 pub use schema::SCHEMA_VERSION;
+pub use states::{RolloutStates, StateEndpoint, StateSnapshot, StoredState};
 pub use tasks::TaskFilter;
 
 /// Errors from the store.

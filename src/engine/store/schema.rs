@@ -15,6 +15,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/v2.sql"),
     include_str!("migrations/v3.sql"),
     include_str!("migrations/v4.sql"),
+    include_str!("migrations/v5.sql"),
 ];
 
 /// The schema version this binary writes.

@@ -173,6 +173,7 @@ impl Model {
             }
             DataUpdate::Checks(c) => self.live.apply_checks(c),
             DataUpdate::Error(e) => self.notice = Some(e),
+            DataUpdate::States(st) => self.state_diff.accept(*st),
             DataUpdate::Filter(d) => self.filter.accept(*d),
             DataUpdate::Decided(d) => return filter::decided(self, *d),
             DataUpdate::Job(u) => self.job_update(u),
@@ -193,6 +194,13 @@ impl Model {
                     self.rows_loading = true;
                     cmds.push(EngineCommand::LoadRows);
                 }
+                // states: a new round or rollout of the tuple shown on State diff
+                cmds.extend(
+                    events
+                        .iter()
+                        .rev()
+                        .find_map(|e| self.state_diff.on_event(&e.kind, e.task_id.as_deref())),
+                );
                 cmds.extend(filter::on_events(self, &events));
                 if changes && self.screen == Screen::Inspector {
                     if let Some(id) = &self.inspector.task_id {
@@ -249,6 +257,9 @@ impl Model {
                 _ => {}
             }
             return Vec::new();
+        }
+        if self.state_diff.searching {
+            return self.state_diff.search_key(k);
         }
         if self.filter.capturing() {
             return filter::input_key(self, k);
@@ -326,6 +337,9 @@ impl Model {
                 );
                 return cmds;
             }
+            Action::Search if self.screen == Screen::StateDiff => {
+                return self.state_diff.act(a, self.page());
+            }
             Action::Search => {
                 self.screen = Screen::Tuples;
                 self.tuples.searching = true;
@@ -340,6 +354,13 @@ impl Model {
         match s {
             Screen::Stats => vec![EngineCommand::LoadStats],
             Screen::Inspector if self.inspector.task_id.is_none() => self.open_selected(),
+            Screen::StateDiff => {
+                let id = self
+                    .tuples
+                    .selected_id()
+                    .or(self.inspector.task_id.as_deref());
+                self.state_diff.open(id.map(str::to_string).as_deref())
+            }
             Screen::Filter => filter::enter(self),
             _ => Vec::new(),
         }
@@ -440,7 +461,16 @@ impl Model {
                 }
                 _ => {}
             },
-            Screen::StateDiff => return self.state_diff.act(a, page),
+            Screen::StateDiff => {
+                // n/N without a search move to the next tuple, as on the Inspector.
+                if matches!(a, Action::NextItem | Action::PrevItem) && !self.state_diff.has_search()
+                {
+                    self.tuples
+                        .move_by(if a == Action::NextItem { 1 } else { -1 });
+                    return self.state_diff.open(self.tuples.selected_id());
+                }
+                return self.state_diff.act(a, page);
+            }
             Screen::Reward => return self.reward.act(a, page),
             Screen::Filter => return filter::act(self, a, page),
             Screen::Rollouts => return self.rollouts.act(a, page),

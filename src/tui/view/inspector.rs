@@ -10,6 +10,7 @@ use super::score;
 use crate::engine::store::StoredRound;
 use crate::tui::data::{parse_conditions, rewards};
 use crate::tui::diff::{unified, Change};
+use crate::tui::highlight::{highlight, Lang};
 use crate::tui::model::inspector::Pane;
 use crate::tui::model::Model;
 use crate::tui::theme::{check_glyph, status_glyph, Role, Theme};
@@ -224,8 +225,9 @@ fn script_lines<'a>(text: Option<&str>, notes: &[(usize, String)], theme: &Theme
             theme.style(Role::Muted),
         )];
     };
+    let coloured = highlight(Lang::Python, text, theme);
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    for (i, line) in coloured.iter().enumerate() {
         let n = i + 1;
         let flagged = notes.iter().any(|(l, _)| *l == n);
         let mark = if flagged {
@@ -233,11 +235,13 @@ fn script_lines<'a>(text: Option<&str>, notes: &[(usize, String)], theme: &Theme
         } else {
             Span::raw(" ")
         };
-        out.push(Line::from(vec![
+        let mut spans = vec![
             Span::styled(format!("{n:>4} "), theme.style(Role::Muted)),
             mark,
-            Span::raw(format!(" {line}")),
-        ]));
+            Span::raw(" "),
+        ];
+        spans.extend(line.spans.iter().cloned());
+        out.push(Line::from(spans));
         for (_, note) in notes.iter().filter(|(l, _)| *l == n) {
             out.push(Line::styled(
                 format!("       ⚠ {note}"),

@@ -1,0 +1,82 @@
+//! Reading an endpoint environment's state for the store (schema v5): each web app's current
+//! state as its state API serves it (`GET /state`'s `stored_state`, read in-process from the same
+//! session store the HTTP handler reads, so no request is made), and for the files domain a map of
+//! the home directory's files (size, sha256, and the text of small UTF-8 files).
+
+use serde_json::{json, Map, Value};
+use sha2::Digest as _;
+
+use crate::engine::env::{apps::AppKind, AppRegistry};
+use crate::engine::store::{StateEndpoint, StateSnapshot};
+
+use super::envs::TaskEnv;
+use super::HarnessError;
+
+/// The environment name of the file-system domain.
+pub const FILES_ENV: &str = "files";
+/// Largest file whose text is kept in a files-domain state.
+const MAX_TEXT: usize = 16 * 1024;
+/// Most files kept in a files-domain state.
+const MAX_FILES: usize = 400;
+
+/// The state of every environment of `env` at `endpoint`: one snapshot per web app, plus one for
+/// the files domain when `apps` names a files-kind app.
+pub fn capture(
+    registry: &AppRegistry,
+    apps: &[String],
+    env: &TaskEnv,
+    endpoint: StateEndpoint,
+) -> Result<Vec<StateSnapshot>, HarnessError> {
+    let mut out = Vec::with_capacity(env.web.len() + 1);
+    for w in &env.web {
+        let sessions = w.sessions();
+        let snap = sessions.snapshot(&env.sid).map_err(|e| {
+            HarnessError::Infra(format!("reading the {} state of {}: {e}", w.app, env.sid))
+        })?;
+        out.push(StateSnapshot {
+            endpoint,
+            env: w.app.clone(),
+            json: String::from_utf8_lossy(&snap.current.json).into_owned(),
+            volatile: sessions.app().manifest.volatile.clone(),
+        });
+    }
+    let files = apps.iter().any(|a| {
+        registry
+            .get(a)
+            .is_ok_and(|app| app.manifest.kind == AppKind::Files)
+    });
+    if files {
+        out.push(StateSnapshot {
+            endpoint,
+            env: FILES_ENV.into(),
+            json: home_state(&env.home).to_string(),
+            volatile: Vec::new(),
+        });
+    }
+    Ok(out)
+}
+
+/// The home directory as `{relative path: {size, sha256, text?}}`, sorted by path (so the flat
+/// diff names each changed file by its path).
+pub fn home_state(home: &std::path::Path) -> Value {
+    let mut files = Map::new();
+    for e in walkdir::WalkDir::new(home)
+        .sort_by_file_name()
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .take(MAX_FILES)
+    {
+        let rel = e.path().strip_prefix(home).unwrap_or(e.path());
+        let bytes = std::fs::read(e.path()).unwrap_or_default();
+        let mut f =
+            json!({"size": bytes.len(), "sha256": hex::encode(sha2::Sha256::digest(&bytes))});
+        if bytes.len() <= MAX_TEXT {
+            if let Ok(text) = std::str::from_utf8(&bytes) {
+                f["text"] = json!(text);
+            }
+        }
+        files.insert(rel.display().to_string(), f);
+    }
+    Value::Object(files)
+}
