@@ -60,6 +60,15 @@ pub enum Action {
     ToggleDiff,
     /// Re-read the store now.
     Refresh,
+    // filter screen
+    /// Filter: keep the tuple (asks for a reason).
+    DecideKeep,
+    /// Filter: keep it with an edited instruction (editor, then a reason).
+    DecideModify,
+    /// Filter: reject the tuple (asks for a reason).
+    DecideReject,
+    /// Filter: undo the last decision.
+    UndoDecision,
     // live jobs
     /// Live: run the loop on the pending tuples of the Tuples view (press twice to confirm).
     JobStart,
@@ -338,12 +347,37 @@ pub const REGISTRY: &[ActionSpec] = &[
         "Re-read the store now",
         &["r", "ctrl-r"],
     ),
+    // filter screen (screen-local: other screens ignore these keys)
+    spec(
+        Action::DecideKeep,
+        "decide_keep",
+        "Filter: keep the tuple (asks for a reason)",
+        &["K"],
+    ),
+    spec(
+        Action::DecideModify,
+        "decide_modify",
+        "Filter: modify_query — edit the instruction, then a reason",
+        &["M"],
+    ),
+    spec(
+        Action::DecideReject,
+        "decide_reject",
+        "Filter: reject the tuple (asks for a reason)",
+        &["R"],
+    ),
+    spec(
+        Action::UndoDecision,
+        "undo_decision",
+        "Filter: undo the last decision (a compensating record)",
+        &["u"],
+    ),
     // live jobs
     spec(
         Action::JobStart,
         "job_start",
         "Live: run the loop on pending tuples of the Tuples view",
-        &["R"],
+        &["ctrl-s"],
     ),
     spec(
         Action::JobPause,

@@ -12,7 +12,7 @@ use super::model::{Model, Msg};
 use super::terminal::Tui;
 use super::theme::{no_color_from_env, Theme};
 use super::view;
-use super::worker::{open_store, Workers};
+use super::worker::{open_store, open_store_readonly, Workers};
 
 /// Minimum time between two frames.
 pub const FRAME: Duration = Duration::from_millis(16);
@@ -68,7 +68,11 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
     // Configuration errors are reported before the terminal is touched.
     let keymap = Keymap::load(&opts.keymap)?;
     let theme = Theme::load(&opts.theme, no_color_from_env())?;
-    let store = open_store(&opts.store)?;
+    let store = if opts.readonly {
+        open_store_readonly(&opts.store)?
+    } else {
+        open_store(&opts.store)?
+    };
     let config = match &opts.config {
         Some(p) => crate::engine::config::Config::load(p, true)?,
         None => crate::engine::config::Config::default(),
@@ -83,7 +87,7 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
         },
         tx.clone(),
     )?;
-    let mut workers = Workers::start(store, tx)?.with_jobs(jobs);
+    let mut workers = Workers::start_with(store, tx, opts.readonly)?.with_jobs(jobs);
     let mut model = Model::new(keymap, opts.readonly);
     for c in model.init() {
         workers.send(c);

@@ -279,8 +279,8 @@ fn live_keys_start_pause_resume_cancel_with_confirmations() {
     keys(&mut m, &store, "1");
     assert_eq!(m.screen, Screen::Live);
     assert!(
-        keys(&mut m, &store, "R").is_empty(),
-        "the first R only asks"
+        keys(&mut m, &store, "ctrl-s").is_empty(),
+        "the first ctrl-s only asks"
     );
     assert!(
         m.notice.as_deref().unwrap().contains("3 pending tuples"),
@@ -288,7 +288,7 @@ fn live_keys_start_pause_resume_cancel_with_confirmations() {
         m.notice
     );
     assert_eq!(
-        keys(&mut m, &store, "R"),
+        keys(&mut m, &store, "ctrl-s"),
         vec![EngineCommand::StartRun(vec![
             "b_pending".into(),
             "c_stuck".into(),
@@ -296,8 +296,8 @@ fn live_keys_start_pause_resume_cancel_with_confirmations() {
         ])]
     );
     // Another key between the two presses disarms the confirmation.
-    keys(&mut m, &store, "R j");
-    assert!(keys(&mut m, &store, "R").is_empty());
+    keys(&mut m, &store, "ctrl-s j");
+    assert!(keys(&mut m, &store, "ctrl-s").is_empty());
     assert_eq!(keys(&mut m, &store, "p"), vec![EngineCommand::PauseJob]);
     feed(
         &mut m,
@@ -356,7 +356,7 @@ fn quitting_while_a_job_of_this_workbench_runs_asks_first() {
 #[test]
 fn readonly_workbench_refuses_to_start_or_steer_jobs() {
     let (mut m, store) = model_with_rows(true);
-    assert!(keys(&mut m, &store, "1 R R p X").is_empty());
+    assert!(keys(&mut m, &store, "1 ctrl-s ctrl-s p X").is_empty());
     assert!(m.notice.as_deref().unwrap().contains("read-only"));
 }
 

@@ -11,7 +11,7 @@ use tuplewright::tui::view;
 
 use super::fixture::{keys, loaded_model};
 
-fn scrub(text: &str) -> String {
+pub fn scrub(text: &str) -> String {
     let rules = [
         (r"\d\d:\d\d:\d\d", "HH:MM:SS"),
         (r" *\d+\.\ds\b", " N.Ns"),
@@ -28,7 +28,7 @@ fn scrub(text: &str) -> String {
     })
 }
 
-fn render(model: &Model, theme: &Theme, w: u16, h: u16) -> String {
+pub fn render(model: &Model, theme: &Theme, w: u16, h: u16) -> String {
     let mut term = Terminal::new(TestBackend::new(w, h)).expect("terminal");
     term.draw(|f| view::draw(f, model, theme, "fixture.db"))
         .expect("draw");

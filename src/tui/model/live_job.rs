@@ -214,7 +214,7 @@ impl Model {
                 let ids = self.run_candidates();
                 if ids.is_empty() {
                     self.notice = Some(
-                        "no pending tuple in the Tuples view (filter the Tuples screen, then R here)"
+                        "no pending tuple in the Tuples view (filter the Tuples screen, then ctrl-s here)"
                             .into(),
                     );
                     return Vec::new();
@@ -223,7 +223,7 @@ impl Model {
                     self.live.confirm = Some(a);
                     self.notice = Some(format!(
                         "run the loop (scripted agents) on the {} pending tuples of the Tuples view? \
-                         R again to start",
+                         ctrl-s again to start",
                         ids.len()
                     ));
                     return Vec::new();

@@ -2,6 +2,7 @@
 //! the event loop feeds it keys and worker results and forwards the commands it returns.
 
 pub mod filter;
+pub mod filter_prompt;
 pub mod inspector;
 pub mod live;
 pub mod live_job;
@@ -134,14 +135,20 @@ impl Model {
 
     /// Applies one input; returns the commands for the workers.
     pub fn update(&mut self, msg: Msg) -> Vec<EngineCommand> {
-        match msg {
+        let cmds = match msg {
             Msg::Key(k) => self.key(k),
             Msg::Data(d) => self.data(d),
             Msg::Resize(w, h) => {
                 self.size = (w, h);
                 Vec::new()
             }
+        };
+        // Observer mode: no writing command ever leaves the model.
+        let (cmds, refused) = super::readonly::guard(self.readonly, cmds);
+        if refused.is_some() {
+            self.notice = refused;
         }
+        cmds
     }
 
     fn data(&mut self, d: DataUpdate) -> Vec<EngineCommand> {
@@ -165,6 +172,8 @@ impl Model {
             }
             DataUpdate::Checks(c) => self.live.apply_checks(c),
             DataUpdate::Error(e) => self.notice = Some(e),
+            DataUpdate::Filter(d) => self.filter.accept(*d),
+            DataUpdate::Decided(d) => return filter::decided(self, *d),
             DataUpdate::Job(u) => self.job_update(u),
             DataUpdate::Events(events) => {
                 let changes = events.iter().any(|e| {
@@ -183,6 +192,7 @@ impl Model {
                     self.rows_loading = true;
                     cmds.push(EngineCommand::LoadRows);
                 }
+                cmds.extend(filter::on_events(self, &events));
                 if changes && self.screen == Screen::Inspector {
                     if let Some(id) = &self.inspector.task_id {
                         if events
@@ -238,6 +248,9 @@ impl Model {
                 _ => {}
             }
             return Vec::new();
+        }
+        if self.filter.capturing() {
+            return filter::input_key(self, k);
         }
         if self.tuples.searching {
             match k.code {
@@ -326,6 +339,7 @@ impl Model {
         match s {
             Screen::Stats => vec![EngineCommand::LoadStats],
             Screen::Inspector if self.inspector.task_id.is_none() => self.open_selected(),
+            Screen::Filter => filter::enter(self),
             _ => Vec::new(),
         }
     }
@@ -427,7 +441,7 @@ impl Model {
             },
             Screen::StateDiff => return self.state_diff.act(a, page),
             Screen::Reward => return self.reward.act(a, page),
-            Screen::Filter => return self.filter.act(a, page),
+            Screen::Filter => return filter::act(self, a, page),
             Screen::Rollouts => return self.rollouts.act(a, page),
             Screen::Stats => match a {
                 Action::Down => self.stats_scroll += 1,

@@ -74,7 +74,7 @@ fn job_line<'a>(model: &'a Model, theme: &Theme) -> Line<'a> {
     let live = &model.live;
     let Some(j) = &live.job else {
         return Line::styled(
-            " no job in the event log · R runs the loop on the pending tuples of the Tuples view",
+            " no job in the event log · ctrl-s runs the loop on the pending tuples of the Tuples view",
             theme.style(Role::Muted),
         );
     };
