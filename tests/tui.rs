@@ -28,3 +28,6 @@ mod model;
 mod smoke;
 #[path = "tui/snapshots.rs"]
 mod snapshots;
+// stats screen
+#[path = "tui/stats.rs"]
+mod stats;

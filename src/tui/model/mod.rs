@@ -10,6 +10,7 @@ pub mod palette;
 pub mod reward;
 pub mod rollouts;
 pub mod state_diff;
+pub mod stats;
 pub mod tuples;
 
 use crate::engine::stats::Stats;
@@ -444,16 +445,10 @@ impl Model {
             Screen::Reward => return self.reward.act(a, page),
             Screen::Filter => return filter::act(self, a, page),
             Screen::Rollouts => return self.rollouts.act(a, page),
-            Screen::Stats => match a {
-                Action::Down => self.stats_scroll += 1,
-                Action::Up => self.stats_scroll = self.stats_scroll.saturating_sub(1),
-                Action::PageDown => self.stats_scroll += page as usize,
-                Action::PageUp => {
-                    self.stats_scroll = self.stats_scroll.saturating_sub(page as usize)
-                }
-                Action::Top => self.stats_scroll = 0,
-                _ => {}
-            },
+            Screen::Stats => {
+                let s = self.stats.as_deref();
+                stats::act(&mut self.stats_scroll, s, self.size, a, page)
+            }
         }
         Vec::new()
     }
