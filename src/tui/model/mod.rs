@@ -224,8 +224,9 @@ impl Model {
             return vec![EngineCommand::Quit];
         }
         // esc then a key, read together (tmux within its escape-time), arrives as alt-key: an
-        // unbound alt-char is taken as the two presses, so esc alone always closes/cancels.
-        if k.alt && !k.ctrl && matches!(k.code, Code::Char(_)) {
+        // unbound alt-char is taken as the two presses, so esc alone always closes/cancels. Not in
+        // the Filter screen's text editor, where alt-keys edit (word motions).
+        if k.alt && !k.ctrl && matches!(k.code, Code::Char(_)) && !self.filter.capturing() {
             if let Resolved::Unbound = self.keymap.resolve(&[k]) {
                 let mut cmds = self.key(Key::plain(Code::Esc));
                 cmds.extend(self.key(Key { alt: false, ..k }));
