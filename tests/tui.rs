@@ -29,7 +29,7 @@ mod smoke;
 #[path = "tui/snapshots.rs"]
 mod snapshots;
 // stats screen
-#[path = "tui/stats.rs"]
-mod stats;
 #[path = "tui/state_diff.rs"]
 mod state_diff;
+#[path = "tui/stats.rs"]
+mod stats;
