@@ -12,3 +12,8 @@ mod model;
 mod smoke;
 #[path = "tui/snapshots.rs"]
 mod snapshots;
+// reward & rollouts screens
+#[path = "tui/reward.rs"]
+mod reward;
+#[path = "tui/rollout_fixture.rs"]
+mod rollout_fixture;

@@ -90,6 +90,13 @@ pub enum EngineCommand {
     CancelJob,
     /// Leave.
     Quit,
+    // reward & rollouts screens
+    /// Load the reward breakdowns of one tuple (Reward screen).
+    LoadRewards(String),
+    /// Load the rollout trials of one tuple, or of the whole store (`None`).
+    LoadTrials(Option<String>),
+    /// Load one trial's detail and screenshot (by rollouts row id).
+    LoadTrial(i64),
 }
 
 /// A result from a worker to the model.
@@ -109,6 +116,13 @@ pub enum DataUpdate {
     View(super::matcher::ViewResult),
     /// A store error to show in the status line.
     Error(String),
+    // reward & rollouts screens
+    /// Reward breakdowns of one tuple.
+    Rewards(Box<super::reward_data::RewardView>),
+    /// A trial list.
+    Trials(Box<super::rollouts_data::TrialList>),
+    /// One trial in full.
+    Trial(Box<super::rollouts_data::TrialDetail>),
 }
 
 /// Every tuple with its latest-round rewards, ordered by id.

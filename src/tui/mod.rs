@@ -19,5 +19,8 @@ pub mod terminal;
 pub mod theme;
 pub mod view;
 pub mod worker;
+// reward & rollouts screens
+pub mod reward_data;
+pub mod rollouts_data;
 
 pub use app::{run, TuiOptions};

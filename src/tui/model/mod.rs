@@ -3,6 +3,7 @@
 
 pub mod filter;
 pub mod inspector;
+pub mod launch;
 pub mod live;
 pub mod palette;
 pub mod reward;
@@ -164,6 +165,10 @@ impl Model {
             }
             DataUpdate::Checks(c) => self.live.apply_checks(c),
             DataUpdate::Error(e) => self.notice = Some(e),
+            // reward & rollouts screens
+            DataUpdate::Rewards(r) => self.reward.accept(*r),
+            DataUpdate::Trials(t) => return rollouts::accept_list(self, *t),
+            DataUpdate::Trial(t) => self.rollouts.accept_trial(*t),
             DataUpdate::Events(events) => {
                 let changes = events.iter().any(|e| {
                     matches!(
@@ -191,6 +196,7 @@ impl Model {
                         }
                     }
                 }
+                cmds.extend(rollouts::on_events(self, &events));
                 return cmds;
             }
         }
@@ -227,6 +233,9 @@ impl Model {
                 _ => {}
             }
             return Vec::new();
+        }
+        if self.screen == Screen::Rollouts && self.rollouts.form.is_some() {
+            return rollouts::form_key(self, k);
         }
         if self.tuples.searching {
             match k.code {
@@ -311,6 +320,8 @@ impl Model {
         match s {
             Screen::Stats => vec![EngineCommand::LoadStats],
             Screen::Inspector if self.inspector.task_id.is_none() => self.open_selected(),
+            Screen::Reward => reward::open(self),
+            Screen::Rollouts => rollouts::open(self),
             _ => Vec::new(),
         }
     }
@@ -408,9 +419,9 @@ impl Model {
                 _ => {}
             },
             Screen::StateDiff => return self.state_diff.act(a, page),
-            Screen::Reward => return self.reward.act(a, page),
+            Screen::Reward => return reward::act(self, a, page),
             Screen::Filter => return self.filter.act(a, page),
-            Screen::Rollouts => return self.rollouts.act(a, page),
+            Screen::Rollouts => return rollouts::act(self, a, page),
             Screen::Stats => match a {
                 Action::Down => self.stats_scroll += 1,
                 Action::Up => self.stats_scroll = self.stats_scroll.saturating_sub(1),

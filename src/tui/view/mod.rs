@@ -7,6 +7,7 @@ mod inspector;
 mod live;
 mod palette;
 mod reward;
+mod reward_card;
 mod rollouts;
 mod state_diff;
 mod stats;
