@@ -17,3 +17,5 @@ mod snapshots;
 mod reward;
 #[path = "tui/rollout_fixture.rs"]
 mod rollout_fixture;
+#[path = "tui/rollouts.rs"]
+mod rollouts;

@@ -85,6 +85,8 @@ fn event_loop(
     store: &std::path::Path,
 ) -> anyhow::Result<()> {
     let mut tui = Tui::enter()?;
+    // rollouts screen: the graphics protocol, queried once from the real terminal.
+    model.rollouts.picker = super::graphics::terminal_picker();
     let size = tui.terminal.size()?;
     model.update(Msg::Resize(size.width, size.height));
     let mut dirty = true;

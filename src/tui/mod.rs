@@ -20,6 +20,7 @@ pub mod theme;
 pub mod view;
 pub mod worker;
 // reward & rollouts screens
+pub mod graphics;
 pub mod reward_data;
 pub mod rollouts_data;
 

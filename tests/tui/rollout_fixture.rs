@@ -38,9 +38,9 @@ fn rollout(store: &Path, args: &[&str]) {
     );
 }
 
-/// A 64×48 PNG: four coloured quadrants.
+/// A 320×192 PNG: four coloured quadrants.
 pub fn write_png(path: &Path) {
-    let img = image::RgbImage::from_fn(64, 48, |x, y| match (x < 32, y < 24) {
+    let img = image::RgbImage::from_fn(320, 192, |x, y| match (x < 160, y < 96) {
         (true, true) => image::Rgb([220, 40, 40]),
         (false, true) => image::Rgb([40, 200, 60]),
         (true, false) => image::Rgb([40, 80, 220]),

@@ -4,11 +4,13 @@
 mod filter;
 mod help;
 mod inspector;
+mod launch_form;
 mod live;
 mod palette;
 mod reward;
 mod reward_card;
 mod rollouts;
+mod screenshot;
 mod state_diff;
 mod stats;
 mod tuples;
