@@ -110,6 +110,8 @@ fn card_block<'a>(card: &RewardCard, focused: bool, theme: &Theme) -> Block<'a> 
         .title(Span::styled(format!(" {} ", title(card, focused)), style))
 }
 
+/// Rows of `cols` cards from the focused card's row, as many rows as fit (earlier rows fill any
+/// space left), each row as tall as its tallest card.
 fn draw_columns(
     f: &mut Frame<'_>,
     area: Rect,
@@ -118,28 +120,52 @@ fn draw_columns(
     theme: &Theme,
 ) {
     let cols = (area.width / MIN_CARD).max(1) as usize;
-    let first = st.focus.min(cards.len().saturating_sub(cols));
-    let shown = &cards[first..cards.len().min(first + cols)];
-    let areas = Layout::horizontal(vec![Constraint::Ratio(1, cols as u32); cols]).split(area);
-    for (i, (card, a)) in shown.iter().zip(areas.iter()).enumerate() {
-        let focused = first + i == st.focus;
-        let block = card_block(card, focused, theme);
-        let inner = block.inner(*a);
-        let body = lines(card, inner.width as usize, theme);
-        f.render_widget(
-            Paragraph::new(body)
-                .block(block)
-                .scroll((st.scroll.min(u16::MAX as usize) as u16, 0)),
-            *a,
-        );
+    let col_w = area.width / cols as u16;
+    let inner_w = col_w.saturating_sub(2) as usize;
+    let bodies: Vec<_> = cards.iter().map(|c| lines(c, inner_w, theme)).collect();
+    let n_rows = cards.len().div_ceil(cols);
+    let row_h = |r: usize| -> u16 {
+        let tallest = bodies[r * cols..cards.len().min(r * cols + cols)]
+            .iter()
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0);
+        (tallest as u16 + 2).min(area.height)
+    };
+    let focus_row = st.focus / cols;
+    let (mut first, mut last, mut used) = (focus_row, focus_row, row_h(focus_row));
+    while last + 1 < n_rows && used + row_h(last + 1) <= area.height {
+        last += 1;
+        used += row_h(last);
     }
-    if cards.len() > cols {
-        let more = format!(
-            " cards {}–{} of {} ",
-            first + 1,
-            first + shown.len(),
-            cards.len()
-        );
+    while first > 0 && used + row_h(first - 1) <= area.height {
+        first -= 1;
+        used += row_h(first);
+    }
+    let mut y = area.y;
+    for r in first..=last {
+        let h = if r == last {
+            area.bottom() - y
+        } else {
+            row_h(r)
+        };
+        for c in 0..cols {
+            let i = r * cols + c;
+            let Some(card) = cards.get(i) else { break };
+            let a = Rect::new(area.x + c as u16 * col_w, y, col_w, h);
+            let block = card_block(card, i == st.focus, theme);
+            f.render_widget(
+                Paragraph::new(bodies[i].clone())
+                    .block(block)
+                    .scroll((st.scroll.min(u16::MAX as usize) as u16, 0)),
+                a,
+            );
+        }
+        y += h;
+    }
+    let shown = (first * cols + 1, cards.len().min((last + 1) * cols));
+    if shown != (1, cards.len()) {
+        let more = format!(" cards {}–{} of {} ", shown.0, shown.1, cards.len());
         let w = more.chars().count() as u16;
         let r = Rect::new(
             area.right().saturating_sub(w + 1),
