@@ -67,8 +67,11 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
     let theme = Theme::load(&opts.theme, no_color_from_env())?;
     let store = open_store(&opts.store)?;
     let (tx, rx) = mpsc::channel();
+    let image_tx = tx.clone();
     let workers = Workers::start(store, tx)?;
     let mut model = Model::new(keymap, opts.readonly);
+    // rollouts screen: screenshots are encoded off the draw path.
+    model.rollouts.image.start_background(image_tx)?;
     for c in model.init() {
         workers.send(c);
     }

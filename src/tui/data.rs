@@ -123,6 +123,8 @@ pub enum DataUpdate {
     Trials(Box<super::rollouts_data::TrialList>),
     /// One trial in full.
     Trial(Box<super::rollouts_data::TrialDetail>),
+    /// A screenshot finished encoding in the background (redraw).
+    ScreenshotReady,
 }
 
 /// Every tuple with its latest-round rewards, ordered by id.

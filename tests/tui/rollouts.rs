@@ -83,7 +83,7 @@ fn the_screenshot_trial_is_decoded_and_drawn_with_half_blocks() {
     );
     assert!(screen.contains("left_click"), "actions listed");
     assert!(
-        m.rollouts.image.0.borrow().is_some(),
+        m.rollouts.image.ready_key().map(|k| k.0) == Some(row.id),
         "the encoded image is cached"
     );
 }

@@ -169,6 +169,7 @@ impl Model {
             DataUpdate::Rewards(r) => self.reward.accept(*r),
             DataUpdate::Trials(t) => return rollouts::accept_list(self, *t),
             DataUpdate::Trial(t) => self.rollouts.accept_trial(*t),
+            DataUpdate::ScreenshotReady => {}
             DataUpdate::Events(events) => {
                 let changes = events.iter().any(|e| {
                     matches!(

@@ -2,34 +2,17 @@
 //! shown in the detail pane with its screenshot, the launch form, and the progress of a launch read
 //! from the `rollout.recorded` events as they arrive.
 
-use std::cell::RefCell;
-
 use ratatui_image::picker::Picker;
-use ratatui_image::protocol::Protocol;
 
 use crate::engine::store::Event;
 use crate::tui::action::{Action, Screen};
 use crate::tui::data::EngineCommand;
+use crate::tui::graphics::ImageCache;
 use crate::tui::keymap::Key;
 use crate::tui::rollouts_data::{TrialDetail, TrialList, TrialRow};
 
 use super::launch::{self, FormOutcome, LaunchForm};
 use super::Model;
-
-/// The encoded screenshot of the trial shown, for the area it was encoded for (a render cache:
-/// encoding happens once per trial and area, not on every frame).
-#[derive(Default)]
-pub struct ImageCache(pub RefCell<Option<Encoded>>);
-
-/// A screenshot encoded for the terminal: trial id, area (columns, rows), protocol.
-pub type Encoded = (i64, (u16, u16), Protocol);
-
-impl std::fmt::Debug for ImageCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let key = self.0.borrow().as_ref().map(|(id, size, _)| (*id, *size));
-        f.debug_tuple("ImageCache").field(&key).finish()
-    }
-}
 
 /// A launch being watched.
 #[derive(Debug, Clone, PartialEq)]
