@@ -125,6 +125,11 @@ impl ImageCache {
     pub fn clear(&self) {
         self.ready.borrow_mut().take();
         self.requested.borrow_mut().take();
+        if let Some((_, slot)) = &self.background {
+            if let Ok(mut s) = slot.lock() {
+                s.take();
+            }
+        }
     }
 
     /// The encoded image of trial `id` for an area of `size` cells: cached, taken from the
