@@ -159,6 +159,12 @@ fn launching_emits_exactly_one_start_rollouts_with_the_form_values() {
         panic!("one StartRollouts expected, got {cmds:?}");
     };
     assert_eq!((policy.as_str(), *trials), ("command:my-agent", 1));
+    for p in ["oracle", "noop", policy.as_str()] {
+        assert!(
+            tuplewright::tui::jobs::parse_policy(p).is_ok(),
+            "the job runner accepts the form's policy `{p}`"
+        );
+    }
     assert_eq!(task_ids.len(), 4, "every tuple in the Tuples view");
     // esc cancels without a command.
     assert!(keys(&mut m, &store, "L esc").is_empty());

@@ -2,13 +2,16 @@
 //! the event loop feeds it keys and worker results and forwards the commands it returns.
 
 pub mod filter;
+pub mod filter_prompt;
 pub mod inspector;
 pub mod launch;
 pub mod live;
+pub mod live_job;
 pub mod palette;
 pub mod reward;
 pub mod rollouts;
 pub mod state_diff;
+pub mod stats;
 pub mod tuples;
 
 use crate::engine::stats::Stats;
@@ -134,14 +137,20 @@ impl Model {
 
     /// Applies one input; returns the commands for the workers.
     pub fn update(&mut self, msg: Msg) -> Vec<EngineCommand> {
-        match msg {
+        let cmds = match msg {
             Msg::Key(k) => self.key(k),
             Msg::Data(d) => self.data(d),
             Msg::Resize(w, h) => {
                 self.size = (w, h);
                 Vec::new()
             }
+        };
+        // Observer mode: no writing command ever leaves the model.
+        let (cmds, refused) = super::readonly::guard(self.readonly, cmds);
+        if refused.is_some() {
+            self.notice = refused;
         }
+        cmds
     }
 
     fn data(&mut self, d: DataUpdate) -> Vec<EngineCommand> {
@@ -165,6 +174,9 @@ impl Model {
             }
             DataUpdate::Checks(c) => self.live.apply_checks(c),
             DataUpdate::Error(e) => self.notice = Some(e),
+            DataUpdate::Filter(d) => self.filter.accept(*d),
+            DataUpdate::Decided(d) => return filter::decided(self, *d),
+            DataUpdate::Job(u) => self.job_update(u),
             // reward & rollouts screens
             DataUpdate::Rewards(r) => self.reward.accept(*r),
             DataUpdate::Trials(t) => return rollouts::accept_list(self, *t),
@@ -187,6 +199,7 @@ impl Model {
                     self.rows_loading = true;
                     cmds.push(EngineCommand::LoadRows);
                 }
+                cmds.extend(filter::on_events(self, &events));
                 if changes && self.screen == Screen::Inspector {
                     if let Some(id) = &self.inspector.task_id {
                         if events
@@ -208,6 +221,15 @@ impl Model {
         if k.ctrl && k.code == Code::Char('c') {
             self.quit = true;
             return vec![EngineCommand::Quit];
+        }
+        // esc then a key, read together (tmux within its escape-time), arrives as alt-key: an
+        // unbound alt-char is taken as the two presses, so esc alone always closes/cancels.
+        if k.alt && !k.ctrl && matches!(k.code, Code::Char(_)) {
+            if let Resolved::Unbound = self.keymap.resolve(&[k]) {
+                let mut cmds = self.key(Key::plain(Code::Esc));
+                cmds.extend(self.key(Key { alt: false, ..k }));
+                return cmds;
+            }
         }
         if let Overlay::Palette(p) = &mut self.overlay {
             match k.code {
@@ -234,6 +256,9 @@ impl Model {
                 _ => {}
             }
             return Vec::new();
+        }
+        if self.filter.capturing() {
+            return filter::input_key(self, k);
         }
         if self.screen == Screen::Rollouts && self.rollouts.form.is_some() {
             return rollouts::form_key(self, k);
@@ -273,6 +298,9 @@ impl Model {
 
     /// Performs an action (from a key or the palette).
     pub fn act(&mut self, a: Action) -> Vec<EngineCommand> {
+        if self.live.confirm != Some(a) {
+            self.live.confirm = None;
+        }
         if let Overlay::Help(scroll) = &mut self.overlay {
             match a {
                 Action::Down => *scroll += 1,
@@ -284,6 +312,7 @@ impl Model {
             return Vec::new();
         }
         match a {
+            Action::Quit if !self.quit_confirmed() => {}
             Action::Quit => {
                 self.quit = true;
                 return vec![EngineCommand::Quit];
@@ -321,6 +350,7 @@ impl Model {
         match s {
             Screen::Stats => vec![EngineCommand::LoadStats],
             Screen::Inspector if self.inspector.task_id.is_none() => self.open_selected(),
+            Screen::Filter => filter::enter(self),
             Screen::Reward => reward::open(self),
             Screen::Rollouts => rollouts::open(self),
             _ => Vec::new(),
@@ -417,22 +447,19 @@ impl Model {
                 Action::PageUp => self.live.scroll(-page),
                 Action::Top => self.live.scroll(-(self.live.log.len() as isize)),
                 Action::Bottom => self.live.resume(),
+                Action::JobStart | Action::JobPause | Action::JobResume | Action::JobCancel => {
+                    return self.job_action(a)
+                }
                 _ => {}
             },
             Screen::StateDiff => return self.state_diff.act(a, page),
             Screen::Reward => return reward::act(self, a, page),
-            Screen::Filter => return self.filter.act(a, page),
+            Screen::Filter => return filter::act(self, a, page),
             Screen::Rollouts => return rollouts::act(self, a, page),
-            Screen::Stats => match a {
-                Action::Down => self.stats_scroll += 1,
-                Action::Up => self.stats_scroll = self.stats_scroll.saturating_sub(1),
-                Action::PageDown => self.stats_scroll += page as usize,
-                Action::PageUp => {
-                    self.stats_scroll = self.stats_scroll.saturating_sub(page as usize)
-                }
-                Action::Top => self.stats_scroll = 0,
-                _ => {}
-            },
+            Screen::Stats => {
+                let s = self.stats.as_deref();
+                stats::act(&mut self.stats_scroll, s, self.size, a, page)
+            }
         }
         Vec::new()
     }

@@ -26,9 +26,9 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
     .areas(area);
     f.render_widget(Paragraph::new(header(model, theme)), head);
     let hint = if model.readonly {
-        " j/k trial · J/K detail · A this tuple/all · n/N tuple · read-only: no launch"
+        " j/k trial · {/} detail · A this tuple/all · n/N tuple · read-only: no launch"
     } else {
-        " j/k trial · J/K detail · A this tuple/all · L launch · n/N tuple"
+        " j/k trial · {/} detail · A this tuple/all · L launch · n/N tuple"
     };
     f.render_widget(Paragraph::new(hint).style(theme.style(Role::Muted)), keys);
     let (list_area, detail_area) = if body.width >= 120 {
