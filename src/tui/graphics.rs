@@ -221,7 +221,11 @@ mod tests {
             Lookup::Ready(_)
         ));
         assert_eq!(cache.ready_key(), Some((7, (20, 5))));
-        assert!(rx.try_recv().is_err(), "no second encoding was queued");
+        assert!(
+            rx.recv_timeout(std::time::Duration::from_millis(300))
+                .is_err(),
+            "no second encoding was queued"
+        );
         // Synchronous without the thread.
         let sync = ImageCache::default();
         assert!(matches!(
