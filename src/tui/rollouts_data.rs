@@ -15,10 +15,9 @@ use crate::engine::rollout::inclusion::{classify, Inclusion};
 use crate::engine::rollout::RolloutConfig;
 use crate::engine::store::{Store, StoreError};
 
-/// `detail` key of a trial's final screenshot path.
-pub const SCREENSHOT_KEY: &str = "screenshot";
-/// `detail` key of a trial's screenshot paths, in order.
-pub const SCREENSHOTS_KEY: &str = "screenshots";
+pub use crate::engine::rollout::screen::{
+    SCREENSHOTS_DETAIL_KEY as SCREENSHOTS_KEY, SCREENSHOT_DETAIL_KEY as SCREENSHOT_KEY,
+};
 /// Most trials listed in the whole-store view (the newest ones).
 pub const ALL_LIMIT: usize = 20_000;
 /// Largest side of a decoded screenshot (bigger ones are scaled down once, off the UI thread).
@@ -115,7 +114,7 @@ pub struct TrialDetail {
 
 const COLUMNS: &str = "id, task_id, model, trial, reward, judge_verdict, failure, \
     json_extract(detail_json, '$.duration_ms'), json_extract(detail_json, '$.kind.probe.expected'), \
-    (json_extract(detail_json, '$.screenshot') IS NOT NULL OR json_extract(detail_json, '$.screenshots') IS NOT NULL)";
+    (json_extract(detail_json, '$.screenshot') IS NOT NULL OR json_extract(detail_json, '$.screenshots') IS NOT NULL)"; // SCREENSHOT_KEY, SCREENSHOTS_KEY
 
 /// The trials of `scope` (one task, or the newest [`ALL_LIMIT`] of the store), with outcomes.
 pub fn load_trials(store: &Store, scope: Option<&str>) -> Result<TrialList, StoreError> {
