@@ -163,3 +163,85 @@ fn snapshot_reward_cards_and_raw_output() {
     snap_all("reward_failed_trial", "5 > > > > >");
     snap_all("reward_raw", "5 > o");
 }
+
+/// A second round whose golden runs disagree and whose initial runs both time out, recorded
+/// through the store's write API on a copy, read by the real loader and drawn.
+#[test]
+fn differing_runs_are_both_shown_and_timeouts_are_failures_not_zeros() {
+    use serde_json::json;
+    use tuplewright::engine::store::{RewardRun, RoundRecord, Scripts, Store};
+    let (_, first) = copy_path();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("r.db");
+    super::rollout_fixture::open_copy()
+        .conn()
+        .execute("VACUUM INTO ?1", [path.to_string_lossy()])
+        .expect("copy");
+    let mut store = Store::open(&path, std::time::Duration::from_secs(5)).expect("open");
+    let run = |endpoint: &str, reward: Option<f64>, score: f64| RewardRun {
+        endpoint: endpoint.into(),
+        reward,
+        components: if reward.is_some() {
+            json!([{"name": "posted", "weight": 1.0, "score": score, "details": "d"}])
+        } else {
+            json!([])
+        },
+        exit_code: reward.map(|_| 0),
+        stdout: String::new(),
+        stderr: "killed".into(),
+        duration_ms: 30,
+        failure: reward.is_none().then(|| "timeout after 30 s".to_string()),
+    };
+    let round = RoundRecord {
+        task_id: first.to_string(),
+        round_no: None,
+        verdict: "fail".into(),
+        source: "loop".into(),
+        scripts: Scripts::default(),
+        review_md: String::new(),
+        scan_findings: json!([]),
+        generator_model: None,
+        discriminator_model: None,
+        started_at: "2026-01-01T00:00:00Z".into(),
+        finished_at: "2026-01-01T00:00:01Z".into(),
+        script_runs: Vec::new(),
+        reward_runs: vec![
+            run("initial", None, 0.0),
+            run("initial", None, 0.0),
+            run("golden", Some(1.0), 1.0),
+            run("golden", Some(0.5), 0.5),
+        ],
+        usage: Vec::new(),
+    };
+    store.write(|tx| tx.record_round(&round)).expect("record");
+    let (mut m, _) = loaded_model_with_rollouts(false);
+    m.update(tuplewright::tui::model::Msg::Resize(160, 48));
+    keys(&mut m, &store, "5");
+    let data = m.reward.data.as_ref().expect("data");
+    assert_eq!(data.rounds.len(), 2);
+    assert_eq!(m.reward.round, 1, "opens on the latest round");
+    let labels: Vec<&str> = m.reward.cards().iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(&labels[..3], ["r(init)", "r(gold) run 1", "r(gold) run 2"]);
+    let cards = m.reward.cards();
+    assert_eq!(
+        (cards[0].reward, cards[0].runs),
+        (None, 2),
+        "two identical timeouts"
+    );
+    assert!(cards[1].nondeterministic && cards[2].nondeterministic);
+    let theme = Theme::builtin("dark", true).expect("theme");
+    let screen = render(&m, &theme, 160, 48);
+    assert!(screen.contains("r(init) · FAILED"), "{screen}");
+    assert!(screen.contains("timeout after 30 s"), "{screen}");
+    assert!(
+        screen.contains("r(gold) run 2 · 0.50 · ≠ runs differ"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("r(init)   –  ·"),
+        "no r(init) score in the header: {screen}"
+    );
+    keys(&mut m, &store, "[");
+    assert_eq!(m.reward.round, 0);
+    assert_eq!(m.reward.cards()[1].label, "r(gold)", "round 1's runs agree");
+}
