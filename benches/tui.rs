@@ -7,6 +7,10 @@
 
 use std::time::{Duration, Instant};
 
+// reward & rollouts screens
+#[path = "tui/reward_rollouts.rs"]
+mod reward_rollouts;
+
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use tuplewright::engine::store::Store;
@@ -187,6 +191,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ms(median(times))
         );
     }
+    // reward & rollouts screens
+    reward_rollouts::run(&path, &theme)?;
     Ok(())
 }
 

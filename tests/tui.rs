@@ -33,3 +33,10 @@ mod snapshots;
 mod state_diff;
 #[path = "tui/stats.rs"]
 mod stats;
+// reward & rollouts screens
+#[path = "tui/reward.rs"]
+mod reward;
+#[path = "tui/rollout_fixture.rs"]
+mod rollout_fixture;
+#[path = "tui/rollouts.rs"]
+mod rollouts;

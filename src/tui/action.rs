@@ -89,6 +89,21 @@ pub enum Action {
     StateCompare,
     /// State diff: fold / unfold the tree node under the cursor.
     StateFold,
+    // reward & rollouts screens
+    /// Reward: show or hide the raw reward output (stdout/stderr) of the focused card.
+    RawOutput,
+    /// Reward: focus the next card (columns scroll to it).
+    CardNext,
+    /// Reward: focus the previous card.
+    CardPrev,
+    /// Rollouts: open the launch form (policy, trials) for the selection.
+    LaunchRollouts,
+    /// Rollouts: list the selected tuple's trials or every trial in the store.
+    ToggleScope,
+    /// Rollouts: scroll the trial detail pane down.
+    DetailDown,
+    /// Rollouts: scroll the trial detail pane up.
+    DetailUp,
 }
 
 /// The screens (tabs) that are built, in tab order.
@@ -431,13 +446,56 @@ pub const REGISTRY: &[ActionSpec] = &[
         Action::StateCompare,
         "state_compare",
         "State diff: initial vs golden, then vs each rollout trial's final state",
-        &["o"],
+        &["C"],
     ),
     spec(
         Action::StateFold,
         "state_fold",
         "State diff: fold / unfold the tree node (enter too); / n N search here",
         &["space"],
+    ),
+    // reward & rollouts screens
+    spec(
+        Action::RawOutput,
+        "raw_output",
+        "Reward: show/hide the focused card's raw output",
+        &["o"],
+    ),
+    spec(
+        Action::CardNext,
+        "card_next",
+        "Reward: focus the next card (r(init), r(gold), trials)",
+        &[">"],
+    ),
+    spec(
+        Action::CardPrev,
+        "card_prev",
+        "Reward: focus the previous card",
+        &["<"],
+    ),
+    spec(
+        Action::LaunchRollouts,
+        "launch_rollouts",
+        "Rollouts: launch rollouts (policy, trials) on the selection",
+        &["L"],
+    ),
+    spec(
+        Action::ToggleScope,
+        "rollouts_scope",
+        "Rollouts: the selected tuple's trials / every trial",
+        &["A"],
+    ),
+    spec(
+        Action::DetailDown,
+        "detail_down",
+        "Rollouts: scroll the trial detail down",
+        &["}"],
+    ),
+    spec(
+        Action::DetailUp,
+        "detail_up",
+        "Rollouts: scroll the trial detail up",
+        &["{"],
     ),
 ];
 

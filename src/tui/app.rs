@@ -78,6 +78,7 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
         None => crate::engine::config::Config::default(),
     };
     let (tx, rx) = mpsc::channel();
+    let image_tx = tx.clone();
     let jobs = super::jobs::JobRunner::start(
         super::jobs::JobSettings {
             store: opts.store.clone(),
@@ -93,6 +94,8 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
     let _ = std::thread::Builder::new()
         .name("tw-highlight".into())
         .spawn(super::highlight::warm_up);
+    // rollouts screen: screenshots are encoded off the draw path.
+    model.rollouts.image.start_background(image_tx)?;
     for c in model.init() {
         workers.send(c);
     }
@@ -113,6 +116,8 @@ fn event_loop(
     store: &std::path::Path,
 ) -> anyhow::Result<()> {
     let mut tui = Tui::enter()?;
+    // rollouts screen: the graphics protocol, queried once from the real terminal.
+    model.rollouts.picker = super::graphics::terminal_picker();
     let size = tui.terminal.size()?;
     model.update(Msg::Resize(size.width, size.height));
     let mut dirty = true;

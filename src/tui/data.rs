@@ -98,6 +98,13 @@ pub enum EngineCommand {
     LoadFilter(String),
     /// Apply a curator's decision or undo through the engine's decision interface.
     Decide(super::filter_data::DecideCmd),
+    // reward & rollouts screens
+    /// Load the reward breakdowns of one tuple (Reward screen).
+    LoadRewards(String),
+    /// Load the rollout trials of one tuple, or of the whole store (`None`).
+    LoadTrials(Option<String>),
+    /// Load one trial's detail and screenshot (by rollouts row id).
+    LoadTrial(i64),
 }
 
 /// A result from a worker to the model.
@@ -128,6 +135,15 @@ pub enum DataUpdate {
     // live jobs
     /// From the job runner: a job of this workbench started or finished, or a notice.
     Job(super::jobs::JobUpdate),
+    // reward & rollouts screens
+    /// Reward breakdowns of one tuple.
+    Rewards(Box<super::reward_data::RewardView>),
+    /// A trial list.
+    Trials(Box<super::rollouts_data::TrialList>),
+    /// One trial in full.
+    Trial(Box<super::rollouts_data::TrialDetail>),
+    /// A screenshot finished encoding in the background (redraw).
+    ScreenshotReady,
 }
 
 /// Every tuple with its latest-round rewards, ordered by id.

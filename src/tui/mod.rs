@@ -27,5 +27,9 @@ pub mod terminal;
 pub mod theme;
 pub mod view;
 pub mod worker;
+// reward & rollouts screens
+pub mod graphics;
+pub mod reward_data;
+pub mod rollouts_data;
 
 pub use app::{run, TuiOptions};

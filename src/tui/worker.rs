@@ -151,6 +151,17 @@ pub fn handle(store: &Store, cmd: &EngineCommand) -> Vec<DataUpdate> {
             cmd: d.clone(),
             result: Err("decisions need the store worker's writing path (handle_write)".into()),
         }))),
+        // reward & rollouts screens
+        EngineCommand::LoadRewards(id) => {
+            super::reward_data::load_rewards(store, id).map(|r| DataUpdate::Rewards(Box::new(r)))
+        }
+        EngineCommand::LoadTrials(scope) => {
+            super::rollouts_data::load_trials(store, scope.as_deref())
+                .map(|t| DataUpdate::Trials(Box::new(t)))
+        }
+        EngineCommand::LoadTrial(id) => {
+            super::rollouts_data::load_trial(store, *id).map(|t| DataUpdate::Trial(Box::new(t)))
+        }
     };
     vec![res.unwrap_or_else(|e| DataUpdate::Error(format!("store: {e}")))]
 }

@@ -172,7 +172,7 @@ fn a_round_recorded_before_v5_says_so() {
 }
 
 #[test]
-fn o_compares_with_a_rollout_trials_final_state() {
+fn c_compares_with_a_rollout_trials_final_state() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut store = copy_store(&dir);
     let mut m = model_on(&store);
@@ -207,7 +207,7 @@ fn o_compares_with_a_rollout_trials_final_state() {
             )
         })
         .expect("record a trial");
-    keys(&mut m, &store, "4 o");
+    keys(&mut m, &store, "4 C");
     assert_eq!(m.state_diff.target_label(), "final · noop trial 1");
     let rows: Vec<(&str, Kind)> = m
         .state_diff
@@ -217,8 +217,8 @@ fn o_compares_with_a_rollout_trials_final_state() {
         .map(|l| (l.label.as_str(), l.kind))
         .collect();
     assert_eq!(rows, [("trialMarker", Kind::Added)]);
-    keys(&mut m, &store, "o");
-    assert_eq!(m.state_diff.target_label(), "golden", "o cycles back");
+    keys(&mut m, &store, "C");
+    assert_eq!(m.state_diff.target_label(), "golden", "C cycles back");
 }
 
 fn snap(name: &str, setup: &str) {

@@ -5,6 +5,13 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Key of a trial's `detail` where a screen-driving policy records the path of its final
+/// screenshot (PNG or JPEG; absolute, or relative to the store's directory). The workbench's
+/// Rollouts screen shows it.
+pub const SCREENSHOT_DETAIL_KEY: &str = "screenshot";
+/// Key of a trial's `detail` holding every screenshot path in order (the last one is shown).
+pub const SCREENSHOTS_DETAIL_KEY: &str = "screenshots";
+
 /// What the policy sees at one step.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]

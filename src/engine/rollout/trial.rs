@@ -216,6 +216,10 @@ fn steps(
     drop(env);
     let (rec, _) = reward_run("rollout", &r);
     detail["components"] = rec.components.clone();
+    // The raw output, for the workbench's Reward screen (head and tail kept).
+    detail["reward_output"] = json!({"exit_code": rec.exit_code,
+        "stdout": crate::engine::providers::head_tail(&rec.stdout, 8000),
+        "stderr": crate::engine::providers::head_tail(&rec.stderr, 4000)});
     if let Some(f) = rec.failure {
         return Err(RolloutError::Task(format!("reward.py: {f}")));
     }

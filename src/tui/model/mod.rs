@@ -4,6 +4,7 @@
 pub mod filter;
 pub mod filter_prompt;
 pub mod inspector;
+pub mod launch;
 pub mod live;
 pub mod live_job;
 pub mod palette;
@@ -177,6 +178,11 @@ impl Model {
             DataUpdate::Filter(d) => self.filter.accept(*d),
             DataUpdate::Decided(d) => return filter::decided(self, *d),
             DataUpdate::Job(u) => self.job_update(u),
+            // reward & rollouts screens
+            DataUpdate::Rewards(r) => self.reward.accept(*r),
+            DataUpdate::Trials(t) => return rollouts::accept_list(self, *t),
+            DataUpdate::Trial(t) => self.rollouts.accept_trial(*t),
+            DataUpdate::ScreenshotReady => {}
             DataUpdate::Events(events) => {
                 let changes = events.iter().any(|e| {
                     matches!(
@@ -212,6 +218,7 @@ impl Model {
                         }
                     }
                 }
+                cmds.extend(rollouts::on_events(self, &events));
                 return cmds;
             }
         }
@@ -264,6 +271,9 @@ impl Model {
         }
         if self.filter.capturing() {
             return filter::input_key(self, k);
+        }
+        if self.screen == Screen::Rollouts && self.rollouts.form.is_some() {
+            return rollouts::form_key(self, k);
         }
         if self.tuples.searching {
             match k.code {
@@ -363,6 +373,8 @@ impl Model {
                 self.state_diff.open(id.map(str::to_string).as_deref())
             }
             Screen::Filter => filter::enter(self),
+            Screen::Reward => reward::open(self),
+            Screen::Rollouts => rollouts::open(self),
             _ => Vec::new(),
         }
     }
@@ -472,9 +484,9 @@ impl Model {
                 }
                 return self.state_diff.act(a, page);
             }
-            Screen::Reward => return self.reward.act(a, page),
+            Screen::Reward => return reward::act(self, a, page),
             Screen::Filter => return filter::act(self, a, page),
-            Screen::Rollouts => return self.rollouts.act(a, page),
+            Screen::Rollouts => return rollouts::act(self, a, page),
             Screen::Stats => {
                 let s = self.stats.as_deref();
                 stats::act(&mut self.stats_scroll, s, self.size, a, page)

@@ -1,26 +1,274 @@
-//! State of the Rollouts screen (teacher rollouts).
+//! State of the Rollouts screen: the trial list (the selected tuple's, or every trial), the trial
+//! shown in the detail pane with its screenshot, the launch form, and the progress of a launch read
+//! from the `rollout.recorded` events as they arrive.
 
-use crate::tui::action::Action;
+use ratatui_image::picker::Picker;
+
+use crate::engine::store::Event;
+use crate::tui::action::{Action, Screen};
 use crate::tui::data::EngineCommand;
+use crate::tui::graphics::ImageCache;
+use crate::tui::keymap::Key;
+use crate::tui::rollouts_data::{TrialDetail, TrialList, TrialRow};
+
+use super::launch::{self, FormOutcome, LaunchForm};
+use super::Model;
+
+/// A launch being watched.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// Policy string sent.
+    pub policy: String,
+    /// The tuples.
+    pub task_ids: Vec<String>,
+    /// Trials per tuple.
+    pub trials: u32,
+    /// Trials recorded since the launch.
+    pub recorded: usize,
+    /// Of which failed (no score).
+    pub failed: usize,
+}
+
+impl Progress {
+    /// Trials expected in total.
+    pub fn expected(&self) -> usize {
+        self.task_ids.len() * self.trials as usize
+    }
+
+    /// The model name the engine records for this policy (`command:` + a 60-character excerpt).
+    fn model_name(&self) -> String {
+        match self.policy.strip_prefix("command:") {
+            Some(cmd) => format!("command:{}", crate::engine::providers::excerpt(cmd, 60)),
+            None => self.policy.clone(),
+        }
+    }
+}
 
 /// Rollouts screen state.
 #[derive(Debug, Default)]
 pub struct RolloutsState {
-    /// Scroll offset, in lines.
-    pub scroll: usize,
+    /// List every trial of the store instead of the selected tuple's.
+    pub all: bool,
+    /// The tuple whose trials are listed (when not `all`).
+    pub task_id: Option<String>,
+    /// The loaded list.
+    pub list: Option<TrialList>,
+    /// Selected row.
+    pub selected: usize,
+    /// First visible row (kept by the renderer).
+    pub offset: std::cell::Cell<usize>,
+    /// The selected trial in full (may lag the selection while loading).
+    pub detail: Option<TrialDetail>,
+    /// Scroll of the detail pane.
+    pub detail_scroll: usize,
+    /// The launch form, when open.
+    pub form: Option<LaunchForm>,
+    /// The launch being watched.
+    pub progress: Option<Progress>,
+    /// The graphics protocol picker, queried once from the real terminal (`None`: half-blocks).
+    pub picker: Option<Picker>,
+    /// Screenshot render cache.
+    pub image: ImageCache,
 }
 
 impl RolloutsState {
-    /// Applies a screen action; `page` is the rows a page moves.
-    pub fn act(&mut self, a: Action, page: isize) -> Vec<EngineCommand> {
-        match a {
-            Action::Down => self.scroll += 1,
-            Action::Up => self.scroll = self.scroll.saturating_sub(1),
-            Action::PageDown => self.scroll += page as usize,
-            Action::PageUp => self.scroll = self.scroll.saturating_sub(page as usize),
-            Action::Top => self.scroll = 0,
-            _ => {}
+    /// The scope to load: the tuple, or `None` for every trial.
+    fn scope(&self) -> Option<String> {
+        if self.all {
+            None
+        } else {
+            self.task_id.clone()
         }
-        Vec::new()
     }
+
+    /// The selected row.
+    pub fn selected_row(&self) -> Option<&TrialRow> {
+        self.list.as_ref().and_then(|l| l.rows.get(self.selected))
+    }
+
+    fn load_selected(&mut self) -> Vec<EngineCommand> {
+        self.detail_scroll = 0;
+        match self.selected_row() {
+            Some(r) if self.detail.as_ref().map(|d| d.id) != Some(r.id) => {
+                vec![EngineCommand::LoadTrial(r.id)]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn move_by(&mut self, delta: isize) -> Vec<EngineCommand> {
+        let n = self.list.as_ref().map_or(0, |l| l.rows.len());
+        self.selected = self
+            .selected
+            .saturating_add_signed(delta)
+            .min(n.saturating_sub(1));
+        self.load_selected()
+    }
+
+    /// Takes a loaded detail if it is the selected trial.
+    pub fn accept_trial(&mut self, d: TrialDetail) {
+        if self.selected_row().map(|r| r.id) == Some(d.id) {
+            self.detail = Some(d);
+        }
+    }
+}
+
+/// (Re)loads the list for the current scope, following the Tuples selection.
+pub fn open(m: &mut Model) -> Vec<EngineCommand> {
+    let id = m.tuples.selected_id().map(str::to_string);
+    if m.rollouts.task_id != id {
+        m.rollouts.task_id = id;
+        if !m.rollouts.all {
+            m.rollouts.selected = 0;
+        }
+    }
+    if !m.rollouts.all && m.rollouts.task_id.is_none() {
+        return Vec::new();
+    }
+    vec![EngineCommand::LoadTrials(m.rollouts.scope())]
+}
+
+/// Takes a loaded list if it is for the current scope; loads the selected trial's detail.
+pub fn accept_list(m: &mut Model, list: TrialList) -> Vec<EngineCommand> {
+    let r = &mut m.rollouts;
+    if list.scope != r.scope() {
+        return Vec::new();
+    }
+    r.selected = r.selected.min(list.rows.len().saturating_sub(1));
+    r.list = Some(list);
+    r.load_selected()
+}
+
+/// Screen actions.
+pub fn act(m: &mut Model, a: Action, page: isize) -> Vec<EngineCommand> {
+    let r = &mut m.rollouts;
+    match a {
+        Action::Down => r.move_by(1),
+        Action::Up => r.move_by(-1),
+        Action::PageDown => r.move_by(page),
+        Action::PageUp => r.move_by(-page),
+        Action::Top => r.move_by(isize::MIN / 2),
+        Action::Bottom => r.move_by(isize::MAX / 2),
+        Action::DetailDown => {
+            r.detail_scroll += 1;
+            Vec::new()
+        }
+        Action::DetailUp => {
+            r.detail_scroll = r.detail_scroll.saturating_sub(1);
+            Vec::new()
+        }
+        Action::ToggleScope => {
+            r.all = !r.all;
+            r.selected = 0;
+            r.list = None;
+            open(m)
+        }
+        Action::NextItem | Action::PrevItem => {
+            m.tuples.move_by(if a == Action::NextItem { 1 } else { -1 });
+            open(m)
+        }
+        Action::LaunchRollouts if m.readonly => {
+            m.notice =
+                Some("read-only (--readonly): launching rollouts is disabled for observers".into());
+            Vec::new()
+        }
+        Action::LaunchRollouts if m.tuples.selected_id().is_none() => {
+            m.notice = Some("no tuple selected: pick one on the Tuples screen (2)".into());
+            Vec::new()
+        }
+        Action::LaunchRollouts => {
+            m.rollouts.form = Some(LaunchForm::default());
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A key while the launch form is open: edits it, or launches (exactly one `StartRollouts`).
+pub fn form_key(m: &mut Model, k: Key) -> Vec<EngineCommand> {
+    let Some(form) = m.rollouts.form.as_mut() else {
+        return Vec::new();
+    };
+    match form.key(k) {
+        FormOutcome::Editing => Vec::new(),
+        FormOutcome::Cancelled => {
+            m.rollouts.form = None;
+            Vec::new()
+        }
+        FormOutcome::Launch(policy, trials) => {
+            let all_in_view = form.all_in_view;
+            m.rollouts.form = None;
+            if m.readonly {
+                m.notice = Some("read-only (--readonly): nothing launched".into());
+                return Vec::new();
+            }
+            let task_ids: Vec<String> = if all_in_view {
+                let t = &m.tuples;
+                t.view
+                    .iter()
+                    .filter_map(|&i| t.rows.get(i as usize).map(|r| r.id.clone()))
+                    .collect()
+            } else {
+                m.tuples
+                    .selected_id()
+                    .map(str::to_string)
+                    .into_iter()
+                    .collect()
+            };
+            if task_ids.is_empty() {
+                m.notice = Some("no tuple to launch on".into());
+                return Vec::new();
+            }
+            m.notice = Some(format!(
+                "launched {policy} × {trials} on {} tuple(s)",
+                task_ids.len()
+            ));
+            m.rollouts.progress = Some(Progress {
+                policy: policy.clone(),
+                task_ids: task_ids.clone(),
+                trials,
+                recorded: 0,
+                failed: 0,
+            });
+            vec![launch::command(task_ids, policy, trials)]
+        }
+    }
+}
+
+/// New events: counts the launch's recorded trials and reloads the Rollouts and Reward screens
+/// when a trial or round of the tuple they show arrives.
+pub fn on_events(m: &mut Model, events: &[Event]) -> Vec<EngineCommand> {
+    let mut cmds = Vec::new();
+    if let Some(p) = m.rollouts.progress.as_mut() {
+        let name = p.model_name();
+        for e in events.iter().filter(|e| e.kind == "rollout.recorded") {
+            let ours = e.task_id.as_ref().is_some_and(|t| p.task_ids.contains(t))
+                && e.payload.get("model").and_then(|v| v.as_str()) == Some(name.as_str());
+            if ours {
+                p.recorded += 1;
+                if e.payload.get("reward").is_none_or(|v| v.is_null()) {
+                    p.failed += 1;
+                }
+            }
+        }
+    }
+    let touches = |id: &Option<String>, kinds: &[&str]| {
+        events
+            .iter()
+            .any(|e| kinds.contains(&e.kind.as_str()) && (id.is_none() || e.task_id == *id))
+    };
+    let scope = m.rollouts.scope();
+    if m.screen == Screen::Rollouts
+        && m.rollouts.list.is_some()
+        && touches(&scope, &["rollout.recorded"])
+    {
+        cmds.push(EngineCommand::LoadTrials(scope));
+    }
+    if m.screen == Screen::Reward
+        && m.reward.task_id.is_some()
+        && touches(&m.reward.task_id, &["rollout.recorded", "round.recorded"])
+    {
+        cmds.extend(m.reward.task_id.clone().map(EngineCommand::LoadRewards));
+    }
+    cmds
 }

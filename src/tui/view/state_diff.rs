@@ -133,7 +133,7 @@ fn footer<'a>(st: &StateDiffState, theme: &Theme) -> Line<'a> {
         ]);
     }
     Line::styled(
-        "v tree · | split · . masked · o vs · ]/[ round · space fold · / search",
+        "v tree · | split · . masked · C vs · ]/[ round · space fold · / search",
         theme.style(Role::Muted),
     )
 }
