@@ -386,7 +386,7 @@ fn stats_on_the_example_tasks_match_hand_counts() {
     let scen = &s.coverage_targets[0];
     assert_eq!(
         (scen.name.as_str(), scen.value_percent, scen.met),
-        ("largest scenario share", 50.0, false)
+        ("largest domain category (Spreadsheet & Data)", 50.0, false)
     );
     assert_eq!(
         s.instruction_lengths.buckets[0].count + s.instruction_lengths.buckets[1].count,

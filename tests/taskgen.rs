@@ -8,6 +8,15 @@ use std::process::Command;
 use std::time::Duration;
 
 use serde_json::Value;
+
+#[allow(dead_code)]
+#[path = "providers/standin.rs"]
+mod standin;
+
+#[path = "taskgen/embed_standin.rs"]
+mod embed_standin;
+#[path = "taskgen/remote.rs"]
+mod remote;
 use tuplewright::engine::store::{Store, TaskFilter};
 use tuplewright::engine::taskgen::dedup::{cosine, embed, four_grams, Dedup, Repeat};
 use tuplewright::engine::taskgen::generate::{generate, Request};
@@ -17,7 +26,7 @@ use tuplewright::engine::taskgen::seeds::Seeds;
 use tuplewright::engine::taskgen::taxonomy::{default_skills_dir, load_app, parse, Taxonomy};
 use tuplewright::engine::taskgen::{Pass, TaskgenConfig, TaskgenError, APPS};
 
-fn taxonomies() -> Vec<Taxonomy> {
+pub(crate) fn taxonomies() -> Vec<Taxonomy> {
     APPS.iter()
         .map(|a| load_app(&default_skills_dir(), a).unwrap())
         .collect()
@@ -238,7 +247,7 @@ fn seeded_near_duplicates_are_rejected_by_each_check() {
     assert_eq!(d.rejections.get("template_cap"), Some(&1));
 }
 
-fn bin() -> Command {
+pub(crate) fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tuplewright"))
 }
 

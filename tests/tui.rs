@@ -28,5 +28,8 @@ mod model;
 mod smoke;
 #[path = "tui/snapshots.rs"]
 mod snapshots;
+// stats screen
 #[path = "tui/state_diff.rs"]
 mod state_diff;
+#[path = "tui/stats.rs"]
+mod stats;

@@ -10,7 +10,7 @@ use super::Cli;
 use crate::engine::filter::llm::LlmCritic;
 use crate::engine::filter::rules::{decide_all, Rules};
 use crate::engine::filter::scripted::ScriptedCritic;
-use crate::engine::filter::{filter_task, Critic, FilterConfig, Outcome, Quorum};
+use crate::engine::filter::{filter_task, Critic, Outcome, Quorum};
 use crate::engine::providers::{provider_from_spec, ProviderConfig};
 use crate::engine::store::{TaskFilter, TupleStatus};
 
@@ -90,7 +90,7 @@ pub fn run(cli: &Cli, args: &FilterArgs) -> anyhow::Result<ExitCode> {
     let config = load_config(cli)?;
     let mut store = open_store(cli, &config)?;
     let voters = if args.voters.is_empty() {
-        FilterConfig::default().voters
+        config.filter.voters.clone()
     } else {
         args.voters.clone()
     };

@@ -19,7 +19,7 @@ use crate::engine::providers::{provider_from_spec, ProviderConfig};
 use crate::engine::rollout::command::CommandPolicy;
 use crate::engine::rollout::judge::{Judge, LlmJudge};
 use crate::engine::rollout::stage::{Conclusion, StageOptions};
-use crate::engine::rollout::{rollout_task, NoopPolicy, OraclePolicy, Policy, RolloutConfig};
+use crate::engine::rollout::{rollout_task, NoopPolicy, OraclePolicy, Policy};
 use crate::engine::store::{TaskFilter, TupleStatus};
 
 /// Built-in policies.
@@ -105,7 +105,7 @@ fn prompts_dir(arg: &Option<PathBuf>) -> PathBuf {
 pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
     let config = load_config(cli)?;
     let store = open_store(cli, &config)?;
-    let defaults = RolloutConfig::default();
+    let defaults = &config.rollout;
     let policy: Box<dyn Policy> = match args.policy {
         PolicyArg::Oracle => Box::new(OraclePolicy),
         PolicyArg::Noop => Box::new(NoopPolicy),

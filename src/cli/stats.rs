@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::context::{load_config, open_store};
 use super::Cli;
-use crate::engine::stats::{compute, render, Population};
+use crate::engine::stats::{compute_with, render, Population};
 
 /// Arguments of `stats`.
 #[derive(Debug, Args)]
@@ -33,7 +33,12 @@ pub struct StatsArgs {
 pub fn run(cli: &Cli, args: &StatsArgs) -> anyhow::Result<ExitCode> {
     let config = load_config(cli)?;
     let store = open_store(cli, &config)?;
-    let stats = compute(&store, &config.stats, args.population)?;
+    let stats = compute_with(
+        &store,
+        &config.stats,
+        args.population,
+        &config.taskgen.targets,
+    )?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&stats)?);
     } else {

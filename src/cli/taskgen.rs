@@ -12,8 +12,12 @@ use serde_json::{json, Value};
 use super::context::{load_config, open_store};
 use super::Cli;
 use crate::engine::bundle::taskgen::parse_task;
-use crate::engine::store::{StoreError, TaskFilter};
-use crate::engine::taskgen::generate::{generate, Request};
+use crate::engine::config::Config;
+use crate::engine::providers::{provider_from_spec, ProviderConfig};
+use crate::engine::store::{StoreError, TaskFilter, Usage as StoredUsage};
+use crate::engine::taskgen::embed::{Embedder, HttpEmbedder};
+use crate::engine::taskgen::generate::{generate_with, Hooks, Request};
+use crate::engine::taskgen::llm::LlmAuthor;
 use crate::engine::taskgen::report::{matrix_of, report};
 use crate::engine::taskgen::seeds::Seeds;
 use crate::engine::taskgen::taxonomy::{default_skills_dir, load_app};
@@ -42,7 +46,13 @@ the scripted `template` + `slots`, so `tuplewright run FILE` can realise it offl
 (4-gram overlap > 50%, cosine >= 0.85 on hashed character n-grams, > 3 per instruction template per app) \
 are regenerated under a \"diversify\" instruction; rejection counts are printed and stored as a \
 `taskgen` event. Tasks are written to --out (task-gen JSON, atomically) and upserted into the store.\n\n\
+With --agent openai:MODEL[@URL] or anthropic:MODEL an LLM writes each (t, c) from the taxonomy \
+leaf, the matrix cell and the app's SKILL.md (prompts/taskgen.md); its JSON answer is checked \
+strictly and a rejected candidate is re-asked with a \"diversify\" note naming the reason. With \
+--embeddings-url (or [taskgen.embeddings] in tuplewright.toml) an OpenAI-compatible /embeddings \
+endpoint adds a semantic cosine check. Settings come from [taskgen]; flags override them.\n\n\
 Examples:\n  tuplewright taskgen --app mail --app files --n 200 --seed 7 --out tasks.json\n  \
+tuplewright taskgen --agent openai:gpt-4.1-mini --embeddings-url https://api.openai.com/v1 --n 50\n  \
 tuplewright taskgen --report\n  tuplewright taskgen --report --input tasks.json"
 )]
 pub struct TaskgenArgs {
@@ -73,11 +83,63 @@ pub struct TaskgenArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// Who writes the tasks: scripted, openai:MODEL[@BASE_URL], anthropic:MODEL (default: [taskgen] agent).
+    #[arg(long)]
+    pub agent: Option<String>,
+    /// OpenAI-compatible embeddings endpoint root incl. /v1 (default: [taskgen.embeddings] base_url).
+    #[arg(long)]
+    pub embeddings_url: Option<String>,
+    /// Embeddings model name.
+    #[arg(long)]
+    pub embeddings_model: Option<String>,
+    /// Cosine similarity at or above which a candidate is a near-duplicate.
+    #[arg(long)]
+    pub cosine: Option<f32>,
+    /// Share of shared word 4-grams above which a candidate is rejected.
+    #[arg(long)]
+    pub ngram_overlap: Option<f32>,
+    /// Instances allowed per instruction template per app.
+    #[arg(long)]
+    pub template_cap: Option<usize>,
+    /// Directory holding taskgen.md (default: ./prompts, else the bundled prompts).
+    #[arg(long)]
+    pub prompts: Option<PathBuf>,
 }
 
-fn stored_tasks(cli: &Cli) -> anyhow::Result<Vec<Value>> {
-    let config = load_config(cli)?;
-    let store = open_store(cli, &config)?;
+/// The effective settings: the file's [taskgen], then the flags.
+fn effective(config: &Config, args: &TaskgenArgs) -> TaskgenConfig {
+    let mut cfg = config.taskgen.clone();
+    if let Some(a) = &args.agent {
+        cfg.agent = a.clone();
+    }
+    if let Some(u) = &args.embeddings_url {
+        cfg.embeddings.base_url = u.clone();
+    }
+    if let Some(m) = &args.embeddings_model {
+        cfg.embeddings.model = m.clone();
+    }
+    if let Some(c) = args.cosine {
+        cfg.cosine_threshold = c;
+    }
+    if let Some(o) = args.ngram_overlap {
+        cfg.ngram_overlap = o;
+    }
+    if let Some(t) = args.template_cap {
+        cfg.per_template_cap = t;
+    }
+    cfg
+}
+
+fn prompts_dir(arg: &Option<PathBuf>) -> PathBuf {
+    match arg {
+        Some(p) => p.clone(),
+        None if std::path::Path::new("prompts/taskgen.md").is_file() => PathBuf::from("prompts"),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("prompts"),
+    }
+}
+
+fn stored_tasks(cli: &Cli, config: &Config) -> anyhow::Result<Vec<Value>> {
+    let store = open_store(cli, config)?;
     Ok(store
         .list_tasks(&TaskFilter::default())?
         .into_iter()
@@ -87,7 +149,15 @@ fn stored_tasks(cli: &Cli) -> anyhow::Result<Vec<Value>> {
 
 /// Runs `taskgen`.
 pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
-    let cfg = TaskgenConfig::default();
+    let config = load_config(cli)?;
+    let cfg = effective(&config, args);
+    if !(0.0..=1.0).contains(&cfg.cosine_threshold) || !(0.0..=1.0).contains(&cfg.ngram_overlap) {
+        anyhow::bail!(
+            "taskgen: cosine threshold ({}) and 4-gram overlap ({}) must lie in [0, 1]",
+            cfg.cosine_threshold,
+            cfg.ngram_overlap
+        );
+    }
     if args.report {
         let tasks = match &args.input {
             Some(p) => {
@@ -107,11 +177,9 @@ pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
                         )
                     })?
             }
-            None => stored_tasks(cli)?,
+            None => stored_tasks(cli, &config)?,
         };
-        let m = matrix_of(&tasks);
-        let minimum = (cfg.min_app_share * f64::from(m.total)).ceil() as u32;
-        let r = report(m, minimum, 15.0);
+        let r = report(matrix_of(&tasks), &cfg.targets);
         if args.json {
             println!("{}", serde_json::to_string_pretty(&r)?);
         } else {
@@ -137,7 +205,7 @@ pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
     let prior = if args.no_store {
         Vec::new()
     } else {
-        stored_tasks(cli)?
+        stored_tasks(cli, &config)?
     };
     let req = Request {
         apps,
@@ -145,8 +213,35 @@ pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
         pass,
         seed: args.seed,
     };
-    let batch = generate(&req, &cfg, &taxonomies, &Seeds::builtin()?, &prior)?;
+    let author = match cfg.agent.as_str() {
+        "scripted" => None,
+        spec => Some(LlmAuthor::new(
+            provider_from_spec(spec, &ProviderConfig::default())?,
+            &prompts_dir(&args.prompts),
+            &skills,
+        )?),
+    };
+    let embedder = HttpEmbedder::from_config(&cfg.embeddings)?;
+    let hooks = Hooks {
+        author: author.as_ref(),
+        embedder: embedder.as_ref().map(|e| e as &dyn Embedder),
+        on_embed_error: cfg.embeddings.on_error,
+    };
+    let batch = generate_with(&req, &cfg, &taxonomies, &Seeds::builtin()?, &prior, hooks)?;
     let doc = json!({"tasks": batch.tasks});
+    // The author's token usage, stored under the `taskgen` stage (costed by `stats`).
+    let llm_usage = author.as_ref().map(|a| {
+        let mut total = crate::engine::agents::Usage::default();
+        for u in a.usage() {
+            total.add(&u);
+        }
+        StoredUsage {
+            stage: "taskgen".into(),
+            model: a.name(),
+            input_tokens: total.input_tokens as i64,
+            output_tokens: total.output_tokens as i64,
+        }
+    });
     if let Some(out) = &args.out {
         let dir = out
             .parent()
@@ -160,9 +255,11 @@ pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
     }
     let summary = json!({"generated": batch.tasks.len(), "requested": args.n, "candidates": batch.candidates,
         "exhausted_slots": batch.exhausted, "rejections": batch.rejections, "seed": args.seed,
+        "agent": cfg.agent, "embeddings": (!cfg.embeddings.base_url.is_empty()).then(|| cfg.embeddings.model.clone()),
+        "embedding_fallbacks": batch.embedding_fallbacks,
+        "llm_tokens": llm_usage.as_ref().map(|u| json!({"input": u.input_tokens, "output": u.output_tokens})),
         "out": args.out.as_ref().map(|p| p.display().to_string())});
     if !args.no_store {
-        let config = load_config(cli)?;
         let mut store = open_store(cli, &config)?;
         let origin = args
             .out
@@ -180,6 +277,9 @@ pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
                 tx.upsert_task(r)?;
             }
             tx.append_event("taskgen", None, &summary)?;
+            if let Some(u) = &llm_usage {
+                tx.record_usage(None, None, u)?;
+            }
             Ok(())
         })?;
     }
@@ -205,6 +305,12 @@ pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
                 .as_ref()
                 .map_or(String::new(), |p| format!("; wrote {}", p.display()))
         );
+        if batch.embedding_fallbacks > 0 {
+            eprintln!(
+                "warning: the embeddings endpoint failed for {} candidate(s); they were checked offline only",
+                batch.embedding_fallbacks
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

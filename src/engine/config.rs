@@ -47,6 +47,12 @@ pub struct Config {
     pub agreement: crate::engine::harness::LoopConfig,
     /// The script sandbox (bubblewrap, limits, Python).
     pub sandbox: crate::engine::sandbox::SandboxConfig,
+    /// The critic vote (`tuplewright filter`).
+    pub filter: crate::engine::filter::FilterConfig,
+    /// Teacher rollouts (`tuplewright rollout`).
+    pub rollout: crate::engine::rollout::RolloutConfig,
+    /// Task generation (`tuplewright taskgen`).
+    pub taskgen: crate::engine::taskgen::TaskgenConfig,
 }
 
 /// `[store]`: the SQLite task store.
@@ -211,6 +217,63 @@ open_files = 256
 tmp_bytes = 268435456
 capture_bytes = 1048576
 request_body_bytes = 16777216
+
+[filter]
+# Critics: "scripted" or provider specs ("openai:MODEL@URL", "anthropic:MODEL"); --voters overrides.
+voters = ["scripted"]
+# "strict" (floor(V/2)+1), "paper" (ceil(V/2)+1) or a number.
+quorum = "strict"
+# Times an invalid critic reply is answered with the error and retried.
+max_invalid_retries = 2
+
+[rollout]
+# Teacher trials per tuple (N_teach).
+trials = 3
+# Reward and judge means closer than this agree.
+delta = 0.25
+# Share of trivial tuples kept (deterministic by task id).
+trivial_keep_fraction = 0.0
+# Wall-clock limit of a `command` policy run (seconds).
+command_timeout_secs = 1800.0
+# Judge provider spec; empty = no judge (reward alone).
+judge = ""
+
+[taskgen]
+# Who writes (t, c): "scripted", "openai:MODEL[@BASE_URL]" or "anthropic:MODEL" (--agent overrides).
+agent = "scripted"
+# Anti-repetition (A.2.4): embedding cosine threshold, share of shared word 4-grams that rejects,
+# instances per instruction template per app (--cosine, --ngram-overlap, --template-cap override).
+cosine_threshold = 0.85
+ngram_overlap = 0.5
+per_template_cap = 3
+# Candidates tried per slot (each retry carries a "diversify" note naming the rejection reason).
+max_attempts = 8
+# Per-app minimum share of a batch, a hard constraint of the sampler.
+min_app_share = 0.1
+
+[taskgen.targets]
+# A.2.5 targets checked by `taskgen --report` and `stats` (percent; a cross-app task counts for
+# each of its apps, so with five apps "each app <= 15%" cannot hold: see docs/taskgen.md).
+largest_category_max_pct = 21.0
+hard_min_pct = 40.0
+cross_app_min_pct = 35.0
+app_max_pct = 15.0
+# Per-app minimum: a task count (the paper: 1000), or 0 to use app_min_pct.
+app_min_tasks = 0
+app_min_pct = 10.0
+
+[taskgen.embeddings]
+# OpenAI-compatible endpoint root including /v1 ({base_url}/embeddings); empty = offline hashed
+# character n-grams only (weaker: spelling, not meaning).
+base_url = ""
+model = "text-embedding-3-small"
+# Name of the variable holding the key (unset = no key sent).
+api_key_env = "OPENAI_API_KEY"
+request_timeout_secs = 30.0
+max_retries = 3
+batch_size = 64
+# "fail": an endpoint failure aborts the batch; "fallback": warn, check offline only, count it.
+on_error = "fail"
 "#;
 
 impl Config {
@@ -300,6 +363,33 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("exprot"), "{err}");
+    }
+
+    #[test]
+    fn taskgen_filter_rollout_sections_parse_and_typos_name_the_key() {
+        let c = Config::parse(
+            "[taskgen]\nagent = \"openai:m@http://127.0.0.1:9/v1\"\n[taskgen.embeddings]\nbase_url = \"http://x/v1\"\non_error = \"fallback\"\n[filter]\nquorum = \"paper\"\n[rollout]\ntrials = 5\n",
+            Path::new("t"),
+        )
+        .unwrap();
+        assert_eq!(c.taskgen.agent, "openai:m@http://127.0.0.1:9/v1");
+        assert_eq!(
+            c.taskgen.embeddings.on_error,
+            crate::engine::taskgen::embed::OnError::Fallback
+        );
+        assert_eq!((c.filter.quorum.as_str(), c.rollout.trials), ("paper", 5));
+        assert_eq!(c.taskgen.per_template_cap, 3);
+        let err = Config::parse("[taskgen.targets]\nhard_min = 1\n", Path::new("t"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("taskgen.targets.hard_min"), "{err}");
+        let err = Config::parse(
+            "[taskgen.embeddings]\non_error = \"ignore\"\n",
+            Path::new("t"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("taskgen.embeddings.on_error"), "{err}");
     }
 
     #[test]

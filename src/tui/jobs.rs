@@ -158,7 +158,10 @@ fn runner_loop(
                 let msg = match r.control.pause(&r.bus) {
                     Ok(true) => "pausing: the tasks in flight finish, no new task starts",
                     Ok(false) => "the job is not running (already paused or cancelled)",
-                    Err(e) => return Some(format!("store error while pausing: {e}")),
+                    Err(e) => {
+                        notice(out, format!("store error while pausing: {e}"));
+                        continue;
+                    }
                 };
                 notice(out, msg);
             }
@@ -166,7 +169,10 @@ fn runner_loop(
                 let msg = match r.control.resume(&r.bus) {
                     Ok(true) => "resumed",
                     Ok(false) => "the job is not paused",
-                    Err(e) => return Some(format!("store error while resuming: {e}")),
+                    Err(e) => {
+                        notice(out, format!("store error while resuming: {e}"));
+                        continue;
+                    }
                 };
                 notice(out, msg);
             }
@@ -174,7 +180,10 @@ fn runner_loop(
                 let msg = match r.control.cancel(&r.bus) {
                     Ok(true) => "cancelling: tasks in flight are abandoned and left pending",
                     Ok(false) => "the job is already cancelled",
-                    Err(e) => return Some(format!("store error while cancelling: {e}")),
+                    Err(e) => {
+                        notice(out, format!("store error while cancelling: {e}"));
+                        continue;
+                    }
                 };
                 notice(out, msg);
             }

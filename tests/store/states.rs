@@ -42,7 +42,10 @@ fn version_4_store_upgrades_to_5_and_old_rounds_have_no_states() {
     }
     let mut store = open(&path);
     assert_eq!(store.upgraded_from(), 4);
-    assert_eq!(store.schema_version().unwrap(), 5);
+    assert_eq!(
+        store.schema_version().unwrap(),
+        tuplewright::engine::store::SCHEMA_VERSION
+    );
     let rounds = store.rounds("t_old").unwrap();
     assert_eq!(rounds.len(), 1);
     assert!(store.round_states(rounds[0].id).unwrap().is_empty());
@@ -139,4 +142,25 @@ fn round_and_rollout_states_round_trip_and_share_blobs() {
     // The same env and endpoint twice in one round is refused by the schema.
     let dup = store.write(|tx| tx.record_round_states(id, &[snap(Initial, "team-chat", "{}")]));
     assert!(dup.is_err());
+}
+
+#[test]
+fn latest_event_of_a_kind_for_a_tuple_is_an_index_lookup() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir.path().join("t.db"));
+    let plan: Vec<String> = store
+        .conn()
+        .prepare(
+            "EXPLAIN QUERY PLAN SELECT payload FROM events WHERE kind = 'x' AND task_id = 't' \
+             ORDER BY seq DESC LIMIT 1",
+        )
+        .unwrap()
+        .query_map([], |r| r.get::<_, String>(3))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(
+        plan.iter().any(|p| p.contains("events_task_kind")),
+        "the v6 index is used: {plan:?}"
+    );
 }

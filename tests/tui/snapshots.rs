@@ -75,6 +75,7 @@ fn snapshot_live() {
 #[test]
 fn snapshot_stats() {
     snap_all("stats", "8");
+    snap_all("stats_bottom", "8 G");
 }
 
 #[test]

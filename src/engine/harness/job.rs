@@ -105,7 +105,7 @@ impl JobControl {
     }
 
     /// Pauses a running job and records `job.paused`. Returns false (no event) when it was not
-    /// running.
+    /// running. The pause holds even when recording the event fails (that error is returned).
     pub fn pause(&self, bus: &Bus) -> Result<bool, StoreError> {
         if !self.set(JobPhase::Running, JobPhase::Paused) {
             return Ok(false);

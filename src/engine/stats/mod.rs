@@ -10,7 +10,7 @@ pub mod text;
 
 use serde::Serialize;
 
-pub use compute::compute;
+pub use compute::{compute, compute_with};
 pub use render::render;
 
 /// Which tuples the distribution tables describe.
@@ -109,20 +109,8 @@ pub struct Yield {
     pub human_decided_tuples: usize,
 }
 
-/// One A.2.5 coverage target.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Target {
-    /// What is measured.
-    pub name: String,
-    /// The measured percentage.
-    pub value_percent: f64,
-    /// `<=` or `>=`.
-    pub op: String,
-    /// The threshold percentage.
-    pub threshold_percent: f64,
-    /// Whether the target is met.
-    pub met: bool,
-}
+/// One A.2.5 coverage target (shared with `taskgen --report`).
+pub use crate::engine::taskgen::targets::Target;
 
 /// Token usage and cost of one model.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -175,6 +163,8 @@ pub struct Stats {
     pub app_pairs: Vec<Share>,
     /// Table 13: instruction lengths.
     pub instruction_lengths: Lengths,
+    /// Rounds the agreement loop took, over the tuples past the loop (`1`, `2`, ...).
+    pub rounds_to_convergence: Vec<Share>,
     /// A.4.3: yield per stage.
     pub yield_per_stage: Yield,
     /// A.2.5 coverage targets.

@@ -126,6 +126,17 @@ pub fn render(s: &Stats) -> String {
         l.mean, l.p10, l.p25, l.p50, l.p75, l.p90, l.p99, l.max
     );
 
+    let _ = writeln!(
+        out,
+        "\nRounds to convergence (tuples past the loop)\n  Rounds      Tuples       %"
+    );
+    if s.rounds_to_convergence.is_empty() {
+        let _ = writeln!(out, "  (none yet)");
+    }
+    for r in &s.rounds_to_convergence {
+        let _ = writeln!(out, "  {:<8} {:>9} {:>7.1}", r.name, r.count, r.percent);
+    }
+
     let y = &s.yield_per_stage;
     let _ = writeln!(out, "\nYield per stage (A.4.3, all tuples)");
     for (name, v) in [
@@ -158,9 +169,10 @@ pub fn render(s: &Stats) -> String {
     let _ = writeln!(out, "\nCoverage targets (A.2.5)");
     for t in &s.coverage_targets {
         let mark = if t.met { "met" } else { "NOT met" };
+        let u = if t.unit == "%" { "%" } else { " " };
         let _ = writeln!(
             out,
-            "  {:<24} {:>6.1}% {} {:>4.0}%  {mark}",
+            "  {:<40} {:>6.1}{u} {} {:>4.0}{u}  {mark}",
             t.name, t.value_percent, t.op, t.threshold_percent
         );
     }

@@ -16,6 +16,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/v3.sql"),
     include_str!("migrations/v4.sql"),
     include_str!("migrations/v5.sql"),
+    include_str!("migrations/v6.sql"),
 ];
 
 /// The schema version this binary writes.

@@ -9,11 +9,14 @@
 //!    collisions inflate similarity slightly; it does catch reorderings and small edits that the
 //!    4-gram check misses. Vectors sit in one contiguous buffer scanned linearly (256 multiply-adds
 //!    per earlier task; see benches/taskgen.rs for the measured cost at 10,000 tasks).
+//!    With an embeddings endpoint ([`super::embed`]) the endpoint's vectors are checked as well
+//!    ([`Dedup::admit_with`]); the offline check stays as a floor.
 
 use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
+use super::embed::{EmbedError, Embedder, OnError};
 use super::TaskgenConfig;
 
 /// Embedding dimension of the offline fallback.
@@ -52,8 +55,21 @@ pub struct Dedup {
     vectors: Vec<f32>,
     templates: HashMap<String, usize>,
     docs: u32,
+    /// Endpoint vectors per document (None: not embedded, e.g. after a fallback).
+    ext: Vec<Option<Vec<f32>>>,
+    /// Preloaded texts still to be embedded by the endpoint (document number, text).
+    pending: Vec<(u32, String)>,
     /// Rejections per reason name.
     pub rejections: BTreeMap<String, usize>,
+    /// Candidates checked offline only because the endpoint failed (`on_error = "fallback"`).
+    pub embedding_fallbacks: usize,
+}
+
+/// A candidate that passed the offline checks, ready to be committed.
+struct Passed {
+    keys: Vec<String>,
+    grams: Vec<u64>,
+    v: [f32; DIM],
 }
 
 fn fnv(bytes: &[u8], seed: u64) -> u64 {
@@ -140,8 +156,82 @@ impl Dedup {
         self.docs == 0
     }
 
-    /// Checks a candidate; on success admits it. `apps` and `template` key the per-template cap.
+    /// Checks a candidate with the offline checks only; on success admits it. `apps` and
+    /// `template` key the per-template cap.
     pub fn admit(&mut self, apps: &[&str], template: &str, text: &str) -> Result<(), Repeat> {
+        let p = self.offline(apps, template, text)?;
+        self.commit(p, None);
+        Ok(())
+    }
+
+    /// Like [`Dedup::admit`], then (with an `embedder`) the endpoint's cosine against every earlier
+    /// task that has an endpoint vector. The outer error is an infrastructure failure (only with
+    /// `on_error = Fail`); with `Fallback` a failed call is counted in `embedding_fallbacks`, logged,
+    /// and the candidate is judged by the offline checks alone.
+    pub fn admit_with(
+        &mut self,
+        apps: &[&str],
+        template: &str,
+        text: &str,
+        embedder: Option<&dyn Embedder>,
+        on_error: OnError,
+    ) -> Result<Result<(), Repeat>, EmbedError> {
+        let p = match self.offline(apps, template, text) {
+            Ok(p) => p,
+            Err(r) => return Ok(Err(r)),
+        };
+        let Some(e) = embedder else {
+            self.commit(p, None);
+            return Ok(Ok(()));
+        };
+        self.embed_pending(e, on_error)?;
+        let v = match e.embed(&[text]) {
+            Ok(mut v) => v.pop(),
+            Err(err) if on_error == OnError::Fallback => {
+                tracing::warn!(error = %err, "embedding failed; candidate checked offline only");
+                self.embedding_fallbacks += 1;
+                None
+            }
+            Err(err) => return Err(err),
+        };
+        if let Some(v) = &v {
+            let threshold = self.cfg.cosine_threshold;
+            if self
+                .ext
+                .iter()
+                .flatten()
+                .any(|o| o.len() == v.len() && cosine(v, o) >= threshold)
+            {
+                return Ok(Err(self.reject(Repeat::NearDuplicate)));
+            }
+        }
+        self.commit(p, v);
+        Ok(Ok(()))
+    }
+
+    /// Embeds the preloaded corpus (in batches) so candidates are compared with it too.
+    pub fn embed_pending(&mut self, e: &dyn Embedder, on_error: OnError) -> Result<(), EmbedError> {
+        let pending = std::mem::take(&mut self.pending);
+        let batch = self.cfg.embeddings.batch_size.max(1);
+        for chunk in pending.chunks(batch) {
+            let texts: Vec<&str> = chunk.iter().map(|(_, t)| t.as_str()).collect();
+            match e.embed(&texts) {
+                Ok(vs) => {
+                    for ((id, _), v) in chunk.iter().zip(vs) {
+                        self.ext[*id as usize] = Some(v);
+                    }
+                }
+                Err(err) if on_error == OnError::Fallback => {
+                    tracing::warn!(error = %err, "embedding the stored corpus failed; those tasks are checked offline only");
+                    self.embedding_fallbacks += chunk.len();
+                }
+                Err(err) => return Err(err),
+            }
+        }
+        Ok(())
+    }
+
+    fn offline(&mut self, apps: &[&str], template: &str, text: &str) -> Result<Passed, Repeat> {
         let keys: Vec<String> = apps.iter().map(|a| format!("{a}\u{1}{template}")).collect();
         if keys
             .iter()
@@ -161,16 +251,20 @@ impl Dedup {
         {
             return Err(self.reject(Repeat::NearDuplicate));
         }
-        for k in keys {
+        Ok(Passed { keys, grams, v })
+    }
+
+    fn commit(&mut self, p: Passed, ext: Option<Vec<f32>>) {
+        for k in p.keys {
             *self.templates.entry(k).or_insert(0) += 1;
         }
         let id = self.docs;
-        for g in grams {
+        for g in p.grams {
             self.postings.entry(g).or_default().push(id);
         }
-        self.vectors.extend_from_slice(&v);
+        self.vectors.extend_from_slice(&p.v);
+        self.ext.push(ext);
         self.docs += 1;
-        Ok(())
     }
 
     /// Adds an earlier task to the corpus unconditionally (tasks already in the store), so later
@@ -186,6 +280,10 @@ impl Dedup {
             self.postings.entry(g).or_default().push(id);
         }
         self.vectors.extend_from_slice(&embed(text));
+        self.ext.push(None);
+        if !self.cfg.embeddings.base_url.is_empty() {
+            self.pending.push((id, text.to_string()));
+        }
         self.docs += 1;
     }
 

@@ -8,7 +8,9 @@ use rand::{Rng, SeedableRng};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::dedup::Dedup;
+use super::dedup::{Dedup, Repeat};
+use super::embed::{Embedder, OnError};
+use super::llm::{Brief, LlmAuthor};
 use super::matrix::{weighted, Cell, Matrix};
 use super::phrasing::frame;
 use super::quality::check;
@@ -30,6 +32,29 @@ pub struct Request {
     pub seed: u64,
 }
 
+/// Optional collaborators of [`generate_with`]: an LLM author instead of the scripted templates,
+/// and an embeddings endpoint for the near-duplicate check.
+#[derive(Default, Clone, Copy)]
+pub struct Hooks<'a> {
+    /// Writes (t, c) instead of the scripted recipes.
+    pub author: Option<&'a LlmAuthor>,
+    /// Embeds candidates for the cosine check (besides the offline vectors).
+    pub embedder: Option<&'a dyn Embedder>,
+    /// What to do when the embedder fails.
+    pub on_embed_error: OnError,
+}
+
+/// A candidate before the checks.
+struct Candidate {
+    feasible: bool,
+    instruction: String,
+    context: String,
+    template_sig: String,
+    difficulty: String,
+    apps: Vec<&'static str>,
+    extra: Vec<(&'static str, Value)>,
+}
+
 /// A generated batch.
 #[derive(Debug, Serialize)]
 pub struct Batch {
@@ -43,6 +68,8 @@ pub struct Batch {
     pub exhausted: usize,
     /// The matrix counts after the batch (prior counts included).
     pub matrix: Matrix,
+    /// Candidates checked offline only because the embeddings endpoint failed.
+    pub embedding_fallbacks: usize,
 }
 
 fn leaf_apps(leaf: &Leaf) -> Vec<&'static str> {
@@ -127,15 +154,31 @@ fn targets_present(slots: &Value) -> bool {
     })
 }
 
-/// Generates a batch. `prior` holds earlier tasks (task-gen JSON, e.g. the store's): their matrix
-/// counts steer the draws (gap-fill re-samples what they lack) and the new tasks are checked for
-/// repetition against them too.
+/// Generates a batch with the scripted templates and the offline checks (see [`generate_with`]).
 pub fn generate(
     req: &Request,
     cfg: &TaskgenConfig,
     taxonomies: &[Taxonomy],
     seeds: &Seeds,
     prior: &[Value],
+) -> Result<Batch, TaskgenError> {
+    generate_with(req, cfg, taxonomies, seeds, prior, Hooks::default())
+}
+
+fn bump(map: &mut BTreeMap<String, usize>, k: &str) {
+    *map.entry(k.to_string()).or_insert(0) += 1;
+}
+
+/// Generates a batch. `prior` holds earlier tasks (task-gen JSON, e.g. the store's): their matrix
+/// counts steer the draws (gap-fill re-samples what they lack) and the new tasks are checked for
+/// repetition against them too.
+pub fn generate_with(
+    req: &Request,
+    cfg: &TaskgenConfig,
+    taxonomies: &[Taxonomy],
+    seeds: &Seeds,
+    prior: &[Value],
+    hooks: Hooks<'_>,
 ) -> Result<Batch, TaskgenError> {
     let leaves: Vec<(&Leaf, Vec<&'static str>)> = taxonomies
         .iter()
@@ -229,6 +272,7 @@ pub fn generate(
             "single_app"
         };
         let mut admitted = false;
+        let mut rejected: Option<String> = None;
         for attempt in 0..cfg.max_attempts {
             candidates += 1;
             serial += 1;
@@ -238,77 +282,111 @@ pub fn generate(
                 task_type,
                 capped(difficulty_target(pass), &leaf.recipe),
             );
-            let mut ctx = Ctx {
-                rng: &mut rng,
-                seeds,
-                difficulty: &cell.difficulty,
-                category: &cell.category,
-                serial: serial + req.seed % 1000 * 7919,
+            let cand = if let Some(author) = hooks.author {
+                let brief = Brief {
+                    leaf,
+                    apps,
+                    cell: &cell,
+                    rejected: rejected.as_deref(),
+                };
+                match author.author(&brief)? {
+                    Ok(a) => Candidate {
+                        feasible: true,
+                        template_sig: format!("llm:{}|{}", leaf.recipe, a.instruction_template),
+                        instruction: a.task_instruction,
+                        context: a.context,
+                        difficulty: cell.difficulty.clone(),
+                        apps: apps.clone(),
+                        extra: vec![("generated_by", json!(author.name()))],
+                    },
+                    Err(why) => {
+                        bump(&mut rejections, "invalid_answer");
+                        rejected = Some(format!("the reply was not a valid answer ({why})"));
+                        continue;
+                    }
+                }
+            } else {
+                let mut ctx = Ctx {
+                    rng: &mut rng,
+                    seeds,
+                    difficulty: &cell.difficulty,
+                    category: &cell.category,
+                    serial: serial + req.seed % 1000 * 7919,
+                };
+                let Some(draft) = run(&leaf.recipe, &mut ctx) else {
+                    bump(&mut rejections, "recipe_unavailable");
+                    continue;
+                };
+                let (instruction, sig) = frame(
+                    &mut rng,
+                    &draft.core,
+                    &cell.scenario,
+                    &cell.category,
+                    attempt,
+                );
+                Candidate {
+                    feasible: draft.feasible && targets_present(&draft.slots),
+                    instruction,
+                    context: draft.context,
+                    template_sig: format!("{}#{}|{sig}", leaf.recipe, draft.variant),
+                    difficulty: draft.difficulty.clone(),
+                    apps: draft.apps.clone(),
+                    extra: vec![("template", json!(draft.template)), ("slots", draft.slots)],
+                }
             };
-            let Some(draft) = run(&leaf.recipe, &mut ctx) else {
-                *rejections.entry("recipe_unavailable".into()).or_insert(0) += 1;
-                continue;
-            };
-            let (instruction, sig) = frame(
-                &mut rng,
-                &draft.core,
-                &cell.scenario,
-                &cell.category,
-                attempt,
-            );
-            if let Err(v) = check(
-                &instruction,
-                draft.feasible && targets_present(&draft.slots),
-            ) {
-                *rejections
-                    .entry(format!("{v:?}").to_lowercase())
-                    .or_insert(0) += 1;
+            if let Err(v) = check(&cand.instruction, cand.feasible) {
+                let name = format!("{v:?}").to_lowercase();
+                bump(&mut rejections, &name);
+                rejected = Some(format!(
+                    "{name}: {:?} breaks the task-gen rules",
+                    cand.instruction
+                ));
                 continue;
             }
-            let template_sig = format!("{}#{}|{sig}", leaf.recipe, draft.variant);
-            if dedup
-                .admit(&draft.apps, &template_sig, &instruction)
-                .is_err()
-            {
+            if let Err(r) = dedup.admit_with(
+                &cand.apps,
+                &cand.template_sig,
+                &cand.instruction,
+                hooks.embedder,
+                hooks.on_embed_error,
+            )? {
+                rejected = Some(format!("{} ({})", r.name(), repeat_hint(r)));
                 continue;
             }
             let cell = Cell {
-                difficulty: draft.difficulty.clone(),
+                difficulty: cand.difficulty.clone(),
                 ..cell
             };
             let leaf_key = format!("{}:{}", leaf.app, leaf.path);
-            matrix.record(&cell, &draft.apps, Some(&leaf_key));
-            for a in &draft.apps {
+            matrix.record(&cell, &cand.apps, Some(&leaf_key));
+            for a in &cand.apps {
                 *batch_apps.entry(a).or_insert(0) += 1;
             }
             leaf_counts[li] += 1;
-            let domain = if draft.apps.len() > 1 {
-                "cross_app".to_string()
+            let (domain, prefix) = if cand.apps.len() > 1 {
+                ("cross_app".to_string(), "cross".to_string())
             } else {
-                draft.apps[0].to_string()
+                (cand.apps[0].to_string(), cand.apps[0].replace('-', ""))
             };
-            let prefix = if draft.apps.len() > 1 {
-                "cross".to_string()
-            } else {
-                draft.apps[0].replace('-', "")
-            };
-            tasks.push(json!({
+            let mut task = json!({
                 "task_id": format!("{prefix}_{}-s{}_{:05}", leaf.recipe.replace('_', "-"), req.seed, prior.len() + tasks.len() + 1),
-                "task_instruction": instruction,
-                "context": draft.context,
+                "task_instruction": cand.instruction,
+                "context": cand.context,
                 "difficulty": cell.difficulty,
                 "domain": domain,
-                "domains": draft.apps,
+                "domains": cand.apps,
                 "platform": cell.platform,
                 "category": cell.category,
                 "scenario": cell.scenario,
                 "task_type": cell.task_type,
                 "source_pass": pass.label(),
                 "taxonomy_leaf": leaf_key,
-                "instruction_template": template_sig,
-                "template": draft.template,
-                "slots": draft.slots,
-            }));
+                "instruction_template": cand.template_sig,
+            });
+            for (k, v) in cand.extra {
+                task[k] = v;
+            }
+            tasks.push(task);
             admitted = true;
             break;
         }
@@ -327,5 +405,16 @@ pub fn generate(
         candidates,
         exhausted,
         matrix,
+        embedding_fallbacks: dedup.embedding_fallbacks,
     })
+}
+
+fn repeat_hint(r: Repeat) -> &'static str {
+    match r {
+        Repeat::TemplateCap => {
+            "that instruction template already has its maximum instances for this app"
+        }
+        Repeat::NgramOverlap => "more than half of its word 4-grams appear in one earlier task",
+        Repeat::NearDuplicate => "its embedding is too close to an earlier task",
+    }
 }

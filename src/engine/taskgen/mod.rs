@@ -5,13 +5,16 @@
 //! Deterministic for a seed: the same request and seed give byte-identical task JSON.
 
 pub mod dedup;
+pub mod embed;
 pub mod generate;
+pub mod llm;
 pub mod matrix;
 pub mod phrasing;
 pub mod quality;
 pub mod recipes;
 pub mod report;
 pub mod seeds;
+pub mod targets;
 pub mod taxonomy;
 
 use std::path::PathBuf;
@@ -42,6 +45,12 @@ pub enum TaskgenError {
     /// The request cannot be served.
     #[error("taskgen: {0}")]
     Request(String),
+    /// The LLM provider failed (after its retries): an infrastructure failure.
+    #[error("taskgen agent: {0}")]
+    Agent(String),
+    /// The embeddings endpoint failed with `on_error = "fail"`.
+    #[error("taskgen: {0}")]
+    Embedding(#[from] embed::EmbedError),
     /// An app seed is malformed.
     #[error("seed of {app}: {what}")]
     Seed {
@@ -61,10 +70,13 @@ pub const APPS: [&str; 5] = [
     "files",
 ];
 
-/// Configuration of task generation (`[taskgen]` in tuplewright.toml).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(default)]
+/// Configuration of task generation (`[taskgen]` in tuplewright.toml; CLI flags override it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct TaskgenConfig {
+    /// Who writes (t, c): `scripted` (templates with slots, offline), `openai:MODEL[@BASE_URL]` or
+    /// `anthropic:MODEL` (an LLM given the taxonomy leaf, the matrix cell and the app's SKILL.md).
+    pub agent: String,
     /// Cosine threshold of the embedding near-duplicate check (paper: 0.85).
     pub cosine_threshold: f32,
     /// Share of a candidate's word 4-grams found in one earlier task above which it is rejected (0.5).
@@ -75,16 +87,55 @@ pub struct TaskgenConfig {
     pub max_attempts: usize,
     /// Per-app minimum share of the batch (hard constraint of the sampler), e.g. 0.1.
     pub min_app_share: f64,
+    /// The A.2.5 targets the coverage report (and `stats`) checks.
+    pub targets: CoverageTargets,
+    /// The embeddings endpoint of the near-duplicate check.
+    pub embeddings: embed::EmbeddingsConfig,
 }
 
 impl Default for TaskgenConfig {
     fn default() -> Self {
         Self {
+            agent: "scripted".into(),
             cosine_threshold: 0.85,
             ngram_overlap: 0.5,
             per_template_cap: 3,
             max_attempts: 8,
             min_app_share: 0.1,
+            targets: CoverageTargets::default(),
+            embeddings: embed::EmbeddingsConfig::default(),
+        }
+    }
+}
+
+/// `[taskgen.targets]`: the A.2.5 quantitative targets, in percent of the corpus (a cross-app task
+/// counts for each of its apps).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CoverageTargets {
+    /// No domain category above this share (21).
+    pub largest_category_max_pct: f64,
+    /// Hard tasks at least this share (40).
+    pub hard_min_pct: f64,
+    /// Cross-application tasks at least this share (35).
+    pub cross_app_min_pct: f64,
+    /// Each app at most this share (15).
+    pub app_max_pct: f64,
+    /// Each app at least this many tasks (the paper: 1,000 verified tuples); 0 = use `app_min_pct`.
+    pub app_min_tasks: u32,
+    /// Each app at least this share when `app_min_tasks` is 0 (10).
+    pub app_min_pct: f64,
+}
+
+impl Default for CoverageTargets {
+    fn default() -> Self {
+        Self {
+            largest_category_max_pct: 21.0,
+            hard_min_pct: 40.0,
+            cross_app_min_pct: 35.0,
+            app_max_pct: 15.0,
+            app_min_tasks: 0,
+            app_min_pct: 10.0,
         }
     }
 }

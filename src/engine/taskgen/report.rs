@@ -1,5 +1,6 @@
 //! Coverage against the A.2.5 targets: largest domain category <= 21%, hard >= 40%, cross-app >= 35%,
 //! each app at least its minimum and at most 15% (a cross-app task counts for each of its apps).
+//! The targets themselves come from [`super::targets`], the code `stats` uses too.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -8,21 +9,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::matrix::{Cell, Matrix};
-
-/// One target and whether it is met.
-#[derive(Debug, Clone, Serialize)]
-pub struct Target {
-    /// What is measured.
-    pub what: String,
-    /// Measured percentage.
-    pub value: f64,
-    /// `<=` or `>=`.
-    pub op: &'static str,
-    /// Threshold in percent (or a count for minima).
-    pub threshold: f64,
-    /// Met?
-    pub met: bool,
-}
+use super::targets::{category_of, evaluate, Tally, Target};
+use super::CoverageTargets;
 
 /// The coverage report.
 #[derive(Debug, Clone, Serialize)]
@@ -41,7 +29,7 @@ fn field<'a>(v: &'a Value, k: &str) -> &'a str {
     v.get(k).and_then(Value::as_str).unwrap_or("(none)")
 }
 
-/// Builds the matrix from task-gen JSON objects (the `category` field, else `domain`).
+/// Builds the matrix from task-gen JSON objects (category per [`category_of`]).
 pub fn matrix_of(tasks: &[Value]) -> Matrix {
     let mut m = Matrix::default();
     for t in tasks {
@@ -52,11 +40,14 @@ pub fn matrix_of(tasks: &[Value]) -> Matrix {
             .unwrap_or_default();
         let cell = Cell {
             platform: field(t, "platform").into(),
-            category: t
-                .get("category")
-                .and_then(Value::as_str)
-                .unwrap_or_else(|| field(t, "domain"))
-                .into(),
+            category: category_of(
+                t.get("category").and_then(Value::as_str),
+                t.get("scenario")
+                    .and_then(Value::as_str)
+                    .filter(|_| t.get("category").is_none() && t.get("taxonomy_leaf").is_none()),
+                t.get("domain").and_then(Value::as_str),
+            )
+            .into(),
             difficulty: field(t, "difficulty").into(),
             scenario: field(t, "scenario").into(),
             task_type: t
@@ -78,62 +69,22 @@ fn pct(n: u32, total: u32) -> f64 {
     100.0 * f64::from(n) / f64::from(total.max(1))
 }
 
-/// Evaluates the targets. `app_minimum` is the per-app minimum task count; `app_max_pct` the maximum share.
-pub fn report(matrix: Matrix, app_minimum: u32, app_max_pct: f64) -> Report {
-    let total = matrix.total;
-    let mut targets = Vec::new();
-    let (cat, largest) = matrix
-        .categories
-        .iter()
-        .max_by_key(|(_, n)| **n)
-        .map(|(c, n)| (c.clone(), *n))
-        .unwrap_or_default();
-    let v = pct(largest, total);
-    targets.push(Target {
-        what: format!("largest domain category ({cat})"),
-        value: v,
-        op: "<=",
-        threshold: 21.0,
-        met: v <= 21.0,
-    });
-    let v = pct(matrix.difficulties.get("hard").copied().unwrap_or(0), total);
-    targets.push(Target {
-        what: "hard tasks".into(),
-        value: v,
-        op: ">=",
-        threshold: 40.0,
-        met: v >= 40.0,
-    });
-    let v = pct(
-        matrix.task_types.get("cross_app").copied().unwrap_or(0),
-        total,
-    );
-    targets.push(Target {
-        what: "cross-app tasks".into(),
-        value: v,
-        op: ">=",
-        threshold: 35.0,
-        met: v >= 35.0,
-    });
-    for (app, n) in &matrix.apps {
-        targets.push(Target {
-            what: format!("{app} tasks (count)"),
-            value: f64::from(*n),
-            op: ">=",
-            threshold: f64::from(app_minimum),
-            met: *n >= app_minimum,
-        });
-        let v = pct(*n, total);
-        targets.push(Target {
-            what: format!("{app} share"),
-            value: v,
-            op: "<=",
-            threshold: app_max_pct,
-            met: v <= app_max_pct,
-        });
+/// The counts of `matrix` the targets are computed from.
+pub fn tally(matrix: &Matrix) -> Tally {
+    Tally {
+        total: matrix.total,
+        categories: matrix.categories.clone(),
+        hard: matrix.difficulties.get("hard").copied().unwrap_or(0),
+        cross: matrix.task_types.get("cross_app").copied().unwrap_or(0),
+        apps: matrix.apps.clone(),
     }
+}
+
+/// Evaluates the targets on `matrix`.
+pub fn report(matrix: Matrix, cfg: &CoverageTargets) -> Report {
+    let targets = evaluate(&tally(&matrix), cfg);
     Report {
-        total,
+        total: matrix.total,
         cells_covered: matrix.cells.len(),
         matrix,
         targets,
@@ -173,12 +124,14 @@ impl Report {
         for t in &self.targets {
             let _ = writeln!(
                 out,
-                "  [{}] {:<40} {:>7.1} {} {}",
-                if t.met { "met" } else { "NOT met" },
-                t.what,
-                t.value,
+                "  {:<9} {:<46} {:>7.1}{} {} {}{}",
+                if t.met { "[met]" } else { "[NOT met]" },
+                t.name,
+                t.value_percent,
+                if t.unit == "%" { "%" } else { "" },
                 t.op,
-                t.threshold
+                t.threshold_percent,
+                if t.unit == "%" { "%" } else { " tasks" },
             );
         }
         out

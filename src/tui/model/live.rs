@@ -26,11 +26,11 @@ pub struct TaskLive {
     pub started: String,
     /// Time of its latest event.
     pub last: String,
-    /// C1–C5 of the latest finished round.
+    /// C1–C5 of the current round, as the harness settles them (`round.check`).
     pub checks: [Option<bool>; 5],
-    /// r(init) of the latest finished round.
+    /// Highest r(init) of the current round so far.
     pub r_init: Option<f64>,
-    /// r(gold) of the latest finished round.
+    /// Lowest r(gold) of the current round so far.
     pub r_gold: Option<f64>,
     /// Tuple status from the latest decision.
     pub status: String,

@@ -10,6 +10,7 @@ pub mod palette;
 pub mod reward;
 pub mod rollouts;
 pub mod state_diff;
+pub mod stats;
 pub mod tuples;
 
 use crate::engine::stats::Stats;
@@ -223,8 +224,9 @@ impl Model {
             return vec![EngineCommand::Quit];
         }
         // esc then a key, read together (tmux within its escape-time), arrives as alt-key: an
-        // unbound alt-char is taken as the two presses, so esc alone always closes/cancels.
-        if k.alt && !k.ctrl && matches!(k.code, Code::Char(_)) {
+        // unbound alt-char is taken as the two presses, so esc alone always closes/cancels. Not in
+        // the Filter screen's text editor, where alt-keys edit (word motions).
+        if k.alt && !k.ctrl && matches!(k.code, Code::Char(_)) && !self.filter.capturing() {
             if let Resolved::Unbound = self.keymap.resolve(&[k]) {
                 let mut cmds = self.key(Key::plain(Code::Esc));
                 cmds.extend(self.key(Key { alt: false, ..k }));
@@ -473,16 +475,10 @@ impl Model {
             Screen::Reward => return self.reward.act(a, page),
             Screen::Filter => return filter::act(self, a, page),
             Screen::Rollouts => return self.rollouts.act(a, page),
-            Screen::Stats => match a {
-                Action::Down => self.stats_scroll += 1,
-                Action::Up => self.stats_scroll = self.stats_scroll.saturating_sub(1),
-                Action::PageDown => self.stats_scroll += page as usize,
-                Action::PageUp => {
-                    self.stats_scroll = self.stats_scroll.saturating_sub(page as usize)
-                }
-                Action::Top => self.stats_scroll = 0,
-                _ => {}
-            },
+            Screen::Stats => {
+                let s = self.stats.as_deref();
+                stats::act(&mut self.stats_scroll, s, self.size, a, page)
+            }
         }
         Vec::new()
     }
