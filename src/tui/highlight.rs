@@ -75,10 +75,24 @@ pub fn scheme_for(theme: &Theme) -> Option<&'static str> {
     }
 }
 
-/// Loads the syntax and scheme sets now (e.g. before the first frame that needs them).
+/// Loads the syntax and scheme sets now and compiles each language's patterns (syntect compiles
+/// its regexes on first use) — call it off the UI thread before the first highlighted frame.
 pub fn warm_up() {
     let _ = syntaxes();
     let _ = schemes();
+    for (lang, sample) in [
+        (
+            Lang::Json,
+            "{\"a\": [1, \"x\", true, null], \"b\": {\"c\": 2.5}}\n",
+        ),
+        (
+            Lang::Python,
+            "import json\ndef f(x):\n    return {'a': x, \"b\": 1}  # c\n",
+        ),
+        (Lang::Markdown, "# T\n\n- *a* `b` **c**\n"),
+    ] {
+        let _ = colour(lang, sample, "base16-ocean.dark");
+    }
 }
 
 /// `text` as highlighted lines (one per line of `text`, newline removed), cached.

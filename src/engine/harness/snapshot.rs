@@ -57,7 +57,7 @@ pub fn capture(
 }
 
 /// The home directory as `{relative path: {size, sha256, text?}}`, sorted by path (so the flat
-/// diff names each changed file by its path).
+/// diff names each changed file by its path); a file that cannot be read is `{unreadable: why}`.
 pub fn home_state(home: &std::path::Path) -> Value {
     let mut files = Map::new();
     for e in walkdir::WalkDir::new(home)
@@ -68,7 +68,17 @@ pub fn home_state(home: &std::path::Path) -> Value {
         .take(MAX_FILES)
     {
         let rel = e.path().strip_prefix(home).unwrap_or(e.path());
-        let bytes = std::fs::read(e.path()).unwrap_or_default();
+        let bytes = match std::fs::read(e.path()) {
+            Ok(b) => b,
+            Err(err) => {
+                // Recorded as such, never as an empty file.
+                files.insert(
+                    rel.display().to_string(),
+                    json!({"unreadable": err.to_string()}),
+                );
+                continue;
+            }
+        };
         let mut f =
             json!({"size": bytes.len(), "sha256": hex::encode(sha2::Sha256::digest(&bytes))});
         if bytes.len() <= MAX_TEXT {
