@@ -154,6 +154,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
 
+    // filter screen: votes and the decision history of the tuples stepped through.
+    bench_filter(&path, &mut model, &store, &theme)?;
+
     // Fuzzy filter latency over every tuple.
     let mut matcher = new_matcher();
     let rows = model.tuples.rows.clone();
@@ -181,5 +184,90 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ms(median(times))
         );
     }
+    Ok(())
+}
+
+/// Filter screen: five critic votes on each of the first 20 listed tuples, then 200×50 frames
+/// while stepping through them (n) and scrolling (j); the worker's load time is printed too.
+fn bench_filter(
+    path: &std::path::Path,
+    model: &mut Model,
+    store: &Store,
+    theme: &Theme,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use tuplewright::engine::store::Vote;
+    use tuplewright::tui::action::Screen;
+    let ids: Vec<String> = model
+        .tuples
+        .view
+        .iter()
+        .take(20)
+        .map(|&i| model.tuples.rows[i as usize].id.clone())
+        .collect();
+    let mut writer = Store::open(path, Duration::from_secs(5))?;
+    writer.write(|tx| {
+        for id in &ids {
+            for (n, verdict) in ["keep", "modify_query", "reject", "keep", "modify_query"]
+                .iter()
+                .enumerate()
+            {
+                let vote = serde_json::json!({
+                    "verdict": verdict, "severity": format!("P{}", n % 4),
+                    "can_fix_with_query_only": true,
+                    "query_issues": [{"type": "vague", "severity": "low", "evidence": "which file is meant is unclear"}],
+                    "setup_reward_risks": [{"type": "unasked_check", "severity": "medium", "evidence": "the reward checks the modification time"}],
+                    "training_pool_fit": "good", "confidence": 0.5 + n as f64 / 10.0,
+                    "reasoning_summary": "bench vote: a synthetic critic opinion of moderate length",
+                    "revised_query": if *verdict == "modify_query" { "Rename the report to final.pdf in Documents." } else { "" },
+                    "heuristic": false, "attempts": 1
+                });
+                tx.record_vote(&Vote {
+                    task_id: id.clone(),
+                    critic: format!("bench-critic-{n}"),
+                    model: Some(format!("bench-model-{n}")),
+                    vote,
+                    created_at: None,
+                })?;
+            }
+        }
+        Ok::<_, tuplewright::engine::store::StoreError>(())
+    })?;
+    drop(writer);
+    model.tuples.selected = 0;
+    let cmds = model.act(Action::Tab(Screen::Filter));
+    pump(model, store, cmds);
+    let mut term = Terminal::new(TestBackend::new(200, 50))?;
+    let (mut frames, mut loads) = (Vec::new(), Vec::new());
+    for i in 0..300 {
+        if i % 15 == 0 {
+            let cmds = model.act(if i % 300 < 285 {
+                Action::NextItem
+            } else {
+                Action::Top
+            });
+            let t = Instant::now();
+            pump(model, store, cmds);
+            loads.push(t.elapsed());
+        } else {
+            model.act(Action::Down);
+        }
+        let t = Instant::now();
+        term.draw(|f| view::draw(f, model, theme, "synth.db"))?;
+        frames.push(t.elapsed());
+    }
+    assert!(
+        model.filter.current().is_some_and(|d| d.votes.len() == 5),
+        "the filter screen shows the bench votes"
+    );
+    let mut sorted = frames.clone();
+    sorted.sort();
+    println!(
+        "frame 200x50 filter   : median {:.3} ms, p99 {:.3} ms, max {:.3} ms (target < 8 ms); \
+         worker load of one tuple's votes/outcome/history: median {:.1} ms",
+        ms(median(frames)),
+        ms(sorted[sorted.len() * 99 / 100]),
+        ms(sorted[sorted.len() - 1]),
+        ms(median(loads))
+    );
     Ok(())
 }

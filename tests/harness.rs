@@ -3,6 +3,9 @@
 
 #[path = "harness/agents.rs"]
 mod agents;
+// live jobs
+#[path = "harness/jobs.rs"]
+mod jobs;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

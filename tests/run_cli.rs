@@ -107,6 +107,70 @@ fn fault_rate_gives_multi_round_convergences_visible_in_the_store() {
 }
 
 #[test]
+fn fault_depth_three_masks_a_regression_behind_a_crash_and_converges_in_round_three() {
+    let dir = tempfile::tempdir().unwrap();
+    let tasks = task_file(dir.path(), 2);
+    let db = dir.path().join("t.db");
+    let o = bin()
+        .args(["--no-tui", "--store"])
+        .arg(&db)
+        .arg("run")
+        .arg(&tasks)
+        .args(["--fault-rate", "1.0", "--fault-depth", "3", "--no-export"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let store = open(&db);
+    for t in
+        serde_json::from_str::<Vec<serde_json::Value>>(&std::fs::read_to_string(&tasks).unwrap())
+            .unwrap()
+    {
+        let id = t["task_id"].as_str().unwrap();
+        let rounds = store.rounds(id).unwrap();
+        let verdicts: Vec<&str> = rounds.iter().map(|r| r.round.verdict.as_str()).collect();
+        assert_eq!(verdicts, ["fail", "fail", "pass"], "{id}");
+        let status = |r: usize, c: &str| {
+            tuplewright::engine::agents::scripted::faults::review_status(
+                &rounds[r].round.review_md,
+                c,
+            )
+        };
+        assert_eq!(
+            status(0, "C1").as_deref(),
+            Some("FAIL"),
+            "{id}: the crash first"
+        );
+        assert_eq!(
+            status(0, "C3").as_deref(),
+            Some("NOT RUN"),
+            "{id}: regression masked"
+        );
+        assert_eq!(
+            status(1, "C1").as_deref(),
+            Some("PASS"),
+            "{id}: crash fixed"
+        );
+        // Round 2 reveals what the crash hid (C3 and/or C4; a pre-completed setup can satisfy
+        // the reward even under a regressed golden patch, so which one is task-dependent).
+        assert!(
+            status(1, "C3").as_deref() == Some("FAIL")
+                || status(1, "C4").as_deref() == Some("FAIL"),
+            "{id}: round 2 reveals the masked mistakes"
+        );
+    }
+    let bad = bin()
+        .args(["--no-tui", "--store"])
+        .arg(&db)
+        .arg("run")
+        .arg(&tasks)
+        .args(["--fault-depth", "4", "--no-export"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("fault_depth"));
+}
+
+#[test]
 fn kill_9_then_resume_finishes_the_rest_and_the_store_is_intact() {
     let dir = tempfile::tempdir().unwrap();
     let tasks = task_file(dir.path(), 8);

@@ -21,6 +21,7 @@ fn cfg(seed: u64, fault_rate: f64) -> ScriptedConfig {
     ScriptedConfig {
         seed,
         fault_rate,
+        fault_depth: 1,
         templates_dir: None,
     }
 }

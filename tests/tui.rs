@@ -2,10 +2,26 @@
 //! files, `TestBackend` + insta snapshots of every screen on a store built by the loop with the
 //! scripted agents, and a tmux smoke test in a real terminal.
 
+#[path = "tui/filter.rs"]
+mod filter;
+#[path = "tui/filter_fixture.rs"]
+mod filter_fixture;
+#[path = "tui/filter_parity.rs"]
+mod filter_parity;
+#[path = "tui/filter_readonly.rs"]
+mod filter_readonly;
+#[path = "tui/filter_smoke.rs"]
+mod filter_smoke;
+#[path = "tui/filter_snapshots.rs"]
+mod filter_snapshots;
 #[path = "tui/fixture.rs"]
 mod fixture;
 #[path = "tui/keys.rs"]
 mod keys;
+#[path = "tui/live_jobs.rs"]
+mod live_jobs;
+#[path = "tui/live_tmux.rs"]
+mod live_tmux;
 #[path = "tui/model.rs"]
 mod model;
 #[path = "tui/smoke.rs"]

@@ -4,12 +4,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use anyhow::Context as _;
-
 use crate::engine::agents::{Discriminator, Generator};
 use crate::engine::config::Config;
+use crate::engine::harness::session;
 use crate::engine::harness::task::LoopRuntime;
-use crate::engine::harness::Fleet;
 use crate::engine::sandbox::Isolation;
 
 /// Builds the runtime and the fleet, runs `f`, then shuts the fleet down (on every path).
@@ -20,31 +18,26 @@ pub fn with_loop_runtime<T>(
     cancel: &Arc<AtomicBool>,
     f: impl FnOnce(&LoopRuntime<'_>) -> T,
 ) -> anyhow::Result<T> {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    let fleet = rt.block_on(Fleet::start(&config.agreement.work_dir))?;
-    install_ctrl_c(&rt, cancel.clone());
     let isolation = if unsafe_no_sandbox {
-        eprintln!("WARNING: --unsafe-no-sandbox: agent-written scripts run WITHOUT isolation");
         Isolation::UnsafeNoSandbox
     } else {
         Isolation::Required
     };
-    let runtime = LoopRuntime {
-        rt: rt.handle().clone(),
-        fleet: &fleet,
-        cfg: &config.agreement,
-        sandbox: &config.sandbox,
+    let out = session::with_loop_runtime(
+        config,
         isolation,
-        generator: agents.0,
-        discriminator: agents.1,
+        agents,
         cancel,
-    };
-    let out = f(&runtime);
-    rt.block_on(fleet.shutdown());
+        |rt| {
+            install_ctrl_c(rt, cancel.clone());
+            if unsafe_no_sandbox {
+                eprintln!(
+                    "WARNING: --unsafe-no-sandbox: agent-written scripts run WITHOUT isolation"
+                );
+            }
+        },
+        f,
+    )?;
     Ok(out)
 }
 

@@ -144,6 +144,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 readonly: cli.readonly,
                 keymap: cli.keymap.clone(),
                 theme: cli.theme.clone(),
+                config: (cli.config.as_path() != std::path::Path::new("tuplewright.toml")
+                    || cli.config.exists())
+                .then(|| cli.config.clone()),
             })?;
             Ok(ExitCode::SUCCESS)
         }

@@ -100,11 +100,7 @@ pub fn run(cli: &Cli, args: &OverrideArgs) -> anyhow::Result<ExitCode> {
     if args.query.is_some() && !matches!(action, Action::ModifyQuery(_)) {
         anyhow::bail!("--query only goes with modify_query");
     }
-    let actor = args
-        .actor
-        .clone()
-        .or_else(|| std::env::var("USER").ok())
-        .unwrap_or_else(|| "human".into());
+    let actor = crate::engine::filter::decide::human_actor(args.actor.as_deref());
     let reason = args
         .reason
         .clone()

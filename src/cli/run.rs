@@ -51,6 +51,10 @@ pub struct RunArgs {
     /// Scripted Generator only: probability of a realistic mistake in early rounds (0.0-1.0).
     #[arg(long, default_value_t = 0.0)]
     pub fault_rate: f64,
+    /// Scripted Generator only: most mistakes per task (1-3); above 1, a crash can hide a
+    /// regression that only the next round reveals (convergences in up to 3 rounds).
+    #[arg(long, default_value_t = 1)]
+    pub fault_depth: u32,
     /// Seed of the scripted agents.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,

@@ -55,6 +55,7 @@ fn scripted_config(args: &RunArgs) -> ScriptedConfig {
     ScriptedConfig {
         seed: args.seed,
         fault_rate: args.fault_rate,
+        fault_depth: args.fault_depth,
         templates_dir: None,
     }
 }

@@ -60,6 +60,24 @@ pub enum Action {
     ToggleDiff,
     /// Re-read the store now.
     Refresh,
+    // filter screen
+    /// Filter: keep the tuple (asks for a reason).
+    DecideKeep,
+    /// Filter: keep it with an edited instruction (editor, then a reason).
+    DecideModify,
+    /// Filter: reject the tuple (asks for a reason).
+    DecideReject,
+    /// Filter: undo the last decision.
+    UndoDecision,
+    // live jobs
+    /// Live: run the loop on the pending tuples of the Tuples view (press twice to confirm).
+    JobStart,
+    /// Live: pause the workbench's job (or resume it when paused).
+    JobPause,
+    /// Live: resume the workbench's paused job.
+    JobResume,
+    /// Live: cancel the workbench's job.
+    JobCancel,
 }
 
 /// The screens (tabs) that are built, in tab order.
@@ -328,6 +346,56 @@ pub const REGISTRY: &[ActionSpec] = &[
         "refresh",
         "Re-read the store now",
         &["r", "ctrl-r"],
+    ),
+    // filter screen (screen-local: other screens ignore these keys)
+    spec(
+        Action::DecideKeep,
+        "decide_keep",
+        "Filter: keep the tuple (asks for a reason)",
+        &["K"],
+    ),
+    spec(
+        Action::DecideModify,
+        "decide_modify",
+        "Filter: modify_query — edit the instruction, then a reason",
+        &["M"],
+    ),
+    spec(
+        Action::DecideReject,
+        "decide_reject",
+        "Filter: reject the tuple (asks for a reason)",
+        &["R"],
+    ),
+    spec(
+        Action::UndoDecision,
+        "undo_decision",
+        "Filter: undo the last decision (a compensating record)",
+        &["u"],
+    ),
+    // live jobs
+    spec(
+        Action::JobStart,
+        "job_start",
+        "Live: run the loop on pending tuples of the Tuples view",
+        &["ctrl-s"],
+    ),
+    spec(
+        Action::JobPause,
+        "job_pause",
+        "Live: pause after the tasks in flight (again: resume)",
+        &["p"],
+    ),
+    spec(
+        Action::JobResume,
+        "job_resume",
+        "Live: resume the paused job",
+        &["P"],
+    ),
+    spec(
+        Action::JobCancel,
+        "job_cancel",
+        "Live: cancel the job (tasks in flight back to pending)",
+        &["X"],
     ),
 ];
 

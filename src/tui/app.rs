@@ -12,7 +12,7 @@ use super::model::{Model, Msg};
 use super::terminal::Tui;
 use super::theme::{no_color_from_env, Theme};
 use super::view;
-use super::worker::{open_store, Workers};
+use super::worker::{open_store, open_store_readonly, Workers};
 
 /// Minimum time between two frames.
 pub const FRAME: Duration = Duration::from_millis(16);
@@ -28,6 +28,9 @@ pub struct TuiOptions {
     pub keymap: PathBuf,
     /// Theme: `dark`, `light` or a path.
     pub theme: String,
+    // live jobs
+    /// `tuplewright.toml` for the jobs the workbench drives (`None`: defaults).
+    pub config: Option<PathBuf>,
 }
 
 /// Converts a crossterm key event (presses and repeats only).
@@ -65,14 +68,35 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
     // Configuration errors are reported before the terminal is touched.
     let keymap = Keymap::load(&opts.keymap)?;
     let theme = Theme::load(&opts.theme, no_color_from_env())?;
-    let store = open_store(&opts.store)?;
+    let store = if opts.readonly {
+        open_store_readonly(&opts.store)?
+    } else {
+        open_store(&opts.store)?
+    };
+    let config = match &opts.config {
+        Some(p) => crate::engine::config::Config::load(p, true)?,
+        None => crate::engine::config::Config::default(),
+    };
     let (tx, rx) = mpsc::channel();
-    let workers = Workers::start(store, tx)?;
+    let jobs = super::jobs::JobRunner::start(
+        super::jobs::JobSettings {
+            store: opts.store.clone(),
+            config,
+            isolation: crate::engine::sandbox::Isolation::Required,
+            seed: 0,
+        },
+        tx.clone(),
+    )?;
+    let mut workers = Workers::start_with(store, tx, opts.readonly)?.with_jobs(jobs);
     let mut model = Model::new(keymap, opts.readonly);
     for c in model.init() {
         workers.send(c);
     }
     let result = event_loop(&mut model, &theme, &workers, &rx, &opts.store);
+    // The terminal is restored by now: say what happened to a job still running.
+    if let Some(msg) = workers.stop_jobs() {
+        eprintln!("{msg}");
+    }
     workers.stop();
     result
 }

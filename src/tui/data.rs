@@ -90,6 +90,11 @@ pub enum EngineCommand {
     CancelJob,
     /// Leave.
     Quit,
+    // filter screen
+    /// Load the Filter screen's data (votes, aggregate, outcome, history) for one tuple.
+    LoadFilter(String),
+    /// Apply a curator's decision or undo through the engine's decision interface.
+    Decide(super::filter_data::DecideCmd),
 }
 
 /// A result from a worker to the model.
@@ -109,6 +114,14 @@ pub enum DataUpdate {
     View(super::matcher::ViewResult),
     /// A store error to show in the status line.
     Error(String),
+    // filter screen
+    /// The Filter screen's data for one tuple.
+    Filter(Box<super::filter_data::FilterData>),
+    /// The result of a decision or undo.
+    Decided(Box<super::filter_data::Decided>),
+    // live jobs
+    /// From the job runner: a job of this workbench started or finished, or a notice.
+    Job(super::jobs::JobUpdate),
 }
 
 /// Every tuple with its latest-round rewards, ordered by id.

@@ -4,6 +4,7 @@
 //! - [`action`]: the one registry behind the keymap, the `?` help and the palette;
 //! - [`keymap`], [`theme`]: user-overridable keys and semantic colour roles;
 //! - [`data`], [`matcher`], [`worker`]: store reads and list views, on worker threads;
+//! - [`jobs`]: runs, rollouts, pause/resume/cancel driven from the workbench;
 //! - [`view`]: drawing, one file per screen or overlay;
 //! - [`terminal`], [`app`]: terminal setup/restore and the throttled event loop.
 
@@ -11,10 +12,13 @@ pub mod action;
 pub mod app;
 pub mod data;
 pub mod diff;
+pub mod filter_data;
 pub mod fuzzy;
+pub mod jobs;
 pub mod keymap;
 pub mod matcher;
 pub mod model;
+pub mod readonly;
 pub mod terminal;
 pub mod theme;
 pub mod view;

@@ -10,6 +10,7 @@ use crate::engine::store::Store;
 
 use super::data::{self, DataUpdate, EngineCommand};
 use super::matcher::{compute_view, new_matcher, ViewSpec};
+use super::{filter_data, readonly};
 
 /// How often the store worker polls the event log.
 pub const POLL: Duration = Duration::from_millis(200);
@@ -23,17 +24,32 @@ pub struct Workers {
     store_tx: Sender<EngineCommand>,
     view_tx: Sender<Option<ViewSpec>>,
     handles: Vec<JoinHandle<()>>,
+    // filter screen: observer mode refuses writing commands here too
+    readonly: bool,
+    out: Sender<DataUpdate>,
+    // live jobs
+    jobs: Option<super::jobs::JobRunner>,
 }
 
 impl Workers {
     /// Starts both workers; results arrive on `out`.
     pub fn start(store: Store, out: Sender<DataUpdate>) -> std::io::Result<Self> {
+        Self::start_with(store, out, false)
+    }
+
+    /// Starts both workers; in `readonly` mode every writing command is refused with a notice.
+    pub fn start_with(
+        store: Store,
+        out: Sender<DataUpdate>,
+        readonly: bool,
+    ) -> std::io::Result<Self> {
         let (store_tx, store_rx) = mpsc::channel();
         let (view_tx, view_rx) = mpsc::channel();
         let out2 = out.clone();
+        let out3 = out.clone();
         let h1 = std::thread::Builder::new()
             .name("tw-store".into())
-            .spawn(move || store_loop(store, store_rx, out))?;
+            .spawn(move || store_loop(store, store_rx, out, readonly))?;
         let h2 = std::thread::Builder::new()
             .name("tw-view".into())
             .spawn(move || view_loop(view_rx, out2))?;
@@ -41,11 +57,29 @@ impl Workers {
             store_tx,
             view_tx,
             handles: vec![h1, h2],
+            readonly,
+            out: out3,
+            jobs: None,
         })
+    }
+
+    /// Routes the job commands to `jobs` from now on (without it they are answered with an error).
+    pub fn with_jobs(mut self, jobs: super::jobs::JobRunner) -> Self {
+        self.jobs = Some(jobs);
+        self
+    }
+
+    /// Stops the job runner (a running job is cancelled cleanly); returns what happened to it.
+    pub fn stop_jobs(&mut self) -> Option<String> {
+        self.jobs.take().and_then(super::jobs::JobRunner::stop)
     }
 
     /// Routes a command to its worker.
     pub fn send(&self, cmd: EngineCommand) {
+        if self.readonly && readonly::writes(&cmd) {
+            let _ = self.out.send(readonly::worker_refusal(&cmd));
+            return;
+        }
         match cmd {
             EngineCommand::View(spec) => {
                 let _ = self.view_tx.send(Some(spec));
@@ -54,6 +88,17 @@ impl Workers {
                 let _ = self.view_tx.send(None);
                 let _ = self.store_tx.send(EngineCommand::Quit);
             }
+            EngineCommand::StartRun(_)
+            | EngineCommand::StartRollouts { .. }
+            | EngineCommand::PauseJob
+            | EngineCommand::ResumeJob
+            | EngineCommand::CancelJob
+                if self.jobs.is_some() =>
+            {
+                if let Some(j) = &self.jobs {
+                    j.send(cmd);
+                }
+            }
             other => {
                 let _ = self.store_tx.send(other);
             }
@@ -61,7 +106,8 @@ impl Workers {
     }
 
     /// Asks both workers to stop and waits for them.
-    pub fn stop(self) {
+    pub fn stop(mut self) {
+        let _ = self.stop_jobs();
         self.send(EngineCommand::Quit);
         for h in self.handles {
             let _ = h.join();
@@ -93,8 +139,35 @@ pub fn handle(store: &Store, cmd: &EngineCommand) -> Vec<DataUpdate> {
             "this build cannot drive jobs from the workbench yet".into(),
         )),
         EngineCommand::View(_) | EngineCommand::Quit => return Vec::new(),
+        // filter screen
+        EngineCommand::LoadFilter(id) => {
+            filter_data::load_filter(store, id).map(|d| DataUpdate::Filter(Box::new(d)))
+        }
+        EngineCommand::Decide(d) => Ok(DataUpdate::Decided(Box::new(filter_data::Decided {
+            cmd: d.clone(),
+            result: Err("decisions need the store worker's writing path (handle_write)".into()),
+        }))),
     };
     vec![res.unwrap_or_else(|e| DataUpdate::Error(format!("store: {e}")))]
+}
+
+/// Runs one store command on the worker's own connection: decisions and undo are applied through
+/// the engine's decision interface, writing commands are refused in `readonly` mode, everything
+/// else goes to [`handle`]. (Also used directly by tests.)
+pub fn handle_write(store: &mut Store, cmd: &EngineCommand, readonly: bool) -> Vec<DataUpdate> {
+    if readonly && readonly::writes(cmd) {
+        return vec![readonly::worker_refusal(cmd)];
+    }
+    match cmd {
+        EngineCommand::Decide(d) => {
+            let result = filter_data::decide(store, d).map_err(|e| e.to_string());
+            vec![DataUpdate::Decided(Box::new(filter_data::Decided {
+                cmd: d.clone(),
+                result,
+            }))]
+        }
+        other => handle(store, other),
+    }
 }
 
 /// The event-log window start: the last [`HISTORY`] events.
@@ -114,7 +187,12 @@ pub fn poll_events(store: &Store, seq: i64) -> (Option<DataUpdate>, i64) {
     }
 }
 
-fn store_loop(store: Store, rx: Receiver<EngineCommand>, out: Sender<DataUpdate>) {
+fn store_loop(
+    mut store: Store,
+    rx: Receiver<EngineCommand>,
+    out: Sender<DataUpdate>,
+    readonly: bool,
+) {
     let mut seq = history_start(&store);
     loop {
         let (update, next) = poll_events(&store, seq);
@@ -140,7 +218,7 @@ fn store_loop(store: Store, rx: Receiver<EngineCommand>, out: Sender<DataUpdate>
             if seen.contains(&cmd) {
                 continue;
             }
-            for u in handle(&store, &cmd) {
+            for u in handle_write(&mut store, &cmd, readonly) {
                 if out.send(u).is_err() {
                     return;
                 }
@@ -175,4 +253,12 @@ pub fn open_store(path: &std::path::Path) -> anyhow::Result<Store> {
         );
     }
     Ok(Store::open(path, Duration::from_secs(5))?)
+}
+
+/// Opens the store read-only at the SQLite level (`--readonly`); a missing file is an error.
+pub fn open_store_readonly(path: &std::path::Path) -> anyhow::Result<Store> {
+    if !path.exists() {
+        anyhow::bail!("no store at {} — pass --store PATH", path.display());
+    }
+    Ok(Store::open_readonly(path, Duration::from_secs(5))?)
 }

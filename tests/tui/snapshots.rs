@@ -11,12 +11,14 @@ use tuplewright::tui::view;
 
 use super::fixture::{keys, loaded_model};
 
-fn scrub(text: &str) -> String {
+pub fn scrub(text: &str) -> String {
     let rules = [
         (r"\d\d:\d\d:\d\d", "HH:MM:SS"),
         (r" *\d+\.\ds\b", " N.Ns"),
         (r" *\d+\.\d tasks/min", " N.N tasks/min"),
         (r"\d+ ?ms\b", "N ms"),
+        // live jobs: job ids are random
+        (r"\b(run|rollout)-[0-9a-f]{8}\b", "$1-JOBID"),
     ];
     rules.iter().fold(text.to_string(), |t, (re, to)| {
         Regex::new(re)
@@ -26,7 +28,7 @@ fn scrub(text: &str) -> String {
     })
 }
 
-fn render(model: &Model, theme: &Theme, w: u16, h: u16) -> String {
+pub fn render(model: &Model, theme: &Theme, w: u16, h: u16) -> String {
     let mut term = Terminal::new(TestBackend::new(w, h)).expect("terminal");
     term.draw(|f| view::draw(f, model, theme, "fixture.db"))
         .expect("draw");

@@ -223,20 +223,43 @@ pub fn write_bundle(out: &Path, task_id: &str, files: &Rendered) -> Result<bool,
     std::fs::create_dir_all(&tmp).map_err(io_err(&tmp))?;
     for (name, bytes) in files {
         let p = tmp.join(name);
-        std::fs::write(&p, bytes).map_err(io_err(&p))?;
+        write_synced(&p, bytes).map_err(io_err(&p))?;
     }
+    sync_dir(&tmp).map_err(io_err(&tmp))?;
+    let swapped = swap_in(out, task_id, &tmp, &dest)?;
+    // The rename itself is durable only once the parent directory is synced.
+    sync_dir(out).map_err(io_err(out))?;
+    Ok(swapped)
+}
+
+/// Writes `bytes` to `path` and flushes them to the disk before returning (so a power loss after
+/// the bundle's rename can never leave an empty or short file under the final name).
+fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut f = std::fs::File::create(path)?;
+    f.write_all(bytes)?;
+    f.sync_all()
+}
+
+/// Flushes a directory's entries (new names, renames) to the disk.
+fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::File::open(dir)?.sync_all()
+}
+
+/// Moves the finished temporary directory to `dest`, replacing an older bundle atomically.
+fn swap_in(out: &Path, task_id: &str, tmp: &Path, dest: &Path) -> Result<bool, ExportError> {
     if dest.exists() {
-        if exchange(&tmp, &dest).is_err() {
+        if exchange(tmp, dest).is_err() {
             // Filesystems without RENAME_EXCHANGE: move the old one aside first.
             let old = out.join(format!(".tw-old-{task_id}-{}", std::process::id()));
-            std::fs::rename(&dest, &old).map_err(io_err(&dest))?;
-            std::fs::rename(&tmp, &dest).map_err(io_err(&dest))?;
+            std::fs::rename(dest, &old).map_err(io_err(dest))?;
+            std::fs::rename(tmp, dest).map_err(io_err(dest))?;
             std::fs::remove_dir_all(&old).map_err(io_err(&old))?;
             return Ok(true);
         }
-        std::fs::remove_dir_all(&tmp).map_err(io_err(&tmp))?;
+        std::fs::remove_dir_all(tmp).map_err(io_err(tmp))?;
     } else {
-        std::fs::rename(&tmp, &dest).map_err(io_err(&dest))?;
+        std::fs::rename(tmp, dest).map_err(io_err(dest))?;
     }
     Ok(true)
 }

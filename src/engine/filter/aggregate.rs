@@ -57,7 +57,7 @@ pub enum Ballot {
 }
 
 /// What the ensemble decided.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Outcome {
     /// Admitted with the original instruction.
@@ -77,7 +77,7 @@ pub enum Outcome {
 }
 
 /// The aggregate of one tuple's ballots.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Aggregate {
     /// The decision.
     pub outcome: Outcome,

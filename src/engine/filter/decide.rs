@@ -82,6 +82,15 @@ pub struct FilterRecord {
     pub source: String,
 }
 
+/// The actor recorded for a person's decision: the name given (`--actor`), else the OS user
+/// (`$USER`), else `human`. The CLI `override` and the workbench both use it.
+pub fn human_actor(given: Option<&str>) -> String {
+    given
+        .map(str::to_string)
+        .or_else(|| std::env::var("USER").ok().filter(|u| !u.is_empty()))
+        .unwrap_or_else(|| "human".into())
+}
+
 /// The status a decision moves a tuple to, or why it may not be decided.
 fn target(current: TupleStatus, action: &Action, source: DecisionSource) -> Option<TupleStatus> {
     if !current.passed_loop() && current != TupleStatus::Dropped {

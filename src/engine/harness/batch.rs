@@ -1,5 +1,6 @@
-//! Many tasks on `jobs` worker threads. Workers stop taking new tasks once Ctrl-C is pressed; a task
-//! in flight stops at its next step and is left pending, so `--resume` picks it up.
+//! Many tasks on `jobs` worker threads. Workers stop taking new tasks once Ctrl-C is pressed or the
+//! job is cancelled; a task in flight stops at its next step and is left pending, so `--resume`
+//! picks it up. A paused job starts no new task until resumed ([`JobControl`]).
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -7,7 +8,9 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::Serialize;
+use serde_json::json;
 
+use super::job::JobControl;
 use super::task::{run_task, LoopRuntime, TaskOutcome};
 use super::Bus;
 
@@ -78,7 +81,8 @@ impl BatchSummary {
     }
 }
 
-/// Runs the loop on `tasks`; `on_done(task, outcome)` is called as each finishes.
+/// Runs the loop on `tasks`; `on_done(task, outcome)` is called as each finishes. Cancelled by
+/// the runtime's flag (Ctrl-C); see [`run_batch_controlled`] for pause/resume/cancel.
 pub fn run_batch(
     rt: &LoopRuntime<'_>,
     bus: &Bus,
@@ -86,34 +90,89 @@ pub fn run_batch(
     opts: &BatchOptions,
     on_done: &(dyn Fn(&str, &TaskOutcome) + Sync),
 ) -> BatchSummary {
+    // The handle's own flag stays unset: Ctrl-C reaches the rounds through `rt.cancel`.
+    let control = JobControl::new(JobControl::new_id("run"), Default::default());
+    run_batch_controlled(rt, bus, tasks, opts, &control, on_done)
+}
+
+fn outcome_name(o: &TaskOutcome) -> &'static str {
+    match o {
+        TaskOutcome::Accepted { .. } => "accepted",
+        TaskOutcome::Rejected { .. } => "rejected",
+        TaskOutcome::Infra(_) => "infra",
+        TaskOutcome::Invalid(_) => "invalid",
+        TaskOutcome::Cancelled => "cancelled",
+    }
+}
+
+/// Like [`run_batch`], steered by `control` (pause, resume, cancel from another thread). Records
+/// `job.started`, one `job.task` per finished task (outcome, seconds, done/total) and
+/// `job.finished` with the counts; `job.cancelled` when Ctrl-C (the runtime's flag) stopped it.
+/// For cancel to abandon the rounds in flight, `control`'s flag must be `rt.cancel`.
+pub fn run_batch_controlled(
+    rt: &LoopRuntime<'_>,
+    bus: &Bus,
+    tasks: &[String],
+    opts: &BatchOptions,
+    control: &JobControl,
+    on_done: &(dyn Fn(&str, &TaskOutcome) + Sync),
+) -> BatchSummary {
     let started = Instant::now();
     let next = AtomicUsize::new(0);
+    let jobs = opts.jobs.max(1);
+    control.set_total(tasks.len());
+    let _ = bus.emit(
+        "job.started",
+        None,
+        json!({"job": control.id(), "kind": "run", "total": tasks.len(), "jobs": jobs}),
+    );
     let summary = Mutex::new(BatchSummary {
         tasks: tasks.len(),
         ..Default::default()
     });
+    let stopped = || rt.cancel.load(Ordering::Relaxed);
     std::thread::scope(|s| {
-        for _ in 0..opts.jobs.max(1) {
+        for _ in 0..jobs {
             s.spawn(|| loop {
-                if rt.cancel.load(Ordering::Relaxed) {
+                if stopped() || !control.wait_turn() || stopped() {
                     break;
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(task) = tasks.get(i) else { break };
+                control.task_started();
                 let t0 = Instant::now();
                 let outcome = run_task(rt, bus, task);
+                let secs = t0.elapsed().as_secs_f64();
+                let done = control.task_finished();
+                let _ = bus.emit(
+                    "job.task",
+                    Some(task),
+                    json!({"job": control.id(), "outcome": outcome_name(&outcome),
+                           "secs": secs, "done": done, "total": tasks.len()}),
+                );
                 on_done(task, &outcome);
                 let mut sum = summary.lock().unwrap_or_else(|p| p.into_inner());
-                sum.add(task, outcome, t0.elapsed().as_secs_f64());
+                sum.add(task, outcome, secs);
             });
         }
     });
     let mut sum = summary.into_inner().unwrap_or_else(|p| p.into_inner());
-    // Tasks never started because of Ctrl-C are cancelled too.
+    // Tasks never started because of Ctrl-C or a cancel are cancelled too.
     let started_count = next.load(Ordering::Relaxed).min(tasks.len());
     for t in &tasks[started_count..] {
         sum.cancelled.push(t.clone());
     }
+    if stopped() {
+        control.note_external_cancel(bus);
+    }
     sum.elapsed_seconds = started.elapsed().as_secs_f64();
+    let _ = bus.emit(
+        "job.finished",
+        None,
+        json!({"job": control.id(), "total": tasks.len(),
+               "accepted": sum.accepted.len(), "rejected": sum.rejected.len(),
+               "infra": sum.infra_failures.len(), "invalid": sum.invalid.len(),
+               "cancelled": sum.cancelled.len(), "elapsed_secs": sum.elapsed_seconds}),
+    );
     sum
 }

@@ -27,6 +27,34 @@ pub struct WebApi {
     store: Arc<SessionStore>,
 }
 
+/// Prefix of a run's temporary work directory; the owning process id follows it.
+const RUN_PREFIX: &str = "tuplewright-run-";
+
+/// Removes run directories whose process is gone (a run killed with SIGKILL cannot clean up its own
+/// sessions and sandbox homes; the next run does). Directories of live processes are left alone.
+pub fn sweep_stale_runs(tmp: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        let Some(rest) = name.strip_prefix(RUN_PREFIX) else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<i32>().ok()) else {
+            continue;
+        };
+        // SAFETY: kill with signal 0 sends nothing; it only asks whether the process exists.
+        let alive = unsafe { libc::kill(pid, 0) } == 0
+            || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
+        if !alive && std::fs::remove_dir_all(e.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
 /// The shared servers and the work directory of one run.
 pub struct Fleet {
     server: Option<ServerHandle>,
@@ -42,8 +70,9 @@ impl Fleet {
     pub async fn start(work_dir: &Path) -> Result<Fleet, HarnessError> {
         let registry = AppRegistry::builtin().map_err(|e| HarnessError::Infra(e.to_string()))?;
         let (work, tmp) = if work_dir.as_os_str().is_empty() {
+            sweep_stale_runs(&std::env::temp_dir());
             let t = tempfile::Builder::new()
-                .prefix("tuplewright-run-")
+                .prefix(&format!("{RUN_PREFIX}{}-", std::process::id()))
                 .tempdir()
                 .map_err(|e| HarnessError::Infra(format!("creating the run directory: {e}")))?;
             (t.path().to_path_buf(), Some(t))
@@ -193,5 +222,27 @@ impl Drop for TaskEnv {
                 tracing::warn!(home = %self.home.display(), error = %e, "could not remove a home directory");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod sweep_tests {
+    use super::*;
+
+    #[test]
+    fn sweep_removes_dead_runs_and_keeps_live_ones() {
+        let tmp = tempfile::tempdir().unwrap();
+        // A pid far above pid_max cannot exist.
+        let dead = tmp.path().join(format!("{RUN_PREFIX}999999999-abc"));
+        let live = tmp
+            .path()
+            .join(format!("{RUN_PREFIX}{}-abc", std::process::id()));
+        let other = tmp.path().join("something-else");
+        for d in [&dead, &live, &other] {
+            std::fs::create_dir_all(d.join("sessions")).unwrap();
+        }
+        assert_eq!(sweep_stale_runs(tmp.path()), 1);
+        assert!(!dead.exists());
+        assert!(live.exists() && other.exists());
     }
 }

@@ -12,15 +12,18 @@ pub mod bus;
 mod config;
 pub mod envs;
 pub mod execute;
+pub mod job;
 pub mod probe;
 pub mod round;
+pub mod session;
 pub mod task;
 pub mod verify;
 
-pub use batch::{run_batch, BatchOptions, BatchSummary};
+pub use batch::{run_batch, run_batch_controlled, BatchOptions, BatchSummary};
 pub use bus::Bus;
 pub use config::LoopConfig;
 pub use envs::{Fleet, TaskEnv};
+pub use job::{JobControl, JobPhase};
 pub use task::{run_task, TaskOutcome};
 
 /// Why a task could not be processed. None of these is a reward or a condition failure.

@@ -10,8 +10,8 @@ use crate::engine::agents::{
     AgentError, Discriminator, DiscriminatorInput, Generator, GeneratorInput, TaskBrief, Usage,
 };
 use crate::engine::agreement::{
-    evaluate, render_review, RewardRun as Scored, RoundObservation, RoundVerdict, ScanFindingRef,
-    ScriptRun as Ran,
+    evaluate, render_review, ConditionId, ConditionStatus, RewardRun as Scored, RoundObservation,
+    RoundVerdict, ScanFindingRef, ScriptRun as Ran,
 };
 use crate::engine::sandbox::{Limits, Role};
 use crate::engine::scan::scan_source;
@@ -38,7 +38,9 @@ pub struct RoundCtx<'a> {
     pub brief: &'a TaskBrief,
     /// Set by Ctrl-C.
     pub cancel: &'a AtomicBool,
-    /// Progress hook: (phase, detail). Called before each step.
+    /// Progress hook: (phase, detail). Called before each step, and with `check` when one of
+    /// C1–C5 is settled (`{round, check, status, pass, detail}`) and `scored` when a reward run
+    /// finished (`{round, endpoint, run, reward, error}`) — both before the round's atomic write.
     pub phase: &'a (dyn Fn(&str, serde_json::Value) + Sync),
 }
 
@@ -60,7 +62,35 @@ fn agent_err(e: AgentError) -> Result<String, HarnessError> {
     }
 }
 
+/// Longest `detail` of a `check` progress call (the full text is in REVIEW.md).
+const CHECK_DETAIL_MAX: usize = 160;
+
+fn short(s: &str) -> String {
+    match s.char_indices().nth(CHECK_DETAIL_MAX) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
 impl RoundCtx<'_> {
+    /// Reports the conditions `ids` as settled by what `obs` holds so far (the same evaluation as
+    /// the round's verdict, so the progress calls always agree with the stored REVIEW.md).
+    fn settle(&self, obs: &RoundObservation, ids: &[ConditionId]) {
+        let verdict = evaluate(obs);
+        for c in verdict.conditions.iter().filter(|c| ids.contains(&c.id)) {
+            let status = match c.status {
+                ConditionStatus::Pass => "pass",
+                ConditionStatus::Fail => "fail",
+                ConditionStatus::NotRun => "not_run",
+            };
+            (self.phase)(
+                "check",
+                json!({"round": obs.round, "check": format!("{:?}", c.id), "status": status,
+                       "pass": c.status == ConditionStatus::Pass, "detail": short(&c.details)}),
+            );
+        }
+    }
+
     fn check_cancel(&self) -> Result<(), HarnessError> {
         if self.cancel.load(Ordering::Relaxed) {
             return Err(HarnessError::Cancelled);
@@ -164,6 +194,17 @@ impl RoundCtx<'_> {
                 (setup_obs.ok, golden_ok, setup_obs, golden_obs)
             }
         };
+        self.settle(
+            &RoundObservation {
+                round,
+                setup: setup_obs.clone(),
+                golden: golden_obs.clone(),
+                scan: vec![],
+                gold_runs: vec![],
+                init_runs: vec![],
+            },
+            &[ConditionId::C1, ConditionId::C2],
+        );
         // The Discriminator: task text, skills, previous review and a read-only probe only.
         self.check_cancel()?;
         (self.phase)("discriminate", json!({"round": round}));
@@ -209,6 +250,7 @@ impl RoundCtx<'_> {
                 if golden_ok {
                     obs.gold_runs.push(err);
                 }
+                self.settle(&obs, &[ConditionId::C3, ConditionId::C4, ConditionId::C5]);
             }
             Ok(text) => {
                 scripts.reward = Some(text.clone());
@@ -224,21 +266,28 @@ impl RoundCtx<'_> {
                         reason: f.reason.clone(),
                     })
                     .collect();
+                self.settle(&obs, &[ConditionId::C5]);
                 let limits = self.limits(self.cfg.reward_timeout_secs);
-                for (env, ok, label, key) in [
-                    (&gold, golden_ok, "golden", "gold"),
-                    (&init, setup_ok, "initial", "init"),
+                for (env, ok, label, key, cond) in [
+                    (&gold, golden_ok, "golden", "gold", ConditionId::C3),
+                    (&init, setup_ok, "initial", "init", ConditionId::C4),
                 ] {
-                    if !ok {
-                        continue;
-                    }
-                    for i in 0..self.cfg.reward_runs {
+                    for i in (0..self.cfg.reward_runs).filter(|_| ok) {
                         self.check_cancel()?;
                         (self.phase)("reward", json!({"round": round, "env": key, "run": i + 1}));
                         let r = self
                             .runner
                             .run(env, Role::Reader, "reward.py", text, &limits)?;
                         let (rec, scored) = reward_run(label, &r);
+                        let (reward, error) = match &scored {
+                            Scored::Scored { score, .. } => (Some(*score), None),
+                            Scored::Error(e) => (None, Some(short(e))),
+                        };
+                        (self.phase)(
+                            "scored",
+                            json!({"round": round, "endpoint": key, "run": i + 1,
+                                   "reward": reward, "error": error}),
+                        );
                         reward_runs.push(rec);
                         if key == "gold" {
                             obs.gold_runs.push(scored);
@@ -246,6 +295,7 @@ impl RoundCtx<'_> {
                             obs.init_runs.push(scored);
                         }
                     }
+                    self.settle(&obs, &[cond]);
                 }
             }
         }

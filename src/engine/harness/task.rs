@@ -139,12 +139,17 @@ fn run_inner(rt: &LoopRuntime<'_>, bus: &Bus, task_id: &str) -> Result<TaskOutco
     let task = bus.read(|s| s.task(task_id))?;
     let brief = brief_of(&task, rt.cfg)?;
     decide(bus, task_id, TupleStatus::InLoop, "agreement loop started")?;
+    // Settled checks and reward runs get their own kinds; every other call is a phase.
     let phase = |name: &str, detail: serde_json::Value| {
-        let _ = bus.emit(
-            "round.phase",
-            Some(task_id),
-            json!({"phase": name, "detail": detail}),
-        );
+        let _ = match name {
+            "check" => bus.emit("round.check", Some(task_id), detail),
+            "scored" => bus.emit("reward.scored", Some(task_id), detail),
+            _ => bus.emit(
+                "round.phase",
+                Some(task_id),
+                json!({"phase": name, "detail": detail}),
+            ),
+        };
     };
     let ctx = RoundCtx {
         runner: Runner {

@@ -8,6 +8,7 @@
 //! - [`trial`]: one trial; [`judge`]: the optional LLM judge; [`inclusion`]: the A.4.2 rule;
 //!   [`stage`]: N trials of one tuple, stored, and the stage's decision.
 
+pub mod batch;
 pub mod command;
 pub mod inclusion;
 pub mod judge;

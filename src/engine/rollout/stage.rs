@@ -126,6 +126,12 @@ fn roll(
     let (mut trials, mut details) = (Vec::new(), Vec::new());
     for n in 1..=opts.trials.max(1) {
         let judge = opts.judge.map(|j| (j, checklist.as_slice()));
+        // Progress for the workbench; the trial itself lands as `rollout.recorded`.
+        let _ = bus.emit(
+            "rollout.trial",
+            Some(task_id),
+            serde_json::json!({"trial": n, "of": opts.trials.max(1), "policy": policy.name()}),
+        );
         let t = run_trial(rt, brief, &scripts, policy, judge, n);
         bus.write(|tx| {
             tx.record_rollout(&t.record)?;

@@ -128,6 +128,42 @@ impl Store {
         })
     }
 
+    /// Opens an existing store read-only at the SQLite level (observers: `tuplewright --readonly`).
+    /// Nothing is created or migrated; a store at another schema version than this binary's is
+    /// refused with the reason (a newer one as [`StoreError::TooNew`]).
+    pub fn open_readonly(path: &Path, busy_timeout: Duration) -> Result<Self> {
+        let open_err = |cause| StoreError::Open {
+            path: path.to_path_buf(),
+            cause,
+        };
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI;
+        let conn = Connection::open_with_flags(path, flags).map_err(open_err)?;
+        conn.busy_timeout(busy_timeout).map_err(open_err)?;
+        conn.execute_batch("PRAGMA mmap_size = 268435456;")
+            .map_err(open_err)?;
+        let found = schema::version(&conn)?;
+        if found > SCHEMA_VERSION {
+            return Err(StoreError::TooNew {
+                found,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        if found < SCHEMA_VERSION {
+            return Err(StoreError::Invalid(format!(
+                "{} has schema version {found}, older than this tuplewright's {SCHEMA_VERSION}; \
+                 open it once without --readonly to upgrade it",
+                path.display()
+            )));
+        }
+        Ok(Self {
+            conn,
+            path: path.to_path_buf(),
+            upgraded_from: found,
+        })
+    }
+
     /// The file this store lives in.
     pub fn path(&self) -> &Path {
         &self.path

@@ -5,7 +5,10 @@
 use std::collections::{HashMap, VecDeque};
 
 use crate::engine::store::Event;
+use crate::tui::action::Action;
 use crate::tui::data::RoundChecks;
+
+use super::live_job::JobView;
 
 /// Log lines kept in memory.
 pub const LOG_CAP: usize = 5000;
@@ -31,6 +34,18 @@ pub struct TaskLive {
     pub r_gold: Option<f64>,
     /// Tuple status from the latest decision.
     pub status: String,
+}
+
+impl TaskLive {
+    /// Moves to `round`, clearing the checklist and rewards of the previous one.
+    fn enter_round(&mut self, round: i64) {
+        if round != self.round {
+            self.checks = [None; 5];
+            self.r_init = None;
+            self.r_gold = None;
+        }
+        self.round = round;
+    }
 }
 
 /// One line of the log tail.
@@ -66,6 +81,12 @@ pub struct LiveState {
     pub new_while_paused: usize,
     /// Rounds recorded in the window.
     pub rounds_recorded: usize,
+    /// The latest job of the event log (this workbench's or another process's).
+    pub job: Option<JobView>,
+    /// The job this workbench drives, while it runs.
+    pub own_job: Option<String>,
+    /// An action waiting for its key to be pressed again (start a run, quit during a job).
+    pub confirm: Option<Action>,
 }
 
 fn short_detail(e: &Event) -> String {
@@ -90,6 +111,57 @@ fn short_detail(e: &Event) -> String {
             p["verdict"].as_str().unwrap_or("?")
         ),
         "task.interrupted" => p["reason"].as_str().unwrap_or("").to_string(),
+        "round.check" => format!(
+            "r{} {} {} {}",
+            p["round"],
+            p["check"].as_str().unwrap_or("?"),
+            p["status"].as_str().unwrap_or("?"),
+            p["detail"].as_str().unwrap_or("")
+        ),
+        "reward.scored" => match p["reward"].as_f64() {
+            Some(r) => format!(
+                "r{} {}#{} = {r:.3}",
+                p["round"],
+                p["endpoint"].as_str().unwrap_or("?"),
+                p["run"]
+            ),
+            None => format!(
+                "r{} {}#{} error {}",
+                p["round"],
+                p["endpoint"].as_str().unwrap_or("?"),
+                p["run"],
+                p["error"].as_str().unwrap_or("")
+            ),
+        },
+        "job.started" => format!(
+            "{} {} tasks ×{}",
+            p["job"].as_str().unwrap_or("?"),
+            p["total"],
+            p["jobs"]
+        ),
+        "job.task" => format!(
+            "{} {}/{} {}",
+            p["job"].as_str().unwrap_or("?"),
+            p["done"],
+            p["total"],
+            p["outcome"].as_str().unwrap_or("?")
+        ),
+        "job.finished" => format!(
+            "{} {}/{} · accepted {} rejected {} infra {} cancelled {}",
+            p["job"].as_str().unwrap_or("?"),
+            p["total"].as_u64().unwrap_or(0) - p["cancelled"].as_u64().unwrap_or(0),
+            p["total"],
+            p["accepted"].as_u64().or(p["ok"].as_u64()).unwrap_or(0),
+            p["rejected"].as_u64().or(p["failed"].as_u64()).unwrap_or(0),
+            p["infra"].as_u64().unwrap_or(0),
+            p["cancelled"].as_u64().unwrap_or(0)
+        ),
+        k if k.starts_with("job.") => format!(
+            "{} done {}/{}",
+            p["job"].as_str().unwrap_or("?"),
+            p["done"],
+            p["total"]
+        ),
         _ => String::new(),
     }
 }
@@ -144,6 +216,10 @@ impl LiveState {
                 self.new_while_paused += 1;
                 self.scroll_back = (self.scroll_back + 1).min(self.log.len().saturating_sub(1));
             }
+            if e.kind.starts_with("job.") {
+                JobView::apply(&mut self.job, e);
+                continue;
+            }
             if task.is_empty() || e.kind == "task.imported" {
                 continue;
             }
@@ -153,13 +229,34 @@ impl LiveState {
             match e.kind.as_str() {
                 "round.phase" => {
                     let round = p["detail"]["round"].as_i64().unwrap_or(t.round);
-                    if round != t.round {
-                        t.checks = [None; 5];
-                        t.r_init = None;
-                        t.r_gold = None;
-                    }
-                    t.round = round;
+                    t.enter_round(round);
                     t.phase = p["phase"].as_str().unwrap_or("?").to_string();
+                }
+                "round.check" => {
+                    t.enter_round(p["round"].as_i64().unwrap_or(t.round));
+                    let n = p["check"].as_str().and_then(|c| c.strip_prefix('C'));
+                    if let Some(i) = n
+                        .and_then(|n| n.parse::<usize>().ok())
+                        .filter(|i| (1..=5).contains(i))
+                    {
+                        // `not_run` stays unknown, as in the REVIEW.md table.
+                        t.checks[i - 1] = match p["status"].as_str() {
+                            Some("pass") => Some(true),
+                            Some("fail") => Some(false),
+                            _ => None,
+                        };
+                    }
+                }
+                "reward.scored" => {
+                    t.enter_round(p["round"].as_i64().unwrap_or(t.round));
+                    if let Some(r) = p["reward"].as_f64() {
+                        match p["endpoint"].as_str() {
+                            // Lowest r(gold) and highest r(init), as the Tuples list shows them.
+                            Some("gold") => t.r_gold = Some(t.r_gold.map_or(r, |g| g.min(r))),
+                            Some("init") => t.r_init = Some(t.r_init.map_or(r, |i| i.max(r))),
+                            _ => {}
+                        }
+                    }
                 }
                 "round.recorded" => {
                     let round = p["round"].as_i64().unwrap_or(t.round);

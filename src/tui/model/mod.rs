@@ -2,8 +2,10 @@
 //! the event loop feeds it keys and worker results and forwards the commands it returns.
 
 pub mod filter;
+pub mod filter_prompt;
 pub mod inspector;
 pub mod live;
+pub mod live_job;
 pub mod palette;
 pub mod reward;
 pub mod rollouts;
@@ -134,14 +136,20 @@ impl Model {
 
     /// Applies one input; returns the commands for the workers.
     pub fn update(&mut self, msg: Msg) -> Vec<EngineCommand> {
-        match msg {
+        let cmds = match msg {
             Msg::Key(k) => self.key(k),
             Msg::Data(d) => self.data(d),
             Msg::Resize(w, h) => {
                 self.size = (w, h);
                 Vec::new()
             }
+        };
+        // Observer mode: no writing command ever leaves the model.
+        let (cmds, refused) = super::readonly::guard(self.readonly, cmds);
+        if refused.is_some() {
+            self.notice = refused;
         }
+        cmds
     }
 
     fn data(&mut self, d: DataUpdate) -> Vec<EngineCommand> {
@@ -165,6 +173,9 @@ impl Model {
             }
             DataUpdate::Checks(c) => self.live.apply_checks(c),
             DataUpdate::Error(e) => self.notice = Some(e),
+            DataUpdate::Filter(d) => self.filter.accept(*d),
+            DataUpdate::Decided(d) => return filter::decided(self, *d),
+            DataUpdate::Job(u) => self.job_update(u),
             DataUpdate::Events(events) => {
                 let changes = events.iter().any(|e| {
                     matches!(
@@ -182,6 +193,7 @@ impl Model {
                     self.rows_loading = true;
                     cmds.push(EngineCommand::LoadRows);
                 }
+                cmds.extend(filter::on_events(self, &events));
                 if changes && self.screen == Screen::Inspector {
                     if let Some(id) = &self.inspector.task_id {
                         if events
@@ -202,6 +214,15 @@ impl Model {
         if k.ctrl && k.code == Code::Char('c') {
             self.quit = true;
             return vec![EngineCommand::Quit];
+        }
+        // esc then a key, read together (tmux within its escape-time), arrives as alt-key: an
+        // unbound alt-char is taken as the two presses, so esc alone always closes/cancels.
+        if k.alt && !k.ctrl && matches!(k.code, Code::Char(_)) {
+            if let Resolved::Unbound = self.keymap.resolve(&[k]) {
+                let mut cmds = self.key(Key::plain(Code::Esc));
+                cmds.extend(self.key(Key { alt: false, ..k }));
+                return cmds;
+            }
         }
         if let Overlay::Palette(p) = &mut self.overlay {
             match k.code {
@@ -228,6 +249,9 @@ impl Model {
                 _ => {}
             }
             return Vec::new();
+        }
+        if self.filter.capturing() {
+            return filter::input_key(self, k);
         }
         if self.tuples.searching {
             match k.code {
@@ -264,6 +288,9 @@ impl Model {
 
     /// Performs an action (from a key or the palette).
     pub fn act(&mut self, a: Action) -> Vec<EngineCommand> {
+        if self.live.confirm != Some(a) {
+            self.live.confirm = None;
+        }
         if let Overlay::Help(scroll) = &mut self.overlay {
             match a {
                 Action::Down => *scroll += 1,
@@ -275,6 +302,7 @@ impl Model {
             return Vec::new();
         }
         match a {
+            Action::Quit if !self.quit_confirmed() => {}
             Action::Quit => {
                 self.quit = true;
                 return vec![EngineCommand::Quit];
@@ -312,6 +340,7 @@ impl Model {
         match s {
             Screen::Stats => vec![EngineCommand::LoadStats],
             Screen::Inspector if self.inspector.task_id.is_none() => self.open_selected(),
+            Screen::Filter => filter::enter(self),
             _ => Vec::new(),
         }
     }
@@ -406,11 +435,14 @@ impl Model {
                 Action::PageUp => self.live.scroll(-page),
                 Action::Top => self.live.scroll(-(self.live.log.len() as isize)),
                 Action::Bottom => self.live.resume(),
+                Action::JobStart | Action::JobPause | Action::JobResume | Action::JobCancel => {
+                    return self.job_action(a)
+                }
                 _ => {}
             },
             Screen::StateDiff => return self.state_diff.act(a, page),
             Screen::Reward => return self.reward.act(a, page),
-            Screen::Filter => return self.filter.act(a, page),
+            Screen::Filter => return filter::act(self, a, page),
             Screen::Rollouts => return self.rollouts.act(a, page),
             Screen::Stats => {
                 let s = self.stats.as_deref();

@@ -9,6 +9,7 @@ use ratatui::Frame;
 
 use super::{clip, score};
 use crate::tui::model::live::TaskLive;
+use crate::tui::model::live_job::{fmt_duration, JobState};
 use crate::tui::model::Model;
 use crate::tui::theme::{check_glyph, status_glyph, Role, Theme};
 
@@ -28,7 +29,8 @@ fn clock(t: &str) -> &str {
 /// Draws the Live screen.
 pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
     let live = &model.live;
-    let [summary, timeline, log] = Layout::vertical([
+    let [job, summary, timeline, log] = Layout::vertical([
+        Constraint::Length(1),
         Constraint::Length(1),
         Constraint::Percentage(55),
         Constraint::Min(3),
@@ -62,8 +64,51 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         )
     });
     f.render_widget(Paragraph::new(Line::from(head)), summary);
+    f.render_widget(Paragraph::new(job_line(model, theme)), job);
     draw_timeline(f, timeline, model, theme);
     draw_log(f, log, model, theme);
+}
+
+/// The job header: state, done/total, parallelism, throughput, ETA (all from `job.*` events).
+fn job_line<'a>(model: &'a Model, theme: &Theme) -> Line<'a> {
+    let live = &model.live;
+    let Some(j) = &live.job else {
+        return Line::styled(
+            " no job in the event log · ctrl-s runs the loop on the pending tuples of the Tuples view",
+            theme.style(Role::Muted),
+        );
+    };
+    let role = match j.state {
+        JobState::Running => Role::Keep,
+        JobState::Paused => Role::Undecided,
+        JobState::Cancelling => Role::Alert,
+        JobState::Finished if j.cancelled => Role::Alert,
+        JobState::Finished => Role::Muted,
+    };
+    let state = match j.state {
+        JobState::Finished if j.cancelled => "■ cancelled",
+        s => s.label(),
+    };
+    let rate = j
+        .per_minute()
+        .map_or("     - tasks/min".into(), |r| format!("{r:>6.1} tasks/min"));
+    let eta = match (j.state, j.eta_secs()) {
+        (JobState::Finished, _) => format!("took {:.1}s", j.elapsed()),
+        (_, Some(e)) => format!("ETA {}", fmt_duration(e)),
+        (_, None) => "ETA -".into(),
+    };
+    let mine = live.own_job.as_deref() == Some(j.id.as_str());
+    Line::from(vec![
+        Span::styled(format!(" job {} ", j.id), theme.style(Role::Title)),
+        Span::styled(state, theme.style(role)),
+        Span::raw(format!(
+            " · {}/{} done · ×{} ·{rate} · {eta}{}",
+            j.done,
+            j.total,
+            j.jobs,
+            if mine { " · this workbench (p X)" } else { "" }
+        )),
+    ])
 }
 
 fn draw_timeline(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {

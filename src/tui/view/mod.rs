@@ -2,6 +2,7 @@
 //! reads the model and draws; none of them does I/O.
 
 mod filter;
+mod filter_prompt;
 mod help;
 mod inspector;
 mod live;

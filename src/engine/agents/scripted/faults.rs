@@ -2,7 +2,9 @@
 //! sequences can be demonstrated and tested.
 //!
 //! Whether a task's first attempt is faulty, and how, is decided from `(seed, task_id, round 1)`
-//! with probability `fault_rate`. The mistake stays in every later attempt that has no feedback
+//! with probability `fault_rate`. With `fault_depth` > 1, each further (different) mistake is added
+//! with the same probability, so a crash in round 1 can mask a regression that only round 2
+//! reveals (three-round convergences). The mistake stays in every later attempt that has no feedback
 //! (no previous REVIEW.md). Given a previous REVIEW.md, the Generator reads its condition table: a
 //! mistake whose symptom the review names (its condition FAILed) is fixed; one whose condition was
 //! NOT RUN (masked by an earlier failure) is still there; one whose condition PASSed was already gone.
@@ -45,16 +47,38 @@ fn unit(seed: u64, task_id: &str, round: u32, salt: &str) -> f64 {
 
 /// The mistake of the task's first attempt, if any.
 pub fn planned(seed: u64, task_id: &str, fault_rate: f64) -> Option<FaultKind> {
-    if fault_rate <= 0.0 || unit(seed, task_id, 1, "fault") >= fault_rate {
-        return None;
-    }
-    let kinds = [
+    planned_all(seed, task_id, fault_rate, 1).into_iter().next()
+}
+
+/// Every mistake of the task's first attempt (at most `depth`, all different), in the order the
+/// agreement conditions would reveal them. The first is the one [`planned`] returns; each further
+/// one is added with probability `fault_rate`.
+pub fn planned_all(seed: u64, task_id: &str, fault_rate: f64, depth: u32) -> Vec<FaultKind> {
+    let mut kinds = vec![
         FaultKind::SetupCrash,
         FaultKind::GoldenRegression,
         FaultKind::PreComplete,
     ];
-    let pick = (unit(seed, task_id, 1, "kind") * kinds.len() as f64) as usize;
-    Some(kinds[pick.min(kinds.len() - 1)])
+    let mut out = Vec::new();
+    for i in 0..depth.min(3) {
+        let salt = if i == 0 {
+            "fault".to_string()
+        } else {
+            format!("fault{i}")
+        };
+        if fault_rate <= 0.0 || unit(seed, task_id, 1, &salt) >= fault_rate {
+            break;
+        }
+        let salt = if i == 0 {
+            "kind".to_string()
+        } else {
+            format!("kind{i}")
+        };
+        let pick = (unit(seed, task_id, 1, &salt) * kinds.len() as f64) as usize;
+        out.push(kinds.remove(pick.min(kinds.len() - 1)));
+    }
+    out.sort_by_key(|k| k.condition());
+    out
 }
 
 /// The status column (`PASS`, `FAIL`, `NOT RUN`) of condition `id` in a REVIEW.md table.
@@ -171,6 +195,19 @@ mod tests {
         assert_eq!(planned(1, "t_a_001", 0.0), None);
         assert!(planned(1, "t_a_001", 1.0).is_some());
         assert_eq!(planned(4, "t_b_002", 0.5), planned(4, "t_b_002", 0.5));
+    }
+
+    #[test]
+    fn deeper_plans_extend_the_first_mistake_with_different_ones() {
+        for t in ["t_a_001", "t_b_002", "t_c_003", "t_d_004"] {
+            let one = planned_all(9, t, 1.0, 1);
+            let all = planned_all(9, t, 1.0, 3);
+            assert_eq!(one.len(), 1);
+            assert_eq!(all.len(), 3, "rate 1.0 and depth 3 plan every kind");
+            assert!(all.contains(&one[0]), "depth keeps the first mistake");
+            assert!(all.windows(2).all(|w| w[0].condition() < w[1].condition()));
+        }
+        assert!(planned_all(9, "t_a_001", 0.0, 3).is_empty());
     }
 
     #[test]

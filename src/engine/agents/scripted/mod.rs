@@ -44,6 +44,9 @@ pub struct ScriptedConfig {
     pub seed: u64,
     /// Probability in [0, 1] that a task's first Generator attempt contains a realistic mistake.
     pub fault_rate: f64,
+    /// Most mistakes per task (1–3). Above 1, a mistake whose condition a earlier failure masks
+    /// (NOT RUN) surfaces only in a later round, so convergences take up to 3 rounds.
+    pub fault_depth: u32,
     /// Directory overriding the embedded templates (`<dir>/<app>/templates/<name>/…`).
     pub templates_dir: Option<PathBuf>,
 }
@@ -53,6 +56,7 @@ impl Default for ScriptedConfig {
         Self {
             seed: 0,
             fault_rate: 0.0,
+            fault_depth: 1,
             templates_dir: None,
         }
     }
@@ -65,6 +69,12 @@ impl ScriptedConfig {
             return Err(AgentError::Malformed(format!(
                 "scripted agent: fault_rate must be in [0, 1], got {}",
                 self.fault_rate
+            )));
+        }
+        if !(1..=3).contains(&self.fault_depth) {
+            return Err(AgentError::Malformed(format!(
+                "scripted agent: fault_depth must be 1, 2 or 3, got {}",
+                self.fault_depth
             )));
         }
         Ok(())
@@ -135,8 +145,21 @@ impl ScriptedGenerator {
 
     /// The mistake this Generator makes in the given attempt, if any.
     pub fn fault_for(&self, task_id: &str, previous_review: Option<&str>) -> Option<FaultKind> {
-        faults::planned(self.cfg.seed, task_id, self.cfg.fault_rate)
+        self.faults_for(task_id, previous_review).into_iter().next()
+    }
+
+    /// Every mistake still present in this attempt (see [`ScriptedConfig::fault_depth`]).
+    pub fn faults_for(&self, task_id: &str, previous_review: Option<&str>) -> Vec<FaultKind> {
+        let planned = faults::planned_all(
+            self.cfg.seed,
+            task_id,
+            self.cfg.fault_rate,
+            self.cfg.fault_depth,
+        );
+        planned
+            .into_iter()
             .filter(|kind| faults::still_present(*kind, previous_review))
+            .collect()
     }
 }
 
@@ -151,35 +174,37 @@ impl Generator for ScriptedGenerator {
         let tpl = spec.template(brief, &self.cfg)?;
         let mut setup_slots = spec.slots.clone();
         let mut golden_slots = spec.slots.clone();
-        let fault = self.fault_for(&brief.task_id, input.previous_review);
-        match fault {
-            Some(FaultKind::SetupCrash) => {
-                if let (Some(key), Value::Object(map)) =
-                    (faults::first_setup_key(&tpl.setup), &mut setup_slots)
-                {
-                    if let Some(v) = map.remove(&key) {
-                        map.insert(faults::typo(&key), v);
+        let faults = self.faults_for(&brief.task_id, input.previous_review);
+        for fault in &faults {
+            match fault {
+                FaultKind::SetupCrash => {
+                    if let (Some(key), Value::Object(map)) =
+                        (faults::first_setup_key(&tpl.setup), &mut setup_slots)
+                    {
+                        if let Some(v) = map.remove(&key) {
+                            map.insert(faults::typo(&key), v);
+                        }
                     }
                 }
-            }
-            Some(FaultKind::GoldenRegression) => {
-                let source = tpl
-                    .meta
-                    .fault_source
-                    .as_deref()
-                    .and_then(|s| spec.slots.get(s));
-                if let Some(map) = golden_slots.as_object_mut() {
-                    if let Some(v) = map.get(&tpl.meta.fault_slot) {
-                        let wrong = faults::mutate(v, source);
-                        map.insert(tpl.meta.fault_slot.clone(), wrong);
+                FaultKind::GoldenRegression => {
+                    let source = tpl
+                        .meta
+                        .fault_source
+                        .as_deref()
+                        .and_then(|s| spec.slots.get(s));
+                    if let Some(map) = golden_slots.as_object_mut() {
+                        if let Some(v) = map.get(&tpl.meta.fault_slot) {
+                            let wrong = faults::mutate(v, source);
+                            map.insert(tpl.meta.fault_slot.clone(), wrong);
+                        }
                     }
                 }
+                FaultKind::PreComplete => {}
             }
-            Some(FaultKind::PreComplete) | None => {}
         }
         let mut initial_setup =
             render::script("initial_setup.py", &tpl.id, &setup_slots, &tpl.setup);
-        if fault == Some(FaultKind::PreComplete) {
+        if faults.contains(&FaultKind::PreComplete) {
             render::append(&mut initial_setup, &spec.slots, &tpl.golden);
         }
         let golden_patch = render::script("golden_patch.py", &tpl.id, &golden_slots, &tpl.golden);

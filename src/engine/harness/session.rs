@@ -1,0 +1,61 @@
+//! Set-up shared by everything that runs rounds (`run`, `verify`, `rollout` and the workbench's job
+//! runner): the async runtime, the embedded state-API fleet and the [`LoopRuntime`] handed to the
+//! engine, torn down on every path.
+
+use std::sync::atomic::AtomicBool;
+
+use crate::engine::agents::scripted::{ScriptedConfig, ScriptedDiscriminator, ScriptedGenerator};
+use crate::engine::agents::{AgentError, Discriminator, Generator};
+use crate::engine::config::Config;
+use crate::engine::sandbox::Isolation;
+
+use super::task::LoopRuntime;
+use super::{Fleet, HarnessError};
+
+/// The two agents of a run.
+pub type Agents = (Box<dyn Generator>, Box<dyn Discriminator>);
+
+/// The embedded scripted agents (no network, deterministic for a seed).
+pub fn scripted_agents(seed: u64, fault_rate: f64) -> Result<Agents, AgentError> {
+    let cfg = ScriptedConfig {
+        seed,
+        fault_rate,
+        ..ScriptedConfig::default()
+    };
+    Ok((
+        Box::new(ScriptedGenerator::new(cfg.clone())?),
+        Box::new(ScriptedDiscriminator::new(cfg)?),
+    ))
+}
+
+/// Builds a two-thread runtime and the fleet, calls `on_start` with the runtime (e.g. to install a
+/// Ctrl-C handler), runs `f`, then shuts the fleet down — also when `f` returns early.
+pub fn with_loop_runtime<T>(
+    config: &Config,
+    isolation: Isolation,
+    agents: (&dyn Generator, &dyn Discriminator),
+    cancel: &AtomicBool,
+    on_start: impl FnOnce(&tokio::runtime::Runtime),
+    f: impl FnOnce(&LoopRuntime<'_>) -> T,
+) -> Result<T, HarnessError> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| HarnessError::Infra(format!("starting the async runtime: {e}")))?;
+    let fleet = rt.block_on(Fleet::start(&config.agreement.work_dir))?;
+    on_start(&rt);
+    let runtime = LoopRuntime {
+        rt: rt.handle().clone(),
+        fleet: &fleet,
+        cfg: &config.agreement,
+        sandbox: &config.sandbox,
+        isolation,
+        generator: agents.0,
+        discriminator: agents.1,
+        cancel,
+    };
+    let out = f(&runtime);
+    rt.block_on(fleet.shutdown());
+    Ok(out)
+}

@@ -1,0 +1,339 @@
+//! The workbench's job runner: executes `StartRun` (the agreement loop with the embedded scripted
+//! agents, as `tuplewright run` does by default), `StartRollouts` (the rollout stage, as
+//! `tuplewright rollout`) and `PauseJob` / `ResumeJob` / `CancelJob`, one job at a time, each on its
+//! own thread with the engine's runtime. The UI never waits on it: it only sends commands, and the
+//! Live screen shows the job from the `job.*` events it writes to the store — exactly as it shows a
+//! headless run of another process.
+//!
+//! A run only takes tasks that are `pending` (or left `in_loop` by an interrupted run); others are
+//! skipped and counted in the notice. Cancel abandons a run's rounds in flight (task back to
+//! `pending`, no partial round); a rollout job finishes the tuple in flight (see
+//! [`crate::engine::rollout::batch`]).
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::engine::agents::replay::NoAgent;
+use crate::engine::config::Config;
+use crate::engine::harness::session::{scripted_agents, with_loop_runtime};
+use crate::engine::harness::{run_batch_controlled, BatchOptions, Bus, JobControl};
+use crate::engine::rollout::batch::rollout_batch;
+use crate::engine::rollout::command::CommandPolicy;
+use crate::engine::rollout::stage::StageOptions;
+use crate::engine::rollout::{NoopPolicy, OraclePolicy, Policy, RolloutConfig};
+use crate::engine::sandbox::Isolation;
+use crate::engine::store::{Store, TupleStatus};
+
+use super::data::{DataUpdate, EngineCommand};
+
+/// What the runner tells the model (besides the events it writes to the store).
+#[derive(Debug, Clone, PartialEq)]
+pub enum JobUpdate {
+    /// A job of this workbench started (id).
+    Started(String),
+    /// The job ended; a one-line summary.
+    Finished(String),
+    /// A notice for the status line (refusals, errors, confirmations).
+    Notice(String),
+}
+
+/// How the runner runs jobs.
+#[derive(Debug, Clone)]
+pub struct JobSettings {
+    /// The store the workbench shows.
+    pub store: PathBuf,
+    /// `tuplewright.toml` (loop, sandbox and store settings).
+    pub config: Config,
+    /// Sandbox isolation of the scripts (always required from the workbench).
+    pub isolation: Isolation,
+    /// Seed of the scripted agents.
+    pub seed: u64,
+}
+
+struct Running {
+    control: Arc<JobControl>,
+    bus: Arc<Bus>,
+    thread: JoinHandle<()>,
+    /// Set by the job thread before it reports `Finished` (the thread may still be exiting).
+    ended: Arc<AtomicBool>,
+}
+
+/// Handle on the runner thread.
+pub struct JobRunner {
+    tx: Sender<EngineCommand>,
+    handle: JoinHandle<Option<String>>,
+}
+
+impl JobRunner {
+    /// Starts the runner; updates arrive on `out` as [`DataUpdate::Job`].
+    pub fn start(settings: JobSettings, out: Sender<DataUpdate>) -> std::io::Result<Self> {
+        let (tx, rx) = mpsc::channel();
+        let handle = std::thread::Builder::new()
+            .name("tw-jobs".into())
+            .spawn(move || runner_loop(&settings, &rx, &out))?;
+        Ok(JobRunner { tx, handle })
+    }
+
+    /// Sends a job command (start, pause, resume, cancel).
+    pub fn send(&self, cmd: EngineCommand) {
+        let _ = self.tx.send(cmd);
+    }
+
+    /// Stops the runner: a job still running is cancelled cleanly and waited for. Returns what
+    /// happened to it, for the terminal after the workbench closed.
+    pub fn stop(self) -> Option<String> {
+        let _ = self.tx.send(EngineCommand::Quit);
+        self.handle.join().ok().flatten()
+    }
+}
+
+fn notice(out: &Sender<DataUpdate>, s: impl Into<String>) {
+    let _ = out.send(DataUpdate::Job(JobUpdate::Notice(s.into())));
+}
+
+fn runner_loop(
+    settings: &JobSettings,
+    rx: &Receiver<EngineCommand>,
+    out: &Sender<DataUpdate>,
+) -> Option<String> {
+    let mut cur: Option<Running> = None;
+    loop {
+        let cmd = rx.recv().unwrap_or(EngineCommand::Quit);
+        if cur
+            .as_ref()
+            .is_some_and(|r| r.thread.is_finished() || r.ended.load(Ordering::SeqCst))
+        {
+            if let Some(r) = cur.take() {
+                let _ = r.thread.join();
+            }
+        }
+        let id = cur.as_ref().map(|r| r.control.id().to_string());
+        match (cmd, &cur) {
+            (EngineCommand::Quit, None) => return None,
+            (EngineCommand::Quit, Some(r)) => {
+                let _ = r.control.cancel(&r.bus);
+                let (done, total, in_flight) = r.control.counts();
+                eprintln!("waiting for job {} to stop cleanly…", r.control.id());
+                let r = cur.take()?;
+                let _ = r.thread.join();
+                return Some(format!(
+                    "cancelled job {} on quit: {done}/{total} tasks done, {in_flight} in flight \
+                     abandoned (left pending, resumable)",
+                    r.control.id()
+                ));
+            }
+            (EngineCommand::StartRun(_) | EngineCommand::StartRollouts { .. }, Some(_)) => {
+                notice(
+                    out,
+                    format!(
+                        "job {} is still running: pause, cancel or wait for it before starting another",
+                        id.unwrap_or_default()
+                    ),
+                );
+            }
+            (EngineCommand::StartRun(ids), None) => match start_run(settings, ids, out) {
+                Ok(r) => cur = Some(r),
+                Err(e) => notice(out, format!("cannot start the run: {e}")),
+            },
+            (
+                EngineCommand::StartRollouts {
+                    task_ids,
+                    policy,
+                    trials,
+                },
+                None,
+            ) => match start_rollouts(settings, task_ids, &policy, trials, out) {
+                Ok(r) => cur = Some(r),
+                Err(e) => notice(out, format!("cannot start the rollouts: {e}")),
+            },
+            (
+                EngineCommand::PauseJob | EngineCommand::ResumeJob | EngineCommand::CancelJob,
+                None,
+            ) => notice(out, "no job of this workbench is running"),
+            (EngineCommand::PauseJob, Some(r)) => {
+                let msg = match r.control.pause(&r.bus) {
+                    Ok(true) => "pausing: the tasks in flight finish, no new task starts",
+                    Ok(false) => "the job is not running (already paused or cancelled)",
+                    Err(e) => return Some(format!("store error while pausing: {e}")),
+                };
+                notice(out, msg);
+            }
+            (EngineCommand::ResumeJob, Some(r)) => {
+                let msg = match r.control.resume(&r.bus) {
+                    Ok(true) => "resumed",
+                    Ok(false) => "the job is not paused",
+                    Err(e) => return Some(format!("store error while resuming: {e}")),
+                };
+                notice(out, msg);
+            }
+            (EngineCommand::CancelJob, Some(r)) => {
+                let msg = match r.control.cancel(&r.bus) {
+                    Ok(true) => "cancelling: tasks in flight are abandoned and left pending",
+                    Ok(false) => "the job is already cancelled",
+                    Err(e) => return Some(format!("store error while cancelling: {e}")),
+                };
+                notice(out, msg);
+            }
+            (_, _) => {}
+        }
+    }
+}
+
+fn open_bus(settings: &JobSettings) -> anyhow::Result<Bus> {
+    let timeout = Duration::from_millis(settings.config.store.busy_timeout_ms);
+    let store = Store::open(&settings.store, timeout)?;
+    Ok(Bus::new(store, vec![])?)
+}
+
+fn start_run(
+    settings: &JobSettings,
+    ids: Vec<String>,
+    out: &Sender<DataUpdate>,
+) -> anyhow::Result<Running> {
+    let bus = Arc::new(open_bus(settings)?);
+    let wanted = [TupleStatus::Pending.as_str(), TupleStatus::InLoop.as_str()];
+    let total = ids.len();
+    let ids: Vec<String> = ids
+        .into_iter()
+        .filter(|id| {
+            bus.read(|s| s.effective_status(id))
+                .is_ok_and(|s| wanted.contains(&s.as_str()))
+        })
+        .collect();
+    if ids.is_empty() {
+        anyhow::bail!("none of the {total} selected tasks is pending");
+    }
+    let skipped = total - ids.len();
+    let count = ids.len();
+    let (generator, discriminator) = scripted_agents(settings.seed, 0.0)?;
+    let flag = Arc::new(AtomicBool::new(false));
+    // The runtime's flag is the job's: cancel stops the rounds in flight at their next step.
+    let control = Arc::new(JobControl::new(JobControl::new_id("run"), flag.clone()));
+    let (c2, b2, s2, o2) = (control.clone(), bus.clone(), settings.clone(), out.clone());
+    let ended = Arc::new(AtomicBool::new(false));
+    let e2 = ended.clone();
+    let thread = std::thread::Builder::new()
+        .name("tw-job".into())
+        .spawn(move || {
+            let opts = BatchOptions {
+                jobs: s2.config.agreement.jobs,
+            };
+            let agents = (generator.as_ref(), discriminator.as_ref());
+            let res = with_loop_runtime(
+                &s2.config,
+                s2.isolation,
+                agents,
+                &flag,
+                |_| {},
+                |rt| run_batch_controlled(rt, &b2, &ids, &opts, &c2, &|_, _| {}),
+            );
+            let line = match res {
+                Ok(s) => format!(
+                    "job {} finished: {} accepted, {} rejected, {} infra failures, {} cancelled",
+                    c2.id(),
+                    s.accepted.len(),
+                    s.rejected.len(),
+                    s.infra_failures.len(),
+                    s.cancelled.len()
+                ),
+                Err(e) => format!("job {} could not run: {e}", c2.id()),
+            };
+            e2.store(true, Ordering::SeqCst);
+            let _ = o2.send(DataUpdate::Job(JobUpdate::Finished(line)));
+        })?;
+    let _ = out.send(DataUpdate::Job(JobUpdate::Started(control.id().into())));
+    if skipped > 0 {
+        notice(
+            out,
+            format!(
+                "started {} on {} pending tasks ({skipped} not pending, skipped)",
+                control.id(),
+                count
+            ),
+        );
+    }
+    Ok(Running {
+        control,
+        bus,
+        thread,
+        ended,
+    })
+}
+
+/// `oracle`, `noop` or `command:CMD`.
+pub fn parse_policy(spec: &str) -> anyhow::Result<Box<dyn Policy + Send>> {
+    Ok(match spec {
+        "oracle" => Box::new(OraclePolicy),
+        "noop" => Box::new(NoopPolicy),
+        s if s.starts_with("command:") && s.len() > "command:".len() => Box::new(CommandPolicy {
+            command: s["command:".len()..].to_string(),
+            timeout: Duration::from_secs_f64(RolloutConfig::default().command_timeout_secs),
+        }),
+        other => anyhow::bail!("unknown rollout policy `{other}` (oracle, noop or command:CMD)"),
+    })
+}
+
+fn start_rollouts(
+    settings: &JobSettings,
+    ids: Vec<String>,
+    policy: &str,
+    trials: u32,
+    out: &Sender<DataUpdate>,
+) -> anyhow::Result<Running> {
+    if ids.is_empty() {
+        anyhow::bail!("no tuple selected");
+    }
+    let policy = parse_policy(policy)?;
+    let bus = Arc::new(open_bus(settings)?);
+    // A flag of the job's own: cancel takes effect between tuples (trials are never abandoned).
+    let control = Arc::new(JobControl::new(
+        JobControl::new_id("rollout"),
+        Arc::new(AtomicBool::new(false)),
+    ));
+    let (c2, b2, s2, o2) = (control.clone(), bus.clone(), settings.clone(), out.clone());
+    let ended = Arc::new(AtomicBool::new(false));
+    let e2 = ended.clone();
+    let thread = std::thread::Builder::new()
+        .name("tw-job".into())
+        .spawn(move || {
+            let defaults = RolloutConfig::default();
+            let opts = StageOptions {
+                trials: trials.max(1),
+                delta: defaults.delta,
+                trivial_keep_fraction: defaults.trivial_keep_fraction,
+                judge: None,
+                refine: false,
+            };
+            let rt_cancel = AtomicBool::new(false);
+            let res = with_loop_runtime(
+                &s2.config,
+                s2.isolation,
+                (&NoAgent, &NoAgent),
+                &rt_cancel,
+                |_| {},
+                |rt| rollout_batch(rt, &b2, &ids, policy.as_ref(), &opts, &c2),
+            );
+            let line = match res {
+                Ok(r) => format!(
+                    "job {} finished: {} tuples rolled out, {} failed",
+                    c2.id(),
+                    r.len(),
+                    r.iter().filter(|(_, x)| x.is_err()).count()
+                ),
+                Err(e) => format!("job {} could not run: {e}", c2.id()),
+            };
+            e2.store(true, Ordering::SeqCst);
+            let _ = o2.send(DataUpdate::Job(JobUpdate::Finished(line)));
+        })?;
+    let _ = out.send(DataUpdate::Job(JobUpdate::Started(control.id().into())));
+    Ok(Running {
+        control,
+        bus,
+        thread,
+        ended,
+    })
+}

@@ -1,0 +1,334 @@
+//! The Filter screen on a voted copy of the loop-built fixture store: key sequences through the
+//! model with every command executed by the real store-worker handler (`handle_write`, which
+//! applies decisions through `filter::apply`): loading, deciding with a reason, the modify_query
+//! editor, undo, auto-advance, reloads from the event log, the recorded aggregate. Read-only
+//! mode, parity, snapshots and the tmux test have their own files.
+
+use std::time::Duration;
+
+use tuplewright::engine::filter::{effective_outcome, Action as Decision, Outcome};
+use tuplewright::engine::store::Store;
+use tuplewright::tui::action::Screen;
+use tuplewright::tui::data::{DataUpdate, EngineCommand};
+use tuplewright::tui::filter_data::DecideCmd;
+use tuplewright::tui::model::filter_prompt::{Prefill, Prompt};
+use tuplewright::tui::worker::handle_write;
+
+use super::filter_fixture::{keys_w, model_on, type_text, voted_copy};
+
+/// Ids of the fixture tuples in list order: [modify majority, queued P2, queued P3, kept].
+fn ids(m: &tuplewright::tui::model::Model) -> Vec<String> {
+    m.tuples.rows.iter().map(|r| r.id.clone()).collect()
+}
+
+fn last_decision(store: &Store, id: &str) -> tuplewright::engine::store::Decision {
+    store.decisions(id).expect("decisions").pop().expect("one")
+}
+
+#[test]
+fn votes_aggregate_outcome_and_history_load_for_the_selected_tuple() {
+    let (_d, p) = voted_copy();
+    let (mut m, mut store) = model_on(&p, false);
+    let ids = ids(&m);
+    let cmds = keys_w(&mut m, &mut store, "6");
+    assert_eq!(m.screen, Screen::Filter);
+    assert_eq!(cmds, vec![EngineCommand::LoadFilter(ids[0].clone())]);
+    let d = m.filter.current().expect("loaded");
+    assert_eq!(d.votes.len(), 3);
+    assert!(d
+        .votes
+        .iter()
+        .any(|v| v.heuristic && v.critic == "scripted"));
+    let agg = d.aggregate.as_ref().expect("aggregate");
+    assert_eq!((agg.keep, agg.modify_query, agg.quorum), (1, 2, 2));
+    let best = d.best_revision.as_ref().expect("a revision");
+    assert_eq!(
+        best.critic, "stand-in-llm-90",
+        "the highest-confidence modify vote"
+    );
+    assert!(
+        matches!(&agg.outcome, Outcome::ModifyQuery { revised_query } if *revised_query == best.query)
+    );
+    assert_eq!(
+        d.outcome.as_ref().map(|o| o.action.as_str()),
+        Some("modify_query")
+    );
+    assert_eq!(
+        d.history.last().map(|h| h.actor.as_str()),
+        Some("critic-vote")
+    );
+    // n follows the list; the failed votes of a queued tuple are shown as failed.
+    keys_w(&mut m, &mut store, "n");
+    let d = m.filter.current().expect("loaded");
+    assert_eq!(d.task_id, ids[1]);
+    assert_eq!(d.votes.iter().filter(|v| v.verdict == "failed").count(), 2);
+    assert!(matches!(
+        d.aggregate.as_ref().map(|a| &a.outcome),
+        Some(Outcome::Undecided)
+    ));
+}
+
+#[test]
+fn keep_with_a_reason_is_recorded_by_the_engine_and_auto_advances_then_wraps_out() {
+    let (_d, p) = voted_copy();
+    let (mut m, mut store) = model_on(&p, false);
+    let ids = ids(&m);
+    keys_w(&mut m, &mut store, "j 6 K");
+    assert!(matches!(m.filter.prompt, Prompt::Reason { .. }));
+    keys_w(&mut m, &mut store, "enter");
+    assert!(m
+        .notice
+        .as_deref()
+        .is_some_and(|n| n.contains("reason is required")));
+    assert!(
+        m.filter.capturing(),
+        "an empty reason keeps the prompt open"
+    );
+    type_text(&mut m, &mut store, "setup is fine, reward checks the ask");
+    let cmds = keys_w(&mut m, &mut store, "enter");
+    assert!(
+        matches!(&cmds[0], EngineCommand::Decide(DecideCmd { task_id, action: Decision::Keep, reason, actor })
+        if *task_id == ids[1] && reason == "setup is fine, reward checks the ask" && actor == "curator")
+    );
+    let d = last_decision(&store, &ids[1]);
+    assert_eq!((d.actor.as_str(), d.source.as_str()), ("curator", "human"));
+    assert_eq!(
+        (d.before.as_str(), d.after.as_str()),
+        ("needs_human", "voted")
+    );
+    assert_eq!(d.reason, "keep: setup is fine, reward checks the ask");
+    // Auto-advance: the next tuple needing a decision is the other queued one.
+    assert_eq!(m.tuples.selected_id(), Some(ids[2].as_str()));
+    assert_eq!(
+        m.filter.current().map(|d| d.task_id.as_str()),
+        Some(ids[2].as_str())
+    );
+    assert_eq!(m.tuples.rows[1].status, "voted", "the list was reloaded");
+    keys_w(&mut m, &mut store, "R");
+    type_text(&mut m, &mut store, "ambiguous");
+    keys_w(&mut m, &mut store, "enter");
+    assert_eq!(last_decision(&store, &ids[2]).after, "dropped");
+    assert!(m
+        .notice
+        .as_deref()
+        .is_some_and(|n| n.contains("no tuple left that needs a decision")));
+    // Esc cancels a decision: nothing is sent or written.
+    let before = store.decisions(&ids[2]).expect("decisions").len();
+    let cmds = keys_w(&mut m, &mut store, "K esc");
+    assert!(cmds.is_empty() && !m.filter.capturing());
+    assert_eq!(store.decisions(&ids[2]).expect("decisions").len(), before);
+}
+
+#[test]
+fn modify_query_opens_the_editor_prefilled_with_the_best_revision_and_records_the_edit() {
+    let (_d, p) = voted_copy();
+    let (mut m, mut store) = model_on(&p, false);
+    let ids = ids(&m);
+    keys_w(&mut m, &mut store, "j j 6 M");
+    let best = m
+        .filter
+        .current()
+        .and_then(|d| d.best_revision.clone())
+        .expect("best");
+    let Prompt::Editor { prefill, .. } = &m.filter.prompt else {
+        panic!("editor not open: {:?}", m.filter.prompt)
+    };
+    assert_eq!(
+        *prefill,
+        Prefill::BestRevision {
+            critic: "stand-in-llm-80".into(),
+            confidence: 0.8
+        }
+    );
+    assert_eq!(m.filter.prompt.editor_text(), best.query);
+    // The cursor starts at the end: typed text is appended; enter is a new line, not confirm.
+    type_text(&mut m, &mut store, " Today");
+    keys_w(
+        &mut m,
+        &mut store,
+        "backspace backspace backspace backspace backspace",
+    );
+    type_text(&mut m, &mut store, "Now");
+    let edited = format!("{} Now", best.query);
+    assert_eq!(m.filter.prompt.editor_text(), edited);
+    keys_w(&mut m, &mut store, "ctrl-s");
+    assert!(
+        matches!(&m.filter.prompt, Prompt::Reason { action: Decision::ModifyQuery(q), .. } if *q == edited)
+    );
+    type_text(&mut m, &mut store, "name the target");
+    keys_w(&mut m, &mut store, "enter");
+    let out = effective_outcome(&store, &ids[2])
+        .expect("outcome")
+        .expect("some");
+    assert_eq!(out.action, "modify_query");
+    assert_eq!(out.revised_query.as_deref(), Some(edited.as_str()));
+    assert_eq!(
+        (out.actor.as_str(), out.source.as_str()),
+        ("curator", "human")
+    );
+    assert_eq!(last_decision(&store, &ids[2]).after, "voted");
+    // Auto-advanced to the other queued tuple, which has no modify vote: the editor starts from
+    // the original instruction and says so.
+    assert_eq!(m.tuples.selected_id(), Some(ids[1].as_str()));
+    keys_w(&mut m, &mut store, "M");
+    assert!(matches!(
+        &m.filter.prompt,
+        Prompt::Editor {
+            prefill: Prefill::Original,
+            ..
+        }
+    ));
+    let original = m
+        .filter
+        .current()
+        .map(|d| d.instruction.clone())
+        .expect("loaded");
+    assert_eq!(m.filter.prompt.editor_text(), original);
+}
+
+#[test]
+fn undo_appends_a_compensating_decision_and_returns_to_the_tuple() {
+    let (_d, p) = voted_copy();
+    let (mut m, mut store) = model_on(&p, false);
+    let ids = ids(&m);
+    let outcome_before = effective_outcome(&store, &ids[1]).expect("outcome");
+    keys_w(&mut m, &mut store, "j 6 K");
+    type_text(&mut m, &mut store, "fine");
+    keys_w(&mut m, &mut store, "enter");
+    assert_eq!(m.tuples.selected_id(), Some(ids[2].as_str()), "advanced");
+    let kept = last_decision(&store, &ids[1]);
+    let cmds = keys_w(&mut m, &mut store, "u");
+    assert!(
+        matches!(&cmds[0], EngineCommand::Decide(DecideCmd { task_id, action: Decision::Undo, .. }) if *task_id == ids[1])
+    );
+    let undo = last_decision(&store, &ids[1]);
+    assert_eq!(undo.compensates, Some(kept.id));
+    assert_eq!(
+        (undo.before.as_str(), undo.after.as_str()),
+        ("voted", "needs_human")
+    );
+    assert_eq!(
+        effective_outcome(&store, &ids[1]).expect("outcome"),
+        outcome_before
+    );
+    assert_eq!(
+        m.tuples.selected_id(),
+        Some(ids[1].as_str()),
+        "back on the undone tuple"
+    );
+    assert!(m.filter.decided.is_empty());
+    // Nothing decided in this session: undo acts on the shown tuple (here the critics' vote).
+    keys_w(&mut m, &mut store, "n n");
+    assert_eq!(m.filter.task_id.as_deref(), Some(ids[3].as_str()));
+    let n = store.decisions(&ids[3]).expect("decisions").len();
+    keys_w(&mut m, &mut store, "u");
+    assert_eq!(store.decisions(&ids[3]).expect("decisions").len(), n + 1);
+    assert_eq!(last_decision(&store, &ids[3]).actor, "curator");
+    assert_eq!(store.task(&ids[3]).expect("task").status, "loop_accepted");
+    let n = n + 1;
+    // An invalid decision (empty instruction) is refused by the engine with nothing written.
+    let res = handle_write(
+        &mut store,
+        &EngineCommand::Decide(DecideCmd {
+            task_id: ids[3].clone(),
+            action: Decision::ModifyQuery("  ".into()),
+            reason: "x".into(),
+            actor: "curator".into(),
+        }),
+        false,
+    );
+    assert!(matches!(&res[0], DataUpdate::Decided(d) if d.result.is_err()));
+    m.update(tuplewright::tui::model::Msg::Data(res[0].clone()));
+    assert!(m
+        .notice
+        .as_deref()
+        .is_some_and(|s| s.contains("nothing recorded")));
+    assert_eq!(store.decisions(&ids[3]).expect("decisions").len(), n);
+}
+
+#[test]
+fn a_decision_from_another_process_reloads_the_shown_tuple() {
+    let (_d, p) = voted_copy();
+    let (mut m, mut store) = model_on(&p, false);
+    let ids = ids(&m);
+    keys_w(&mut m, &mut store, "j 6");
+    let seq = store.last_event_seq().expect("seq");
+    // Another process (here: another connection) decides the shown tuple via `override`'s path.
+    let mut other = Store::open(&p, Duration::from_secs(5)).expect("second connection");
+    tuplewright::engine::filter::apply(
+        &mut other,
+        &tuplewright::engine::filter::DecisionRequest {
+            task_id: &ids[1],
+            action: Decision::Reject,
+            actor: "someone-else",
+            source: tuplewright::engine::store::DecisionSource::Human,
+            reason: "decided elsewhere",
+            aggregate: None,
+        },
+    )
+    .expect("decide elsewhere");
+    let (update, _) = tuplewright::tui::worker::poll_events(&store, seq);
+    let cmds = m.update(tuplewright::tui::model::Msg::Data(
+        update.expect("new events"),
+    ));
+    assert!(
+        cmds.contains(&EngineCommand::LoadFilter(ids[1].clone())),
+        "{cmds:?}"
+    );
+    super::filter_fixture::pump_write(&mut m, &mut store, cmds, false);
+    let d = m.filter.current().expect("loaded");
+    assert_eq!(d.status, "dropped");
+    assert_eq!(
+        d.history.last().map(|h| h.actor.as_str()),
+        Some("someone-else")
+    );
+}
+
+#[test]
+fn the_aggregate_shown_is_the_one_the_critics_recorded_even_after_a_second_vote() {
+    use tuplewright::engine::filter::aggregate::{aggregate, Ballot};
+    use tuplewright::engine::filter::scripted::ScriptedCritic;
+    use tuplewright::engine::filter::{filter_task, Critic, CriticVote, Quorum};
+    use tuplewright::tui::filter_data::load_filter;
+    let (_d, p) = voted_copy();
+    let mut store = Store::open(&p, Duration::from_secs(5)).expect("open");
+    let id = store
+        .list_tasks(&Default::default())
+        .expect("tasks")
+        .into_iter()
+        .map(|t| t.task.task_id)
+        .min()
+        .expect("a task");
+    // The recorded aggregate round-trips and equals the engine's rules over the stored ballots.
+    let ballots: Vec<Ballot> = store
+        .votes(&id)
+        .expect("votes")
+        .into_iter()
+        .map(|v| match serde_json::from_value::<CriticVote>(v.vote) {
+            Ok(cv) => Ballot::Valid(cv),
+            Err(e) => Ballot::Failed(e.to_string()),
+        })
+        .collect();
+    let shown = load_filter(&store, &id).expect("load").aggregate;
+    assert_eq!(shown, Some(aggregate(&ballots, Quorum::Strict)));
+    // Undo the critics' decision and vote again with one scripted critic: the screen shows the
+    // second aggregate (1 voter), not a mix of both votes (4 ballots).
+    tuplewright::engine::filter::apply(
+        &mut store,
+        &tuplewright::engine::filter::DecisionRequest {
+            task_id: &id,
+            action: Decision::Undo,
+            actor: "curator",
+            source: tuplewright::engine::store::DecisionSource::Human,
+            reason: "re-vote",
+            aggregate: None,
+        },
+    )
+    .expect("undo");
+    let critics: Vec<Box<dyn Critic>> = vec![Box::new(ScriptedCritic)];
+    let verdict = filter_task(&mut store, &critics, Quorum::Strict, &id).expect("second vote");
+    let d = load_filter(&store, &id).expect("load");
+    assert_eq!(d.votes.len(), 4, "every vote is listed");
+    assert_eq!(d.aggregate, Some(verdict.aggregate));
+    assert_eq!(d.aggregate.map(|a| a.voters), Some(1));
+}
