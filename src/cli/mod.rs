@@ -113,6 +113,7 @@ pub enum Command {
     /// Roll a policy out on tuples (oracle/noop probes, or a teacher deciding inclusion).
     Rollout(rollout::RolloutArgs),
     /// Generate tasks from the feature taxonomies, or report coverage (A.2.5 targets).
+    #[command(long_about = taskgen::LONG_ABOUT)]
     Taskgen(taskgen::TaskgenArgs),
 }
 

@@ -34,11 +34,9 @@ pub enum PassArg {
     Edge,
 }
 
-/// Arguments of `taskgen`.
-#[derive(Debug, Args)]
-#[command(
-    about = "Generate tasks from the feature taxonomies (or --report coverage against the A.2.5 targets)",
-    long_about = "Generate instruction-context pairs (t, c) with the scripted generator.\n\n\
+/// The long `--help` text of `taskgen` (the variant in `cli/mod.rs` points here, since a variant's
+/// doc comment would otherwise replace it).
+pub const LONG_ABOUT: &str = "Generate instruction-context pairs (t, c) with the scripted generator.\n\n\
 Leaves of skills/<app>/taxonomy.toml are sampled in three passes (breadth: every leaf; gap-fill: \
 under-covered matrix cells, cross-app and hard up-weighted; edge: rare primitives). Each task is \
 labelled with the scenario-matrix cell (platform, category, difficulty, scenario, task type) and carries \
@@ -53,8 +51,10 @@ strictly and a rejected candidate is re-asked with a \"diversify\" note naming t
 endpoint adds a semantic cosine check. Settings come from [taskgen]; flags override them.\n\n\
 Examples:\n  tuplewright taskgen --app mail --app files --n 200 --seed 7 --out tasks.json\n  \
 tuplewright taskgen --agent openai:gpt-4.1-mini --embeddings-url https://api.openai.com/v1 --n 50\n  \
-tuplewright taskgen --report\n  tuplewright taskgen --report --input tasks.json"
-)]
+tuplewright taskgen --report\n  tuplewright taskgen --report --input tasks.json";
+
+/// Arguments of `taskgen`.
+#[derive(Debug, Args)]
 pub struct TaskgenArgs {
     /// App(s) to generate for (repeatable; default: all five built-in apps).
     #[arg(long = "app", value_parser = clap::builder::PossibleValuesParser::new(APPS))]

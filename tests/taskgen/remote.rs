@@ -333,3 +333,61 @@ fn anthropic_standin_author_via_cli_and_provider_failure_is_an_error() {
         "{err}"
     );
 }
+
+#[test]
+fn embeddings_standin_config_file_sets_taskgen_and_flags_override_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("tw.toml");
+    std::fs::write(
+        &cfg,
+        "[taskgen.embeddings]\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"from-file\"\nmax_retries = 0\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        bin()
+            .arg("--config")
+            .arg(&cfg)
+            .args([
+                "--store",
+                "/nonexistent/never.db",
+                "taskgen",
+                "--no-store",
+                "--json",
+            ])
+            .args(["--app", "mail", "--n", "3"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    // The file's endpoint is unreachable: with on_error = "fail" the batch aborts, naming it.
+    let out = run(&[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("embeddings"), "{err}");
+    // The flag overrides the file's base URL; the file's model is kept.
+    let (base, seen) = embed_standin::start(false);
+    let out = run(&["--embeddings-url", &base]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (s["generated"].as_u64(), s["embeddings"].as_str()),
+        (Some(3), Some("from-file"))
+    );
+    assert!(seen
+        .lock()
+        .unwrap()
+        .requests
+        .iter()
+        .all(|r| r["model"] == "from-file"));
+    // A misspelt key is named by its path.
+    std::fs::write(&cfg, "[taskgen]\ncosine = 0.9\n").unwrap();
+    let out = run(&[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("taskgen.cosine"),
+        "{err}"
+    );
+}

@@ -172,7 +172,7 @@ pub fn render(s: &Stats) -> String {
         let u = if t.unit == "%" { "%" } else { " " };
         let _ = writeln!(
             out,
-            "  {:<40} {:>6.1}{u} {} {:>4.0}{u}  {mark}",
+            "  {:<46} {:>6.1}{u} {} {:>4.0}{u}  {mark}",
             t.name, t.value_percent, t.op, t.threshold_percent
         );
     }
