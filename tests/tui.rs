@@ -28,6 +28,8 @@ mod model;
 mod smoke;
 #[path = "tui/snapshots.rs"]
 mod snapshots;
+#[path = "tui/tmux.rs"]
+mod tmux;
 // stats screen
 #[path = "tui/state_diff.rs"]
 mod state_diff;

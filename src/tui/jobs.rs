@@ -154,38 +154,33 @@ fn runner_loop(
                 EngineCommand::PauseJob | EngineCommand::ResumeJob | EngineCommand::CancelJob,
                 None,
             ) => notice(out, "no job of this workbench is running"),
-            (EngineCommand::PauseJob, Some(r)) => {
-                let msg = match r.control.pause(&r.bus) {
-                    Ok(true) => "pausing: the tasks in flight finish, no new task starts",
-                    Ok(false) => "the job is not running (already paused or cancelled)",
-                    Err(e) => {
-                        notice(out, format!("store error while pausing: {e}"));
-                        continue;
-                    }
+            (cmd, Some(r)) => {
+                let (result, done, refused, verb) = match cmd {
+                    EngineCommand::PauseJob => (
+                        r.control.pause(&r.bus),
+                        "pausing: the tasks in flight finish, no new task starts",
+                        "the job is not running (already paused or cancelled)",
+                        "pausing",
+                    ),
+                    EngineCommand::ResumeJob => (
+                        r.control.resume(&r.bus),
+                        "resumed",
+                        "the job is not paused",
+                        "resuming",
+                    ),
+                    EngineCommand::CancelJob => (
+                        r.control.cancel(&r.bus),
+                        "cancelling: tasks in flight are abandoned and left pending",
+                        "the job is already cancelled",
+                        "cancelling",
+                    ),
+                    _ => continue,
                 };
-                notice(out, msg);
-            }
-            (EngineCommand::ResumeJob, Some(r)) => {
-                let msg = match r.control.resume(&r.bus) {
-                    Ok(true) => "resumed",
-                    Ok(false) => "the job is not paused",
-                    Err(e) => {
-                        notice(out, format!("store error while resuming: {e}"));
-                        continue;
-                    }
-                };
-                notice(out, msg);
-            }
-            (EngineCommand::CancelJob, Some(r)) => {
-                let msg = match r.control.cancel(&r.bus) {
-                    Ok(true) => "cancelling: tasks in flight are abandoned and left pending",
-                    Ok(false) => "the job is already cancelled",
-                    Err(e) => {
-                        notice(out, format!("store error while cancelling: {e}"));
-                        continue;
-                    }
-                };
-                notice(out, msg);
+                match result {
+                    Ok(true) => notice(out, done),
+                    Ok(false) => notice(out, refused),
+                    Err(e) => notice(out, format!("store error while {verb}: {e}")),
+                }
             }
             (_, _) => {}
         }

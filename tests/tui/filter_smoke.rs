@@ -2,85 +2,16 @@
 //! (store opened read-only by SQLite) browses the votes and refuses a decision; without it, a keep
 //! typed with its reason is recorded by the engine. Skipped (with a message) without tmux.
 
-use std::path::Path;
-use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tuplewright::engine::store::Store;
 
 use super::filter_fixture::voted_copy;
-
-fn tmux(args: &[&str]) -> String {
-    let out = Command::new("tmux").args(args).output().expect("tmux runs");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn wait_for(session: &str, needle: &str) -> String {
-    let start = Instant::now();
-    loop {
-        let screen = tmux(&["capture-pane", "-p", "-t", session]);
-        if screen.contains(needle) {
-            return screen;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(40),
-            "`{needle}` never appeared; screen:\n{screen}"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
-struct KillOnDrop(String);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["kill-session", "-t", &self.0])
-            .output();
-    }
-}
-
-/// Starts the workbench in a detached session; returns the guard and the exit-code file.
-fn start(store: &Path, extra: &str, tag: &str, dir: &Path) -> (KillOnDrop, std::path::PathBuf) {
-    let bin = assert_cmd::cargo::cargo_bin("tuplewright");
-    let exit_file = dir.join(format!("exit-{tag}"));
-    let session = format!("tw-filter-{tag}-{}", std::process::id());
-    let cmd = format!(
-        "{} --store {} --keymap /nonexistent.toml {extra}; echo $? > {}; sleep 30",
-        bin.display(),
-        store.display(),
-        exit_file.display()
-    );
-    tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        &session,
-        "-x",
-        "100",
-        "-y",
-        "30",
-        &cmd,
-    ]);
-    (KillOnDrop(session), exit_file)
-}
-
-fn quit_cleanly(session: &str, exit_file: &Path) {
-    tmux(&["send-keys", "-t", session, "q"]);
-    let t = Instant::now();
-    while !exit_file.exists() {
-        assert!(t.elapsed() < Duration::from_secs(20), "did not quit");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    std::thread::sleep(Duration::from_millis(100));
-    let code = std::fs::read_to_string(exit_file).expect("exit code");
-    assert_eq!(code.trim(), "0");
-}
+use super::tmux::{available, Workbench};
 
 #[test]
 fn tmux_filter_readonly_refuses_and_writable_records_a_keep() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("SKIPPED tmux_filter_readonly_refuses_and_writable_records_a_keep: no tmux");
+    if !available("tmux_filter_readonly_refuses_and_writable_records_a_keep") {
         return;
     }
     let (dir, path) = voted_copy();
@@ -101,30 +32,28 @@ fn tmux_filter_readonly_refuses_and_writable_records_a_keep() {
     };
     let before = count();
 
-    let (guard, exit) = start(&path, "--readonly", "ro", dir.path());
-    let s = guard.0.clone();
-    wait_for(&s, "Tuples 4/4");
-    tmux(&["send-keys", "-t", &s, "j", "6"]);
-    wait_for(&s, &format!("Filter · {id}"));
-    wait_for(&s, "Votes (3)");
-    tmux(&["send-keys", "-t", &s, "K"]);
-    wait_for(&s, "read-only mode: decisions refused");
-    quit_cleanly(&s, &exit);
-    drop(guard);
+    let wb = Workbench::start(&path, "--readonly", "filter-ro", dir.path(), (100, 30));
+    wb.wait_for("Tuples 4/4");
+    wb.keys(&["j", "6"]);
+    wb.wait_for(&format!("Filter · {id}"));
+    wb.wait_for("Votes (3)");
+    wb.keys(&["K"]);
+    wb.wait_for("read-only mode: decisions refused");
+    wb.quit_cleanly();
+    drop(wb);
     assert_eq!(count(), before, "nothing written in read-only mode");
 
-    let (guard, exit) = start(&path, "", "rw", dir.path());
-    let s = guard.0.clone();
-    wait_for(&s, "Tuples 4/4");
-    tmux(&["send-keys", "-t", &s, "j", "6"]);
-    wait_for(&s, "Votes (3)");
-    tmux(&["send-keys", "-t", &s, "K"]);
-    wait_for(&s, "reason");
-    tmux(&["send-keys", "-t", &s, "-l", "smoke keep"]);
-    tmux(&["send-keys", "-t", &s, "Enter"]);
-    wait_for(&s, "keep recorded");
-    quit_cleanly(&s, &exit);
-    drop(guard);
+    let wb = Workbench::start(&path, "", "filter-rw", dir.path(), (100, 30));
+    wb.wait_for("Tuples 4/4");
+    wb.keys(&["j", "6"]);
+    wb.wait_for("Votes (3)");
+    wb.keys(&["K"]);
+    wb.wait_for("reason");
+    wb.keys(&["-l", "smoke keep"]);
+    wb.keys(&["Enter"]);
+    wb.wait_for("keep recorded");
+    wb.quit_cleanly();
+    drop(wb);
     let store = Store::open(&path, Duration::from_secs(5)).expect("open");
     let last = store.decisions(&id).expect("decisions").pop().expect("one");
     assert_eq!(count(), before + 1);
