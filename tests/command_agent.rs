@@ -186,7 +186,7 @@ fn an_output_symlink_to_a_host_file_is_not_followed() {
     std::fs::write(&secret_file, "HOST-ONLY-SECRET = 1\n").unwrap();
     let target = secret_file.display().to_string();
     let err = discriminate(rig.config("symlink_out", &[&target])).unwrap_err();
-    assert!(matches!(err, AgentError::Malformed(_)), "{err}");
+    assert!(matches!(err, AgentError::MalformedAfter { .. }), "{err}");
     assert!(!err.to_string().contains("HOST-ONLY-SECRET"));
 }
 
@@ -237,8 +237,10 @@ fn missing_output_is_malformed_after_exactly_one_rerun_with_a_note() {
     cfg.keep_workdirs = true;
     let err = generate(cfg, None).unwrap_err();
     match &err {
-        AgentError::Malformed(m) => assert!(m.contains("initial_setup.py, golden_patch.py"), "{m}"),
-        other => panic!("expected Malformed, got {other}"),
+        AgentError::MalformedAfter { why: m, .. } => {
+            assert!(m.contains("initial_setup.py, golden_patch.py"), "{m}")
+        }
+        other => panic!("expected MalformedAfter, got {other}"),
     }
     let dir = &rig.dirs("gen-")[0];
     assert_eq!(

@@ -161,14 +161,19 @@ fn openai_standin_malformed_after_two_reprompts_is_malformed() {
     );
     let err = generate(&server, agent_config()).unwrap_err();
     match &err {
-        AgentError::Malformed(m) => {
+        AgentError::MalformedAfter { why: m, usage } => {
             assert!(
                 m.contains("missing initial_setup.py and golden_patch.py"),
                 "{m}"
             );
             assert!(m.contains("2 re-prompts"), "{m}");
+            // The three paid calls are kept for the round's usage and the cost tables.
+            assert_eq!(
+                (usage.calls, usage.input_tokens, usage.output_tokens),
+                (3, 30, 30)
+            );
         }
-        other => panic!("expected Malformed, got {other:?}"),
+        other => panic!("expected MalformedAfter, got {other:?}"),
     }
     assert_eq!(
         server.requests().len(),
@@ -249,7 +254,7 @@ fn openai_standin_generator_turn_limit_is_malformed() {
     };
     let err = generate(&server, agents).unwrap_err();
     assert!(
-        matches!(err, AgentError::Malformed(ref m) if m.contains("3 model turns")),
+        matches!(err, AgentError::MalformedAfter { ref why, ref usage } if why.contains("3 model turns") && usage.calls == 3),
         "{err:?}"
     );
     assert_eq!(server.requests().len(), 3);

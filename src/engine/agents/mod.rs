@@ -130,6 +130,25 @@ pub enum AgentError {
     /// The run was cancelled (Ctrl-C).
     #[error("cancelled")]
     Cancelled,
+    /// Like [`AgentError::Malformed`], after model calls that were paid for: the tokens are kept so
+    /// the round's usage (and `stats`' cost) counts them.
+    #[error("unusable agent reply: {why}")]
+    MalformedAfter {
+        /// What was wrong.
+        why: String,
+        /// What the failed attempt consumed.
+        usage: Usage,
+    },
+}
+
+impl AgentError {
+    /// The tokens an error consumed (zero when it carries none).
+    pub fn usage(&self) -> Usage {
+        match self {
+            AgentError::MalformedAfter { usage, .. } => usage.clone(),
+            _ => Usage::default(),
+        }
+    }
 }
 
 /// An agent that writes the environment scripts.

@@ -64,7 +64,7 @@ fn agent_err(e: AgentError) -> Result<String, HarnessError> {
     match e {
         AgentError::Infra(m) => Err(HarnessError::Infra(m)),
         AgentError::Cancelled => Err(HarnessError::Cancelled),
-        AgentError::Malformed(m) => Ok(m),
+        AgentError::Malformed(m) | AgentError::MalformedAfter { why: m, .. } => Ok(m),
     }
 }
 
@@ -120,7 +120,7 @@ impl RoundCtx<'_> {
         let started_at = now();
         let mut usage = Usage::default();
         let mut gen_usage = Usage::default();
-        let mut disc_usage = Usage::default();
+        let disc_usage;
         self.check_cancel()?;
         (self.phase)("generate", json!({"round": round}));
         let gen_input = GeneratorInput {
@@ -130,7 +130,11 @@ impl RoundCtx<'_> {
         };
         let generated = match self.generator.generate(&gen_input) {
             Ok(g) => Ok(g),
-            Err(e) => Err(agent_err(e)?),
+            Err(e) => {
+                gen_usage = e.usage();
+                usage.add(&gen_usage);
+                Err(agent_err(e)?)
+            }
         };
         let script_limits = self.limits(self.cfg.script_timeout_secs);
         let apps = &self.brief.apps;
@@ -244,12 +248,15 @@ impl RoundCtx<'_> {
         };
         let reward = match self.discriminator.write_reward(&d_input, &probe) {
             Ok(d) => {
-                usage.add(&d.usage);
                 disc_usage = d.usage.clone();
                 Ok(d.reward)
             }
-            Err(e) => Err(agent_err(e)?),
+            Err(e) => {
+                disc_usage = e.usage();
+                Err(agent_err(e)?)
+            }
         };
+        usage.add(&disc_usage);
         let mut obs = RoundObservation {
             round,
             setup: setup_obs,

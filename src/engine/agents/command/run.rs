@@ -216,11 +216,14 @@ pub fn execute(call: &Call<'_>) -> Result<(Vec<(String, String)>, Usage), AgentE
             )));
         }
         if attempt == 2 {
-            return Err(AgentError::Malformed(format!(
-                "agent CLI `{}` did not write {} (missing or empty after a re-run with a note)",
-                cfg.name,
-                missing.join(", ")
-            )));
+            return Err(AgentError::MalformedAfter {
+                why: format!(
+                    "agent CLI `{}` did not write {} (missing or empty after a re-run with a note)",
+                    cfg.name,
+                    missing.join(", ")
+                ),
+                usage,
+            });
         }
         note = format!(
             " Your previous run ended without writing {} (missing or empty): write them now.",

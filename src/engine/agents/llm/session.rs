@@ -119,16 +119,20 @@ format (the write_file tool, or fenced blocks whose info string is the file name
                 )));
             }
             Err(why) => {
-                return Err(AgentError::Malformed(format!(
-                    "{why} (still unusable after {reprompts} re-prompts)"
-                )))
+                return Err(AgentError::MalformedAfter {
+                    why: format!("{why} (still unusable after {reprompts} re-prompts)"),
+                    usage,
+                })
             }
         }
     }
-    Err(AgentError::Malformed(format!(
-        "no usable final answer within {} model turns",
-        config.max_turns.max(1)
-    )))
+    Err(AgentError::MalformedAfter {
+        why: format!(
+            "no usable final answer within {} model turns",
+            config.max_turns.max(1)
+        ),
+        usage,
+    })
 }
 
 /// Reads a required string argument of a tool call.
