@@ -178,6 +178,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 status: None,
                 difficulty: None,
                 app: None,
+                severity: None,
                 sort: Default::default(),
                 reverse: false,
             };

@@ -48,6 +48,8 @@ pub enum Action {
     FilterDifficulty,
     /// Cycle the app filter.
     FilterApp,
+    /// Cycle the worst-severity filter (P0…P3).
+    FilterSeverity,
     /// Clear every filter and the search.
     ClearFilters,
     /// Inspector: next round.
@@ -336,6 +338,12 @@ pub const REGISTRY: &[ActionSpec] = &[
         "filter_app",
         "Cycle the app filter",
         &["a"],
+    ),
+    spec(
+        Action::FilterSeverity,
+        "filter_severity",
+        "Cycle the worst-critic-severity filter (P0…P3)",
+        &["e"],
     ),
     spec(
         Action::ClearFilters,

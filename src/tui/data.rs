@@ -30,6 +30,8 @@ pub struct TaskRow {
     pub r_gold: Option<f64>,
     /// Highest r(init) of the latest round.
     pub r_init: Option<f64>,
+    /// Worst critic severity among the tuple's votes (`P0` worst … `P3`; empty when unvoted).
+    pub severity: String,
 }
 
 /// A tuple with its rounds, for the Inspector.
@@ -153,11 +155,13 @@ pub fn load_rows(store: &Store) -> Result<Vec<TaskRow>, StoreError> {
          rw AS (SELECT lr.task_id, \
            MIN(CASE WHEN w.endpoint = 'golden' THEN w.reward END) AS g, \
            MAX(CASE WHEN w.endpoint = 'initial' THEN w.reward END) AS i \
-           FROM lr JOIN reward_runs w ON w.round_id = lr.id GROUP BY lr.task_id) \
+           FROM lr JOIN reward_runs w ON w.round_id = lr.id GROUP BY lr.task_id), \
+         sv AS (SELECT task_id, MIN(severity) AS s FROM votes WHERE severity GLOB 'P[0-3]' GROUP BY task_id) \
          SELECT t.task_id, t.instruction, t.apps, COALESCE(t.domain, ''), COALESCE(t.difficulty, ''), \
-           u.status, COALESCE(last.c, 0), rw.g, rw.i \
+           u.status, COALESCE(last.c, 0), rw.g, rw.i, COALESCE(sv.s, '') \
          FROM tasks t JOIN tuples u ON u.task_id = t.task_id \
          LEFT JOIN last ON last.task_id = t.task_id LEFT JOIN rw ON rw.task_id = t.task_id \
+         LEFT JOIN sv ON sv.task_id = t.task_id \
          ORDER BY t.task_id";
     let mut stmt = store.conn().prepare(sql)?;
     let rows = stmt.query_map(params![], |r| {
@@ -172,6 +176,7 @@ pub fn load_rows(store: &Store) -> Result<Vec<TaskRow>, StoreError> {
             rounds: r.get(6)?,
             r_gold: r.get(7)?,
             r_init: r.get(8)?,
+            severity: r.get(9)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -195,6 +200,7 @@ pub fn load_rows_page(store: &Store, limit: usize) -> Result<Vec<TaskRow>, Store
             rounds: r.get(6)?,
             r_gold: None,
             r_init: None,
+            severity: String::new(),
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)

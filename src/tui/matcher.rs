@@ -26,11 +26,13 @@ pub enum SortKey {
     RGold,
     /// r(init).
     RInit,
+    /// Worst critic severity (P0 first, unvoted last).
+    Severity,
 }
 
 impl SortKey {
     /// Every column, in cycle order.
-    pub const ALL: [SortKey; 7] = [
+    pub const ALL: [SortKey; 8] = [
         SortKey::Id,
         SortKey::Status,
         SortKey::App,
@@ -38,6 +40,7 @@ impl SortKey {
         SortKey::Rounds,
         SortKey::RGold,
         SortKey::RInit,
+        SortKey::Severity,
     ];
     /// Column label.
     pub fn label(self) -> &'static str {
@@ -49,6 +52,7 @@ impl SortKey {
             SortKey::Rounds => "rounds",
             SortKey::RGold => "r(gold)",
             SortKey::RInit => "r(init)",
+            SortKey::Severity => "severity",
         }
     }
 }
@@ -68,6 +72,8 @@ pub struct ViewSpec {
     pub difficulty: Option<String>,
     /// Only this app.
     pub app: Option<String>,
+    /// Only this worst severity.
+    pub severity: Option<String>,
     /// Sort column (with a query and the default sort, the best matches come first).
     pub sort: SortKey,
     /// Descending.
@@ -103,6 +109,7 @@ pub fn compute_view(spec: &ViewSpec, cache: &mut SearchText) -> ViewResult {
         spec.status.as_ref().is_none_or(|s| &r.status == s)
             && spec.difficulty.as_ref().is_none_or(|d| &r.difficulty == d)
             && spec.app.as_ref().is_none_or(|a| &r.app == a)
+            && spec.severity.as_ref().is_none_or(|s| &r.severity == s)
     };
     let mut scored: Vec<(u32, u32)> = Vec::new();
     let query = spec.query.trim();
@@ -132,6 +139,10 @@ pub fn compute_view(spec: &ViewSpec, cache: &mut SearchText) -> ViewResult {
         SortKey::Rounds => a.rounds.cmp(&b.rounds),
         SortKey::RGold => cmp_f(a.r_gold, b.r_gold),
         SortKey::RInit => cmp_f(a.r_init, b.r_init),
+        // Unvoted ("") after P3.
+        SortKey::Severity => {
+            (a.severity.is_empty(), &a.severity).cmp(&(b.severity.is_empty(), &b.severity))
+        }
     };
     let rank_by_score = !query.is_empty() && spec.sort == SortKey::Id;
     // Rows arrive ordered by id, so the row index breaks ties in id order.

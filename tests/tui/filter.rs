@@ -332,3 +332,63 @@ fn the_aggregate_shown_is_the_one_the_critics_recorded_even_after_a_second_vote(
     assert_eq!(d.aggregate, Some(verdict.aggregate));
     assert_eq!(d.aggregate.map(|a| a.voters), Some(1));
 }
+
+#[test]
+fn tuples_filter_and_sort_by_the_worst_critic_severity() {
+    let (_d, p) = voted_copy();
+    let (mut m, mut store) = model_on(&p, false);
+    let worst: Vec<(String, String)> = m
+        .tuples
+        .rows
+        .iter()
+        .map(|r| (r.id.clone(), r.severity.clone()))
+        .collect();
+    let conn = store.conn();
+    for (id, sev) in &worst {
+        let expected: Option<String> = conn
+            .query_row(
+                "SELECT MIN(severity) FROM votes WHERE task_id = ?1 AND severity GLOB 'P[0-3]'",
+                [id],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(sev, &expected.unwrap_or_default(), "{id}");
+    }
+    let voted: Vec<&String> = worst
+        .iter()
+        .filter(|(_, s)| !s.is_empty())
+        .map(|(s, _)| s)
+        .collect();
+    assert!(
+        !voted.is_empty(),
+        "the voted fixture has severities: {worst:?}"
+    );
+    // `e` cycles to the first severity present; only those rows stay.
+    keys_w(&mut m, &mut store, "2 e");
+    let first = m.tuples.severity.clone().expect("a severity filter");
+    let shown: Vec<&str> = m
+        .tuples
+        .view
+        .iter()
+        .map(|&i| m.tuples.rows[i as usize].severity.as_str())
+        .collect();
+    assert!(
+        !shown.is_empty() && shown.iter().all(|s| *s == first),
+        "{shown:?}"
+    );
+    // `c` clears it; sorting by severity puts the worst first and unvoted last.
+    keys_w(&mut m, &mut store, "c");
+    assert_eq!(m.tuples.severity, None);
+    while m.tuples.sort != tuplewright::tui::matcher::SortKey::Severity {
+        keys_w(&mut m, &mut store, "s");
+    }
+    let order: Vec<&str> = m
+        .tuples
+        .view
+        .iter()
+        .map(|&i| m.tuples.rows[i as usize].severity.as_str())
+        .collect();
+    let mut sorted = order.clone();
+    sorted.sort_by_key(|s| (s.is_empty(), *s));
+    assert_eq!(order, sorted);
+}

@@ -256,6 +256,7 @@ fn row(id: &str, status: &str) -> TaskRow {
         rounds: 0,
         r_gold: None,
         r_init: None,
+        severity: String::new(),
     }
 }
 

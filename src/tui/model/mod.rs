@@ -428,8 +428,12 @@ impl Model {
                         t.app = t.cycle(&t.app, |r: &TaskRow| &r.app);
                         return refilter(t);
                     }
+                    Action::FilterSeverity => {
+                        t.severity = t.cycle(&t.severity, |r: &TaskRow| &r.severity);
+                        return refilter(t);
+                    }
                     Action::ClearFilters => {
-                        (t.status, t.difficulty, t.app) = (None, None, None);
+                        (t.status, t.difficulty, t.app, t.severity) = (None, None, None, None);
                         t.query.clear();
                         return refilter(t);
                     }

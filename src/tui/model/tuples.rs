@@ -27,6 +27,8 @@ pub struct TuplesState {
     pub difficulty: Option<String>,
     /// App filter.
     pub app: Option<String>,
+    /// Worst-severity filter.
+    pub severity: Option<String>,
     /// Sort column.
     pub sort: SortKey,
     /// Descending.
@@ -53,6 +55,7 @@ impl TuplesState {
             status: self.status.clone(),
             difficulty: self.difficulty.clone(),
             app: self.app.clone(),
+            severity: self.severity.clone(),
             sort: self.sort,
             reverse: self.reverse,
         }

@@ -27,6 +27,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         ("status", &t.status),
         ("diff", &t.difficulty),
         ("app", &t.app),
+        ("sev", &t.severity),
     ] {
         if let Some(v) = v {
             title.push(Span::styled(
@@ -85,8 +86,12 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
     ];
     let mut header = vec!["status", "id"];
     if wide {
-        widths.extend([Constraint::Length(12), Constraint::Length(18)]);
-        header.extend(["app", "domain"]);
+        widths.extend([
+            Constraint::Length(12),
+            Constraint::Length(18),
+            Constraint::Length(3),
+        ]);
+        header.extend(["app", "domain", "sev"]);
     }
     widths.extend([
         Constraint::Length(6),
@@ -119,6 +124,19 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         if wide {
             cells.push(Cell::from(clip(&r.app, 12)));
             cells.push(Cell::from(clip(&r.domain, 18)));
+            let sev_role = if r.severity.as_str() <= "P1" && !r.severity.is_empty() {
+                Role::Alert
+            } else {
+                Role::Muted
+            };
+            cells.push(Cell::from(Span::styled(
+                if r.severity.is_empty() {
+                    "·".to_string()
+                } else {
+                    r.severity.clone()
+                },
+                theme.style(sev_role),
+            )));
         }
         cells.extend([
             Cell::from(clip(&r.difficulty, 6)),
