@@ -33,15 +33,15 @@ pub struct FilterArgs {
     /// Voters (comma-separated or repeated): scripted, openai:MODEL[@URL], anthropic:MODEL.
     #[arg(long, value_delimiter = ',', num_args = 1..)]
     pub voters: Vec<String>,
-    /// Admitting votes needed: strict (floor(V/2)+1, default), paper (ceil(V/2)+1) or a number.
-    #[arg(long, default_value = "strict")]
-    pub quorum: String,
+    /// Admitting votes needed: strict (floor(V/2)+1), paper (ceil(V/2)+1) or a number (default: [filter] quorum, strict).
+    #[arg(long)]
+    pub quorum: Option<String>,
     /// Only these tasks (default: every tuple in loop_accepted).
     #[arg(long, num_args = 1..)]
     pub tasks: Vec<String>,
-    /// Times an invalid critic reply is retried before the vote counts as failed.
-    #[arg(long, default_value_t = 2)]
-    pub retries: u32,
+    /// Times an invalid critic reply is retried before the vote counts as failed (default: [filter] max_invalid_retries, 2).
+    #[arg(long)]
+    pub retries: Option<u32>,
     /// Directory holding critic.md (default: ./prompts, else the bundled prompts).
     #[arg(long)]
     pub prompts: Option<PathBuf>,
@@ -94,16 +94,21 @@ pub fn run(cli: &Cli, args: &FilterArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.voters.clone()
     };
-    let quorum = Quorum::parse(&args.quorum).map_err(anyhow::Error::msg)?;
+    let quorum_spec = args.quorum.clone().unwrap_or(config.filter.quorum.clone());
+    let quorum = Quorum::parse(&quorum_spec).map_err(anyhow::Error::msg)?;
     let needed = quorum.required(voters.len());
     if needed > voters.len() {
         anyhow::bail!(
             "--quorum {} needs {needed} admitting votes but there are only {} voters",
-            args.quorum,
+            quorum_spec,
             voters.len()
         );
     }
-    let critics = build_critics(&voters, &prompts_dir(&args.prompts), args.retries)?;
+    let critics = build_critics(
+        &voters,
+        &prompts_dir(&args.prompts),
+        args.retries.unwrap_or(config.filter.max_invalid_retries),
+    )?;
     let ids: Vec<String> = if args.tasks.is_empty() {
         store
             .list_tasks(&TaskFilter {

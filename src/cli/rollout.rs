@@ -66,22 +66,22 @@ pub struct RolloutArgs {
     /// The external agent command (policy command), run with `sh -c`.
     #[arg(long)]
     pub command: Option<String>,
-    /// Wall-clock limit of one command run, seconds.
-    #[arg(long, default_value_t = 1800.0)]
-    pub command_timeout: f64,
-    /// Judge provider spec (openai:MODEL[@URL], anthropic:MODEL); none = reward score alone.
+    /// Wall-clock limit of one command run, seconds (default: [rollout] command_timeout_secs, 1800).
+    #[arg(long)]
+    pub command_timeout: Option<f64>,
+    /// Judge provider spec (openai:MODEL[@URL], anthropic:MODEL); none = [rollout] judge, empty = reward score alone.
     #[arg(long)]
     pub judge: Option<String>,
     /// Discriminator for refinement passes on reward/judge disagreement (openai:MODEL[@URL],
     /// anthropic:MODEL); without it a disagreeing tuple is queued for a human.
     #[arg(long)]
     pub discriminator: Option<String>,
-    /// δ: reward and judge means closer than this agree.
-    #[arg(long, default_value_t = 0.25)]
-    pub delta: f64,
-    /// Share of trivial tuples kept (0-1, deterministic per task).
-    #[arg(long, default_value_t = 0.0)]
-    pub trivial_keep: f64,
+    /// δ: reward and judge means closer than this agree (default: [rollout] delta, 0.25).
+    #[arg(long)]
+    pub delta: Option<f64>,
+    /// Share of trivial tuples kept (0-1, deterministic per task; default: [rollout] trivial_keep_fraction, 0).
+    #[arg(long)]
+    pub trivial_keep: Option<f64>,
     /// Directory holding judge.md (default: ./prompts, else the bundled prompts).
     #[arg(long)]
     pub prompts: Option<PathBuf>,
@@ -106,6 +106,15 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
     let config = load_config(cli)?;
     let store = open_store(cli, &config)?;
     let defaults = &config.rollout;
+    let delta = args.delta.unwrap_or(defaults.delta);
+    let trivial_keep = args.trivial_keep.unwrap_or(defaults.trivial_keep_fraction);
+    let command_timeout = args
+        .command_timeout
+        .unwrap_or(defaults.command_timeout_secs);
+    let judge_spec = args
+        .judge
+        .clone()
+        .or_else(|| Some(defaults.judge.clone()).filter(|j| !j.trim().is_empty()));
     let policy: Box<dyn Policy> = match args.policy {
         PolicyArg::Oracle => Box::new(OraclePolicy),
         PolicyArg::Noop => Box::new(NoopPolicy),
@@ -114,17 +123,17 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
                 .command
                 .clone()
                 .ok_or_else(|| anyhow::anyhow!("--policy command needs --command CMD"))?,
-            timeout: Duration::from_secs_f64(args.command_timeout.max(1.0)),
+            timeout: Duration::from_secs_f64(command_timeout.max(1.0)),
         }),
     };
-    if !(0.0..=1.0).contains(&args.trivial_keep) || args.delta <= 0.0 {
+    if !(0.0..=1.0).contains(&trivial_keep) || delta <= 0.0 {
         anyhow::bail!("--trivial-keep must be in [0, 1] and --delta above 0");
     }
     let teacher = args.policy == PolicyArg::Command;
     let trials = args
         .trials
         .unwrap_or(if teacher { defaults.trials } else { 1 });
-    let judge: Option<Box<dyn Judge>> = match &args.judge {
+    let judge: Option<Box<dyn Judge>> = match &judge_spec {
         Some(spec) => Some(Box::new(LlmJudge::new(
             provider_from_spec(spec, &ProviderConfig::default())?,
             &prompts_dir(&args.prompts),
@@ -166,8 +175,8 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
     };
     let opts = StageOptions {
         trials,
-        delta: args.delta,
-        trivial_keep_fraction: args.trivial_keep,
+        delta,
+        trivial_keep_fraction: trivial_keep,
         judge: judge.as_deref(),
         refine: args.discriminator.is_some(),
     };

@@ -391,3 +391,39 @@ fn embeddings_standin_config_file_sets_taskgen_and_flags_override_it() {
         "{err}"
     );
 }
+
+#[test]
+fn config_file_filter_and_rollout_sections_are_read_when_no_flag_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("tw.toml");
+    std::fs::write(
+        &cfg,
+        "[filter]\nquorum = \"bogus\"\n[rollout]\ndelta = -1.0\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        bin()
+            .arg("--config")
+            .arg(&cfg)
+            .arg("--store")
+            .arg(dir.path().join("s.db"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["filter"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("bogus"), "{err}");
+    let out = run(&["filter", "--quorum", "strict", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(&["rollout"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("--delta above 0"),
+        "{err}"
+    );
+}
