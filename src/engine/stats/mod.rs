@@ -6,6 +6,7 @@
 
 mod compute;
 mod render;
+pub use render::thousands;
 pub mod text;
 
 use serde::Serialize;

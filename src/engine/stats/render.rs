@@ -4,7 +4,8 @@ use std::fmt::Write as _;
 
 use super::{Share, Stats};
 
-fn thousands(n: usize) -> String {
+/// `n` with comma thousands separators (`32,112`).
+pub fn thousands(n: usize) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {

@@ -96,15 +96,7 @@ pub fn shares(buf: &mut Buffer, area: Rect, first: &str, list: &[Share], theme: 
 }
 
 fn thousands(n: i64) -> String {
-    let s = n.max(0).to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::engine::stats::thousands(n.max(0) as usize)
 }
 
 /// Tokens and cost per model, then the total.
