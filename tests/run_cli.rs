@@ -27,6 +27,17 @@ fn task_file(dir: &Path, n: usize) -> std::path::PathBuf {
     out
 }
 
+/// `tuplewright --no-tui --store DB run TASKS EXTRA…`, ready to run or spawn.
+fn run(db: &Path, tasks: &Path, extra: &[&str]) -> Command {
+    let mut c = bin();
+    c.args(["--no-tui", "--store"])
+        .arg(db)
+        .arg("run")
+        .arg(tasks)
+        .args(extra);
+    c
+}
+
 fn open(db: &Path) -> Store {
     Store::open(db, Duration::from_secs(10)).unwrap()
 }
@@ -37,12 +48,7 @@ fn run_exports_verified_bundles_and_prints_a_summary() {
     let tasks = task_file(dir.path(), 4);
     let db = dir.path().join("t.db");
     let out = dir.path().join("out");
-    let o = bin()
-        .args(["--no-tui", "--store"])
-        .arg(&db)
-        .arg("run")
-        .arg(&tasks)
-        .args(["--jobs", "2", "--out"])
+    let o = run(&db, &tasks, &["--jobs", "2", "--out"])
         .arg(&out)
         .output()
         .unwrap();
@@ -77,12 +83,7 @@ fn fault_rate_gives_multi_round_convergences_visible_in_the_store() {
     let dir = tempfile::tempdir().unwrap();
     let tasks = task_file(dir.path(), 3);
     let db = dir.path().join("t.db");
-    let o = bin()
-        .args(["--no-tui", "--store"])
-        .arg(&db)
-        .arg("run")
-        .arg(&tasks)
-        .args(["--fault-rate", "1.0", "--no-export"])
+    let o = run(&db, &tasks, &["--fault-rate", "1.0", "--no-export"])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -111,14 +112,13 @@ fn fault_depth_three_masks_a_regression_behind_a_crash_and_converges_in_round_th
     let dir = tempfile::tempdir().unwrap();
     let tasks = task_file(dir.path(), 2);
     let db = dir.path().join("t.db");
-    let o = bin()
-        .args(["--no-tui", "--store"])
-        .arg(&db)
-        .arg("run")
-        .arg(&tasks)
-        .args(["--fault-rate", "1.0", "--fault-depth", "3", "--no-export"])
-        .output()
-        .unwrap();
+    let o = run(
+        &db,
+        &tasks,
+        &["--fault-rate", "1.0", "--fault-depth", "3", "--no-export"],
+    )
+    .output()
+    .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let store = open(&db);
     for t in
@@ -158,12 +158,7 @@ fn fault_depth_three_masks_a_regression_behind_a_crash_and_converges_in_round_th
             "{id}: round 2 reveals the masked mistakes"
         );
     }
-    let bad = bin()
-        .args(["--no-tui", "--store"])
-        .arg(&db)
-        .arg("run")
-        .arg(&tasks)
-        .args(["--fault-depth", "4", "--no-export"])
+    let bad = run(&db, &tasks, &["--fault-depth", "4", "--no-export"])
         .output()
         .unwrap();
     assert!(!bad.status.success());
@@ -175,12 +170,7 @@ fn kill_9_then_resume_finishes_the_rest_and_the_store_is_intact() {
     let dir = tempfile::tempdir().unwrap();
     let tasks = task_file(dir.path(), 8);
     let db = dir.path().join("t.db");
-    let mut child = bin()
-        .args(["--no-tui", "--store"])
-        .arg(&db)
-        .arg("run")
-        .arg(&tasks)
-        .args(["--jobs", "2", "--no-export"])
+    let mut child = run(&db, &tasks, &["--jobs", "2", "--no-export"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -215,12 +205,7 @@ fn kill_9_then_resume_finishes_the_rest_and_the_store_is_intact() {
         .count();
     assert!(unfinished > 0, "the kill came too late to test --resume");
     drop(store);
-    let o = bin()
-        .args(["--no-tui", "--store"])
-        .arg(&db)
-        .arg("run")
-        .arg(&tasks)
-        .args(["--resume", "--no-export"])
+    let o = run(&db, &tasks, &["--resume", "--no-export"])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
