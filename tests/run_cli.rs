@@ -166,6 +166,62 @@ fn fault_depth_three_masks_a_regression_behind_a_crash_and_converges_in_round_th
 }
 
 #[test]
+fn agents_section_of_the_config_file_drives_a_run_and_flags_override_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let tasks = task_file(dir.path(), 1);
+    let cfg = dir.path().join("tw.toml");
+    std::fs::write(
+        &cfg,
+        "[agents.scripted]\nfault_rate = 1.0\nfault_depth = 3\n",
+    )
+    .unwrap();
+    let id =
+        serde_json::from_str::<Vec<serde_json::Value>>(&std::fs::read_to_string(&tasks).unwrap())
+            .unwrap()[0]["task_id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+    let rounds_with = |db: &Path, extra: &[&str]| {
+        let mut c = bin();
+        c.arg("--config").arg(&cfg);
+        let o = c
+            .args(["--no-tui", "--store"])
+            .arg(db)
+            .arg("run")
+            .arg(&tasks)
+            .args(extra)
+            .arg("--no-export")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        open(db).rounds(&id).unwrap().len()
+    };
+    assert_eq!(
+        rounds_with(&dir.path().join("a.db"), &[]),
+        3,
+        "[agents.scripted] in force"
+    );
+    assert_eq!(
+        rounds_with(&dir.path().join("b.db"), &["--fault-rate", "0"]),
+        1,
+        "the flag overrides the file"
+    );
+    std::fs::write(&cfg, "[agents]\ngenerator = \"nonsense:x\"\n").unwrap();
+    let o = bin()
+        .arg("--config")
+        .arg(&cfg)
+        .args(["--no-tui", "--store"])
+        .arg(dir.path().join("c.db"))
+        .arg("run")
+        .arg(&tasks)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("generator `nonsense:x`"), "{err}");
+}
+
+#[test]
 fn kill_9_then_resume_finishes_the_rest_and_the_store_is_intact() {
     let dir = tempfile::tempdir().unwrap();
     let tasks = task_file(dir.path(), 8);

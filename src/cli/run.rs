@@ -40,24 +40,26 @@ pub struct RunArgs {
     /// Maximum rounds per task (default: [loop].max_rounds, 5).
     #[arg(long)]
     pub max_rounds: Option<u32>,
-    /// Generator: `scripted` (default), `openai:MODEL[@BASE_URL]`, `anthropic:MODEL`, or an external
-    /// coding-agent CLI `command:claude|codex|kimi|<argv template>` (see docs/command-agents.md).
-    #[arg(long, default_value = "scripted")]
-    pub generator: String,
-    /// Discriminator: `scripted` (default), `openai:MODEL[@BASE_URL]`, `anthropic:MODEL`, or
-    /// `command:claude|codex|kimi|<argv template>`.
-    #[arg(long, default_value = "scripted")]
-    pub discriminator: String,
-    /// Scripted Generator only: probability of a realistic mistake in early rounds (0.0-1.0).
-    #[arg(long, default_value_t = 0.0)]
-    pub fault_rate: f64,
+    /// Generator: `scripted` (default: [agents].generator), `openai:MODEL[@BASE_URL]`,
+    /// `anthropic:MODEL`, or an external coding-agent CLI `command:claude|codex|kimi|<argv template>`
+    /// (see docs/command-agents.md).
+    #[arg(long)]
+    pub generator: Option<String>,
+    /// Discriminator (default: [agents].discriminator): `scripted`, `openai:MODEL[@BASE_URL]`,
+    /// `anthropic:MODEL`, or `command:claude|codex|kimi|<argv template>`.
+    #[arg(long)]
+    pub discriminator: Option<String>,
+    /// Scripted Generator only: probability of a realistic mistake in early rounds (0.0-1.0;
+    /// default: [agents.scripted].fault_rate, 0).
+    #[arg(long)]
+    pub fault_rate: Option<f64>,
     /// Scripted Generator only: most mistakes per task (1-3); above 1, a crash can hide a
-    /// regression that only the next round reveals (convergences in up to 3 rounds).
-    #[arg(long, default_value_t = 1)]
-    pub fault_depth: u32,
-    /// Seed of the scripted agents.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// regression that only the next round reveals (default: [agents.scripted].fault_depth, 1).
+    #[arg(long)]
+    pub fault_depth: Option<u32>,
+    /// Seed of the scripted agents (default: [agents.scripted].seed, 0).
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Where accepted bundles are exported (default: [export].out_dir, output/final).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -106,8 +108,8 @@ pub fn run(cli: &Cli, args: &RunArgs) -> anyhow::Result<ExitCode> {
         .agreement
         .validate()
         .map_err(|e| anyhow::anyhow!("{e}"))?;
-    if !(0.0..=1.0).contains(&args.fault_rate) {
-        anyhow::bail!("--fault-rate {} is outside 0.0..=1.0", args.fault_rate);
+    if let Some(f) = args.fault_rate.filter(|f| !(0.0..=1.0).contains(f)) {
+        anyhow::bail!("--fault-rate {f} is outside 0.0..=1.0");
     }
     let mut store = open_store(cli, &config)?;
     let imported = import_paths(&mut store, &args.tasks, &mut |_, _| {})?;

@@ -53,6 +53,8 @@ pub struct Config {
     pub rollout: crate::engine::rollout::RolloutConfig,
     /// Task generation (`tuplewright taskgen`).
     pub taskgen: crate::engine::taskgen::TaskgenConfig,
+    /// The agents of a run when the command line names none (`run`, the workbench's jobs).
+    pub agents: crate::engine::agents::build::AgentsConfig,
 }
 
 /// `[store]`: the SQLite task store.
@@ -192,6 +194,21 @@ reward_timeout_secs = 60.0
 work_dir = ""
 # Directory holding <app>/SKILL.md; empty = ./skills, then the source tree's skills/.
 skills_dir = ""
+
+[agents]
+# Generator / Discriminator of `run` (--generator / --discriminator override) and of runs started
+# from the workbench: "scripted", "openai:MODEL[@BASE_URL]", "anthropic:MODEL", "command:claude|codex|kimi|…".
+generator = "scripted"
+discriminator = "scripted"
+
+[agents.scripted]
+# Seed of every pseudo-random choice of the scripted agents (--seed).
+seed = 0
+# Probability that a task's first attempt holds a realistic mistake (--fault-rate).
+fault_rate = 0.0
+# Most mistakes per task, 1-3; a crash can mask a regression the next round reveals (--fault-depth).
+fault_depth = 1
+# templates_dir = "my-templates"   # overrides the embedded templates (<dir>/<app>/templates/…)
 
 [sandbox]
 # bubblewrap binary; if missing, runs are refused unless --unsafe-no-sandbox is given.

@@ -79,12 +79,13 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
     };
     let (tx, rx) = mpsc::channel();
     let image_tx = tx.clone();
+    let seed = config.agents.scripted.seed;
     let jobs = super::jobs::JobRunner::start(
         super::jobs::JobSettings {
             store: opts.store.clone(),
             config,
             isolation: crate::engine::sandbox::Isolation::Required,
-            seed: 0,
+            seed,
         },
         tx.clone(),
     )?;

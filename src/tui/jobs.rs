@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use crate::engine::agents::replay::NoAgent;
 use crate::engine::config::Config;
-use crate::engine::harness::session::{scripted_agents, with_loop_runtime};
+use crate::engine::harness::session::with_loop_runtime;
 use crate::engine::harness::{run_batch_controlled, BatchOptions, Bus, JobControl};
 use crate::engine::rollout::batch::rollout_batch;
 use crate::engine::rollout::command::CommandPolicy;
@@ -213,8 +213,17 @@ fn start_run(
     }
     let skipped = total - ids.len();
     let count = ids.len();
-    let (generator, discriminator) = scripted_agents(settings.seed, 0.0)?;
     let flag = Arc::new(AtomicBool::new(false));
+    // The agents of `[agents]` in tuplewright.toml (scripted by default) with the job's seed.
+    let agents = &settings.config.agents;
+    let mut scripted = agents.scripted.clone();
+    scripted.seed = settings.seed;
+    let (generator, discriminator) = crate::engine::agents::build::build(
+        &agents.generator,
+        &agents.discriminator,
+        &scripted,
+        flag.clone(),
+    )?;
     // The runtime's flag is the job's: cancel stops the rounds in flight at their next step.
     let control = Arc::new(JobControl::new(JobControl::new_id("run"), flag.clone()));
     let (c2, b2, s2, o2) = (control.clone(), bus.clone(), settings.clone(), out.clone());

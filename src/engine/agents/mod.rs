@@ -171,6 +171,7 @@ pub trait Discriminator: Send + Sync {
     ) -> Result<DiscriminatorOutput, AgentError>;
 }
 
+pub mod build;
 pub mod command;
 pub mod llm;
 pub mod replay;

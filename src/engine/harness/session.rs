@@ -4,29 +4,12 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::engine::agents::scripted::{ScriptedConfig, ScriptedDiscriminator, ScriptedGenerator};
-use crate::engine::agents::{AgentError, Discriminator, Generator};
+use crate::engine::agents::{Discriminator, Generator};
 use crate::engine::config::Config;
 use crate::engine::sandbox::Isolation;
 
 use super::task::LoopRuntime;
 use super::{Fleet, HarnessError};
-
-/// The two agents of a run.
-pub type Agents = (Box<dyn Generator>, Box<dyn Discriminator>);
-
-/// The embedded scripted agents (no network, deterministic for a seed).
-pub fn scripted_agents(seed: u64, fault_rate: f64) -> Result<Agents, AgentError> {
-    let cfg = ScriptedConfig {
-        seed,
-        fault_rate,
-        ..ScriptedConfig::default()
-    };
-    Ok((
-        Box::new(ScriptedGenerator::new(cfg.clone())?),
-        Box::new(ScriptedDiscriminator::new(cfg)?),
-    ))
-}
 
 /// Builds a two-thread runtime and the fleet, calls `on_start` with the runtime (e.g. to install a
 /// Ctrl-C handler), runs `f`, then shuts the fleet down — also when `f` returns early.
