@@ -111,8 +111,10 @@ pub fn compute_view(spec: &ViewSpec, cache: &mut SearchText) -> ViewResult {
             && spec.app.as_ref().is_none_or(|a| &r.app == a)
             && spec.severity.as_ref().is_none_or(|s| &r.severity == s)
     };
+    let (fields, terms) = super::fields::parse(&spec.query);
+    let keep = |r: &TaskRow| keep(r) && fields.iter().all(|f| f.matches(r));
     let mut scored: Vec<(u32, u32)> = Vec::new();
-    let query = spec.query.trim();
+    let query = terms.join(" ");
     if query.is_empty() {
         scored.extend(
             (0..rows.len())
@@ -120,7 +122,6 @@ pub fn compute_view(spec: &ViewSpec, cache: &mut SearchText) -> ViewResult {
                 .map(|i| (i as u32, 0)),
         );
     } else {
-        let terms: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
         let texts = cache.texts(rows);
         for (i, r) in rows.iter().enumerate() {
             if !keep(r) {

@@ -12,6 +12,7 @@ pub mod action;
 pub mod app;
 pub mod data;
 pub mod diff;
+pub mod fields;
 pub mod filter_data;
 pub mod fuzzy;
 pub mod highlight;

@@ -246,3 +246,42 @@ fn worker_threads_load_the_store_and_follow_events_written_by_another_connection
     assert!(seen > last_seq);
     workers.stop();
 }
+
+#[test]
+fn search_field_terms_filter_by_status_rounds_and_rewards() {
+    let (mut m, store) = loaded_model();
+    let count = |m: &tuplewright::tui::model::Model| m.tuples.view.len();
+    let type_query = |q: &str| {
+        let keys: Vec<String> = q
+            .chars()
+            .map(|c| {
+                if c == ' ' {
+                    "space".to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+        format!("/ {} enter", keys.join(" "))
+    };
+    let rows = tuplewright::tui::data::load_rows(&store).expect("rows");
+    let expected =
+        |f: &dyn Fn(&tuplewright::tui::data::TaskRow) -> bool| rows.iter().filter(|r| f(r)).count();
+    keys(&mut m, &store, &type_query("rounds:>=1 gold:1"));
+    assert_eq!(
+        count(&m),
+        expected(&|r| r.rounds >= 1 && r.r_gold == Some(1.0)),
+        "{:?}",
+        m.tuples.query
+    );
+    assert!(count(&m) > 0);
+    keys(&mut m, &store, "esc");
+    keys(&mut m, &store, &type_query("status:pending"));
+    assert_eq!(count(&m), expected(&|r| r.status.starts_with("pending")));
+    keys(&mut m, &store, "esc");
+    keys(&mut m, &store, &type_query("gold:<0.5 rounds:>0"));
+    assert_eq!(
+        count(&m),
+        expected(&|r| r.r_gold.is_some_and(|g| g < 0.5) && r.rounds > 0)
+    );
+}
