@@ -54,15 +54,7 @@ pub struct FilterArgs {
 }
 
 fn prompts_dir(arg: &Option<PathBuf>) -> PathBuf {
-    if let Some(p) = arg {
-        return p.clone();
-    }
-    let local = PathBuf::from("prompts");
-    if local.join("critic.md").is_file() {
-        local
-    } else {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("prompts")
-    }
+    crate::engine::agents::build::prompts_dir(arg.as_deref(), "critic.md")
 }
 
 /// Builds the voters named on the command line.

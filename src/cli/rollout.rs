@@ -94,11 +94,7 @@ pub struct RolloutArgs {
 }
 
 fn prompts_dir(arg: &Option<PathBuf>) -> PathBuf {
-    match arg {
-        Some(p) => p.clone(),
-        None if PathBuf::from("prompts/judge.md").is_file() => PathBuf::from("prompts"),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("prompts"),
-    }
+    crate::engine::agents::build::prompts_dir(arg.as_deref(), "judge.md")
 }
 
 /// Runs `rollout`.
@@ -164,10 +160,13 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
     let cancel = Arc::new(AtomicBool::new(false));
     let refiner: Box<dyn Discriminator> = match &args.discriminator {
         Some(spec) => {
-            let mut cfg = LlmAgentConfig::default();
-            if !cfg.prompts_dir.is_dir() {
-                cfg.prompts_dir = prompts_dir(&args.prompts);
-            }
+            let cfg = LlmAgentConfig {
+                prompts_dir: crate::engine::agents::build::prompts_dir(
+                    args.prompts.as_deref(),
+                    "discriminator.md",
+                ),
+                ..LlmAgentConfig::default()
+            };
             let p = provider_from_spec(spec, &ProviderConfig::default())?;
             Box::new(LlmDiscriminator::new(p, cfg)?.with_cancel(cancel.clone()))
         }

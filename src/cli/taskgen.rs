@@ -131,11 +131,7 @@ fn effective(config: &Config, args: &TaskgenArgs) -> TaskgenConfig {
 }
 
 fn prompts_dir(arg: &Option<PathBuf>) -> PathBuf {
-    match arg {
-        Some(p) => p.clone(),
-        None if std::path::Path::new("prompts/taskgen.md").is_file() => PathBuf::from("prompts"),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("prompts"),
-    }
+    crate::engine::agents::build::prompts_dir(arg.as_deref(), "taskgen.md")
 }
 
 fn stored_tasks(cli: &Cli, config: &Config) -> anyhow::Result<Vec<Value>> {

@@ -2,7 +2,7 @@
 //! `openai:MODEL[@URL]`, `anthropic:MODEL`, `command:…`) — shared by `tuplewright run` (flags) and
 //! the workbench's job runner (the `[agents]` section of `tuplewright.toml`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -51,16 +51,22 @@ pub struct BuildError {
     pub why: String,
 }
 
-/// The LLM agents' settings, with the source tree's prompts when `./prompts` is absent.
-pub fn llm_config() -> LlmAgentConfig {
-    let mut cfg = LlmAgentConfig::default();
-    if !cfg.prompts_dir.is_dir() {
-        let bundled = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("prompts");
-        if bundled.is_dir() {
-            cfg.prompts_dir = bundled;
-        }
+/// The prompts directory: `explicit` when given, else `./prompts` when it holds `probe` (a prompt
+/// file the caller needs, e.g. `judge.md`), else the source tree's `prompts/`.
+pub fn prompts_dir(explicit: Option<&Path>, probe: &str) -> PathBuf {
+    match explicit {
+        Some(p) => p.to_path_buf(),
+        None if Path::new("prompts").join(probe).is_file() => PathBuf::from("prompts"),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("prompts"),
     }
-    cfg
+}
+
+/// The LLM agents' settings, with the source tree's prompts when `./prompts` lacks them.
+pub fn llm_config() -> LlmAgentConfig {
+    LlmAgentConfig {
+        prompts_dir: prompts_dir(None, "generator.md"),
+        ..LlmAgentConfig::default()
+    }
 }
 
 /// Builds both agents; `cancel` stops model calls and agent CLIs once set.
