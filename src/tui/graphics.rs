@@ -6,7 +6,7 @@
 //!   wrapped queries unless `allow-passthrough` is on, and the reader would then swallow keys;
 //! - `TW_TUI_GRAPHICS=halfblocks` (or `off`) asks for half-blocks explicitly.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex};
 
@@ -51,6 +51,8 @@ type Slot = Arc<Mutex<Option<Encoded>>>;
 pub struct ImageCache {
     ready: RefCell<Option<Encoded>>,
     requested: RefCell<Option<(i64, (u16, u16))>>,
+    /// Encodings handed to the background thread so far (each key is requested once).
+    queued: Cell<usize>,
     background: Option<(Sender<Job>, Slot)>,
 }
 
@@ -121,6 +123,11 @@ impl ImageCache {
             .map(|(id, size, _)| (*id, *size))
     }
 
+    /// How many encodings were handed to the background thread so far.
+    pub fn queued(&self) -> usize {
+        self.queued.get()
+    }
+
     /// Forgets the encoded image (the next lookup encodes again).
     pub fn clear(&self) {
         self.ready.borrow_mut().take();
@@ -161,7 +168,9 @@ impl ImageCache {
                         None => {
                             if *self.requested.borrow() != Some((id, size)) {
                                 *self.requested.borrow_mut() = Some((id, size));
-                                let _ = tx.send(job);
+                                if tx.send(job).is_ok() {
+                                    self.queued.set(self.queued.get() + 1);
+                                }
                             }
                             return Lookup::Pending;
                         }
@@ -206,26 +215,31 @@ mod tests {
         let (tx, rx) = mpsc::channel();
         let mut cache = ImageCache::default();
         cache.start_background(tx).expect("thread");
+        // Nothing was requested before, so the first lookup can only be pending.
         assert!(matches!(
             cache.lookup(7, (20, 5), &img, None),
             Lookup::Pending
         ));
-        assert!(
-            matches!(cache.lookup(7, (20, 5), &img, None), Lookup::Pending),
-            "one request"
-        );
-        let note = rx.recv_timeout(std::time::Duration::from_secs(10));
+        // A repeated lookup is pending or (when the thread already finished) ready; either way it
+        // must not queue a second encoding of the same key.
+        let _ = cache.lookup(7, (20, 5), &img, None);
+        assert_eq!(cache.queued(), 1, "one encoding per key");
+        let note = rx.recv_timeout(std::time::Duration::from_secs(60));
         assert!(matches!(note, Ok(DataUpdate::ScreenshotReady)));
+        // The thread fills the slot before it notifies, so the result is there now, and cached.
         assert!(matches!(
             cache.lookup(7, (20, 5), &img, None),
             Lookup::Ready(_)
         ));
         assert_eq!(cache.ready_key(), Some((7, (20, 5))));
-        assert!(
-            rx.recv_timeout(std::time::Duration::from_millis(300))
-                .is_err(),
-            "no second encoding was queued"
-        );
+        assert!(matches!(
+            cache.lookup(7, (20, 5), &img, None),
+            Lookup::Ready(_)
+        ));
+        assert_eq!(cache.queued(), 1, "cached: no second encoding was queued");
+        // A different area is a new key: one more encoding.
+        let _ = cache.lookup(7, (10, 5), &img, None);
+        assert_eq!(cache.queued(), 2);
         // Synchronous without the thread.
         let sync = ImageCache::default();
         assert!(matches!(

@@ -20,12 +20,18 @@ pub fn scrub(text: &str) -> String {
         // live jobs: job ids are random
         (r"\b(run|rollout)-[0-9a-f]{8}\b", "$1-JOBID"),
     ];
-    rules.iter().fold(text.to_string(), |t, (re, to)| {
+    let text = rules.iter().fold(text.to_string(), |t, (re, to)| {
         Regex::new(re)
             .expect("regex")
             .replace_all(&t, *to)
             .into_owned()
-    })
+    });
+    // A blanked number was one or more digits wide, so the padding after it on the same buffer
+    // line varies between runs ("took 9.8s" vs "took 10.2s"): drop that line's trailing spaces.
+    Regex::new(r#"(?m)^(\s*".*(?:N\.Ns|N\.N tasks/min|N ms).*?) +",$"#)
+        .expect("regex")
+        .replace_all(&text, "$1\",")
+        .into_owned()
 }
 
 pub fn render(model: &Model, theme: &Theme, w: u16, h: u16) -> String {
