@@ -206,15 +206,19 @@ async fn detached_setsid_child_dies_with_the_run() {
     let src = r#"
 import subprocess, sys, time
 child = "import os, time\nwhile True:\n    open('/home/user/beat', 'w').write(str(time.time()))\n    time.sleep(0.05)\n"
+import os
 subprocess.Popen([sys.executable, "-c", child], start_new_session=True,
                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-time.sleep(0.5)
+while not os.path.exists('/home/user/beat'):
+    time.sleep(0.01)
 while True:
     time.sleep(1)
 "#;
     let sid = unique_sid("detach");
-    let r = run(&env.spec(&sid, None), Role::Setup, src, &limits(2.0)).await;
-    assert_eq!(r.outcome, Outcome::Timeout { after_seconds: 2.0 });
+    // The parent waits for the child's first beat, so a slow start on a loaded machine cannot
+    // leave the beat file empty; the run still ends by its timeout with the child running.
+    let r = run(&env.spec(&sid, None), Role::Setup, src, &limits(4.0)).await;
+    assert_eq!(r.outcome, Outcome::Timeout { after_seconds: 4.0 });
     let beat = env.home.join("beat");
     let first = read(&beat);
     assert!(!first.is_empty(), "the detached child never ran");

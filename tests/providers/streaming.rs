@@ -139,19 +139,19 @@ fn openai_standin_stream_dropped_mid_way_is_retried() {
 
 #[test]
 fn openai_standin_stream_paces_past_the_timeout_but_a_stall_is_retried() {
-    // Steady stream: 6 chunks 150 ms apart (0.9 s in all) with a 0.5 s timeout succeeds.
+    // Steady stream: 6 chunks 400 ms apart (2.4 s in all) with a 1.5 s per-read timeout succeeds.
     let body = oai_text_stream(&["a", "b", "c", "d"], 1, 4);
     let events: Vec<String> = body.split_inclusive("\n\n").map(str::to_string).collect();
     let mut steady = vec![(Duration::ZERO, http_head("text/event-stream"))];
     steady.extend(
         events
             .iter()
-            .map(|e| (Duration::from_millis(150), e.clone())),
+            .map(|e| (Duration::from_millis(400), e.clone())),
     );
-    // Stalled stream: one chunk, then 2 s of silence.
+    // Stalled stream: one chunk, then 6 s of silence.
     let stalled = vec![
         (Duration::ZERO, http_head("text/event-stream") + &events[0]),
-        (Duration::from_secs(2), events[1].clone()),
+        (Duration::from_secs(6), events[1].clone()),
     ];
     let (base, accepted) = raw_server(vec![steady, stalled, {
         let mut ok = vec![(Duration::ZERO, http_head("text/event-stream"))];
@@ -159,14 +159,16 @@ fn openai_standin_stream_paces_past_the_timeout_but_a_stall_is_retried() {
         ok
     }]);
     let mut cfg = streaming(ProviderKind::Openai, &base);
-    cfg.request_timeout_secs = 0.5;
+    // The timeout is per read: 400 ms gaps pass it (with room for a loaded machine's
+    // scheduling), the 6 s stall does not.
+    cfg.request_timeout_secs = 1.5;
     let provider = build_provider(&cfg).expect("provider");
     let started = std::time::Instant::now();
     let resp = provider.chat(&hello()).expect("steady stream");
     assert_eq!(resp.text, "abcd");
     assert!(
-        started.elapsed() > Duration::from_millis(700),
-        "the stream was paced"
+        started.elapsed() > Duration::from_secs_f64(1.5),
+        "the stream was paced past the timeout"
     );
     assert_eq!(resp.usage.calls, 1);
     let resp = provider.chat(&hello()).expect("stall then retry");

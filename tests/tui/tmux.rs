@@ -98,15 +98,18 @@ impl Workbench {
     pub fn quit_cleanly(&self) {
         self.keys(&["q"]);
         let t = Instant::now();
-        while !self.exit_file.exists() {
+        // The shell creates the file before it writes the code: wait for the code itself.
+        let code = loop {
+            let code = std::fs::read_to_string(&self.exit_file).unwrap_or_default();
+            if !code.trim().is_empty() {
+                break code;
+            }
             assert!(
                 t.elapsed() < Duration::from_secs(20),
                 "the workbench did not quit"
             );
             std::thread::sleep(Duration::from_millis(100));
-        }
-        std::thread::sleep(Duration::from_millis(100));
-        let code = std::fs::read_to_string(&self.exit_file).expect("exit code");
+        };
         assert_eq!(code.trim(), "0");
     }
 }
