@@ -127,6 +127,18 @@ fn bundles_holding_links_or_fifos_are_refused_and_nothing_is_read() {
         );
         assert!(!stderr.contains(CANARY), "{what}: the target was read");
     }
+    // verify reads bundles the same way: refused, nothing replayed, nothing stored.
+    let db = dir.path().join("verify.db");
+    let o = bin()
+        .arg("--store")
+        .arg(&db)
+        .arg("verify")
+        .arg(dir.path().join("case0/bundle"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("symbolic link"), "{stderr}");
+    assert!(!contains(&std::fs::read(&db).unwrap_or_default(), CANARY));
     // A bundle directory that is itself a link, given directly.
     let linked = dir.path().join("linked-bundle");
     symlink(good, &linked).unwrap();
