@@ -42,6 +42,9 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Puts something in place of a bundle file.
+type Make = Box<dyn Fn(&Path)>;
+
 const CANARY: &str = "CANARY-7f3a9c-host-secret";
 
 /// `import PATH` into a fresh store: (exit code, stderr, every byte of the store files).
@@ -81,9 +84,9 @@ fn bundles_holding_links_or_fifos_are_refused_and_nothing_is_read() {
     // (what, file in the bundle, how it is replaced)
     let link = |to: &Path| {
         let to = to.to_path_buf();
-        Box::new(move |p: &Path| symlink(&to, p).unwrap()) as Box<dyn Fn(&Path)>
+        Box::new(move |p: &Path| symlink(&to, p).unwrap()) as Make
     };
-    let cases: Vec<(&str, &str, Box<dyn Fn(&Path)>)> = vec![
+    let cases: Vec<(&str, &str, Make)> = vec![
         ("reward.py links to a host file", "reward.py", link(&secret)),
         ("REVIEW.md links to a host file", "REVIEW.md", link(&secret)),
         (
