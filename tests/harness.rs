@@ -6,6 +6,9 @@ mod agents;
 // live jobs
 #[path = "harness/jobs.rs"]
 mod jobs;
+// resuming half-done tasks
+#[path = "harness/resume.rs"]
+mod resume;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

@@ -1,46 +1,11 @@
 //! The headless `run` command end to end, on the embedded default (scripted agents, built-in apps,
-//! real sandbox): exports, the summary, `--fault-rate` convergences, and kill -9 then `--resume`.
+//! real sandbox): exports, the summary, `--fault-rate` convergences (kill -9 then `--resume`:
+//! tests/run_durable.rs).
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-use tuplewright::engine::store::Store;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tuplewright"))
-}
-
-/// A small task file: the first `n` team-chat tasks shipped in assets/tasks/.
-fn task_file(dir: &Path, n: usize) -> std::path::PathBuf {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tasks/team-chat.json");
-    let text = std::fs::read_to_string(src).unwrap();
-    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let list = v
-        .as_array()
-        .cloned()
-        .or_else(|| v["tasks"].as_array().cloned())
-        .unwrap();
-    let out = dir.join("tasks.json");
-    let subset: Vec<_> = list.into_iter().take(n).collect();
-    std::fs::write(&out, serde_json::to_string(&subset).unwrap()).unwrap();
-    out
-}
-
-/// `tuplewright --no-tui --store DB run TASKS EXTRA…`, ready to run or spawn.
-fn run(db: &Path, tasks: &Path, extra: &[&str]) -> Command {
-    let mut c = bin();
-    c.args(["--no-tui", "--store"])
-        .arg(db)
-        .arg("run")
-        .arg(tasks)
-        .args(extra);
-    c
-}
-
-fn open(db: &Path) -> Store {
-    Store::open(db, Duration::from_secs(10)).unwrap()
-}
+mod run_support;
+use run_support::{bin, open, run, task_file};
 
 #[test]
 fn run_exports_verified_bundles_and_prints_a_summary() {
@@ -219,61 +184,4 @@ fn agents_section_of_the_config_file_drives_a_run_and_flags_override_it() {
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("generator `nonsense:x`"), "{err}");
-}
-
-#[test]
-fn kill_9_then_resume_finishes_the_rest_and_the_store_is_intact() {
-    let dir = tempfile::tempdir().unwrap();
-    let tasks = task_file(dir.path(), 8);
-    let db = dir.path().join("t.db");
-    let mut child = run(&db, &tasks, &["--jobs", "2", "--no-export"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    // Kill it once some rounds are recorded but before the end.
-    let t0 = Instant::now();
-    loop {
-        std::thread::sleep(Duration::from_millis(50));
-        let rounds = Store::open(&db, Duration::from_secs(10))
-            .ok()
-            .and_then(|s| s.events_after(0, 100_000).ok())
-            .map(|e| e.iter().filter(|e| e.kind == "round.recorded").count())
-            .unwrap_or(0);
-        if rounds >= 2 || t0.elapsed() > Duration::from_secs(120) {
-            break;
-        }
-    }
-    child.kill().unwrap();
-    let _ = child.wait();
-    let store = open(&db);
-    assert!(store.check_integrity().unwrap().is_empty());
-    let text = std::fs::read_to_string(&tasks).unwrap();
-    let unfinished = serde_json::from_str::<Vec<serde_json::Value>>(&text)
-        .unwrap()
-        .iter()
-        .filter(|t| {
-            let s = store
-                .effective_status(t["task_id"].as_str().unwrap())
-                .unwrap();
-            s == "pending" || s == "in_loop"
-        })
-        .count();
-    assert!(unfinished > 0, "the kill came too late to test --resume");
-    drop(store);
-    let o = run(&db, &tasks, &["--resume", "--no-export"])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let store = open(&db);
-    assert!(store.check_integrity().unwrap().is_empty());
-    let text = std::fs::read_to_string(&tasks).unwrap();
-    for t in serde_json::from_str::<Vec<serde_json::Value>>(&text).unwrap() {
-        let id = t["task_id"].as_str().unwrap();
-        let status = store.effective_status(id).unwrap();
-        assert!(
-            status == "loop_accepted" || status == "loop_failed",
-            "{id} left {status}"
-        );
-    }
 }

@@ -8,6 +8,7 @@ use clap::Args;
 use super::context::{load_config, open_store};
 use super::Cli;
 use crate::engine::bundle::export::{export, ExportOptions};
+use crate::engine::store::TupleStatus;
 
 /// Arguments of `export`.
 #[derive(Debug, Args)]
@@ -62,6 +63,7 @@ pub fn run(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
         },
         task: args.task.clone(),
     };
+    check_statuses(&opts.statuses, args.statuses.is_empty())?;
     let summary = export(&store, &opts)?;
     for (id, why) in &summary.skipped {
         eprintln!("skipped {id}: {why}");
@@ -74,4 +76,29 @@ pub fn run(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
         summary.skipped.len()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses a status no tuple can have (a typo would otherwise export nothing and succeed).
+fn check_statuses(statuses: &[String], from_config: bool) -> anyhow::Result<()> {
+    let known = || {
+        TupleStatus::ALL
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    for s in statuses {
+        if TupleStatus::parse(s).is_none() {
+            let origin = if from_config {
+                "[export] statuses"
+            } else {
+                "--status"
+            };
+            anyhow::bail!(
+                "{origin}: unknown status {s:?}; known statuses: {}",
+                known()
+            );
+        }
+    }
+    Ok(())
 }

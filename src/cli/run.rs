@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
 use clap::Args;
@@ -13,10 +13,12 @@ use super::context::{load_config, open_store};
 use super::loop_env::with_loop_runtime;
 use super::run_output::{events_listener, print_summary, Exported, Progress};
 use super::Cli;
-use crate::engine::bundle::export::{export, ExportOptions};
+use crate::engine::bundle::deliver::Delivery;
+use crate::engine::bundle::export::ExportError;
 use crate::engine::bundle::import::import_paths;
+use crate::engine::bundle::nofollow::read_regular;
 use crate::engine::bundle::taskgen::parse_file;
-use crate::engine::harness::{run_batch, BatchOptions, Bus};
+use crate::engine::harness::{run_batch, BatchOptions, BatchSummary, Bus, TaskOutcome};
 use crate::engine::store::TupleStatus;
 
 /// Arguments of `run`.
@@ -24,9 +26,12 @@ use crate::engine::store::TupleStatus;
 #[command(
     about = "Run the agreement loop on task files and export the verified tuples",
     long_about = "Imports the task files into the store, then runs the Generator/Discriminator agreement \
-loop (at most K rounds per task) with the harness checking C1-C5 itself, and exports every accepted tuple \
-as a bundle.\n\nWith no agent options it uses the embedded scripted agents: no network, no API key.\n\n\
-Exit status: 0 done (tasks may still have been rejected), 1 infrastructure failures occurred, 2 usage error.\n\
+loop (at most K rounds per task) with the harness checking C1-C5 itself, and exports each tuple as a \
+bundle the moment it is accepted (atomically). At the end --out holds every accepted tuple of the task \
+files, also those an earlier, interrupted run accepted, and none a person rejected meanwhile.\n\nWith no agent options it uses the embedded scripted agents: no network, no API key.\n\n\
+Exit status: 0 done (tasks may still have been rejected, some may have been invalid), 1 infrastructure \
+failures occurred (sandbox, store or export; resumable), 2 usage error or bad input: unreadable task files, \
+or not one valid task.\n\
 Ctrl-C stops gracefully (environments torn down, store consistent; `--resume` continues); a second Ctrl-C \
 forces.\n\nExample: tuplewright --no-tui run assets/tasks/*.json --jobs 4"
 )]
@@ -66,7 +71,8 @@ pub struct RunArgs {
     /// Do not export accepted bundles.
     #[arg(long)]
     pub no_export: bool,
-    /// Skip tasks the store already finished (continue an interrupted run).
+    /// Skip tasks the store already finished and continue half-done ones from their last recorded
+    /// round (continue an interrupted run); K counts every round a task has had.
     #[arg(long)]
     pub resume: bool,
     /// Also write every event as a JSON line to PATH (`-` = stdout).
@@ -82,8 +88,7 @@ fn task_ids(paths: &[PathBuf]) -> anyhow::Result<Vec<String>> {
     let mut seen = BTreeSet::new();
     let mut ids = Vec::new();
     for p in paths {
-        let text =
-            std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+        let text = read_regular(p).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
         let items =
             parse_file(&text, &p.display().to_string()).map_err(|e| anyhow::anyhow!("{e}"))?;
         for t in items.into_iter().flatten() {
@@ -116,7 +121,8 @@ pub fn run(cli: &Cli, args: &RunArgs) -> anyhow::Result<ExitCode> {
     for p in &imported.problems {
         eprintln!("skipped: {p}");
     }
-    let mut ids = task_ids(&args.tasks)?;
+    let all_ids = task_ids(&args.tasks)?;
+    let mut ids = all_ids.clone();
     if args.resume {
         ids.retain(|id| {
             store.effective_status(id).is_ok_and(|s| {
@@ -136,6 +142,16 @@ pub fn run(cli: &Cli, args: &RunArgs) -> anyhow::Result<ExitCode> {
     let opts = BatchOptions {
         jobs: config.agreement.jobs,
     };
+    let delivery = (!args.no_export).then(|| Delivery {
+        out: args
+            .out
+            .clone()
+            .unwrap_or_else(|| config.export.out_dir.clone()),
+        url_prefix: config.export.url_prefix.clone(),
+    });
+    let plan_of = |d: &Delivery, id: &str| bus.read(|s| d.plan(s, id));
+    // Export failures while the run goes on: (task, why). The reconciliation retries them.
+    let failed_exports = Mutex::new(Vec::new());
     let summary = with_loop_runtime(
         &config,
         args.unsafe_no_sandbox,
@@ -143,41 +159,61 @@ pub fn run(cli: &Cli, args: &RunArgs) -> anyhow::Result<ExitCode> {
         &cancel,
         |runtime| {
             run_batch(runtime, &bus, &ids, &opts, &|task, outcome| {
-                progress.task_done(task, outcome)
+                progress.task_done(task, outcome);
+                // Delivered the moment it is accepted: a kill later loses no bundle.
+                if let (Some(d), TaskOutcome::Accepted { .. }) = (&delivery, outcome) {
+                    let done = plan_of(d, task)
+                        .map_err(ExportError::from)
+                        .and_then(|p| d.apply(task, p));
+                    if let Err(e) = done {
+                        let mut f = failed_exports.lock().unwrap_or_else(|p| p.into_inner());
+                        f.push((task.to_string(), e.to_string()));
+                    }
+                }
             })
         },
     )?;
     progress.finish();
-    let exported = if args.no_export || summary.accepted.is_empty() {
-        None
-    } else {
-        let out = args
-            .out
-            .clone()
-            .unwrap_or_else(|| config.export.out_dir.clone());
-        let mut done = 0;
-        let mut skipped = Vec::new();
-        for task in &summary.accepted {
-            let opts = ExportOptions {
-                out: out.clone(),
-                url_prefix: config.export.url_prefix.clone(),
-                statuses: vec![],
-                task: Some(task.clone()),
-            };
-            let s = bus.read(|store| export(store, &opts))?;
-            done += s.written + s.unchanged;
-            skipped.extend(s.skipped);
-        }
-        Some(Exported {
-            out,
-            count: done,
-            skipped,
-        })
+    // Every accepted tuple of the task files present (also those a previous, killed run accepted),
+    // none a person rejected meanwhile.
+    let mut export_failed = false;
+    let exported = match &delivery {
+        None => None,
+        Some(d) => match d.reconcile(&all_ids, &|id| plan_of(d, id)) {
+            Ok(sum) => Some(Exported {
+                out: d.out.clone(),
+                count: sum.present,
+                skipped: sum.skipped,
+                withdrawn: sum.withdrawn,
+            }),
+            Err(e) => {
+                export_failed = true;
+                let f = failed_exports.lock().unwrap_or_else(|p| p.into_inner());
+                for (task, why) in f.iter() {
+                    eprintln!("export of {task} failed: {why}");
+                }
+                eprintln!("exporting to {} failed: {e}", d.out.display());
+                None
+            }
+        },
     };
     print_summary(&summary, exported.as_ref(), cancel.load(Ordering::Relaxed));
-    Ok(if summary.infra_failures.is_empty() {
-        ExitCode::SUCCESS
-    } else {
+    if all_ids.is_empty() && !imported.problems.is_empty() {
+        eprintln!("no usable task in the task files");
+        return Ok(ExitCode::from(2));
+    }
+    Ok(exit_code(&summary, export_failed))
+}
+
+/// The documented exit status of a run: 1 when infrastructure (sandbox, store, export) failed —
+/// resumable; else 2 when no task could run because every one was invalid (bad input, like a usage
+/// error); else 0, also when some tasks were rejected or invalid (listed in the summary).
+pub fn exit_code(summary: &BatchSummary, export_failed: bool) -> ExitCode {
+    if !summary.infra_failures.is_empty() || export_failed {
         ExitCode::from(1)
-    })
+    } else if summary.tasks > 0 && summary.invalid.len() == summary.tasks {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

@@ -112,10 +112,12 @@ pub fn events_listener(path: &Path) -> anyhow::Result<Listener> {
 pub struct Exported {
     /// Output directory.
     pub out: PathBuf,
-    /// Bundles written or already identical.
+    /// Accepted tuples whose bundle is present (written or already identical).
     pub count: usize,
     /// Accepted tuples that could not be exported, with the reason.
     pub skipped: Vec<(String, String)>,
+    /// Bundles removed because their tuple is out (rejected meanwhile), with the reason.
+    pub withdrawn: Vec<(String, String)>,
 }
 
 /// Prints the end-of-run summary on stderr.
@@ -171,6 +173,9 @@ pub fn print_summary(s: &BatchSummary, exported: Option<&Exported>, cancelled: b
         );
         for (t, why) in &x.skipped {
             eprintln!("  not exported {t}: {why}");
+        }
+        for (t, why) in &x.withdrawn {
+            eprintln!("  withdrawn    {t}: {why}");
         }
     }
 }

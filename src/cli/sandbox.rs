@@ -129,6 +129,7 @@ fn run_one(mut cfg: SandboxConfig, args: RunArgs) -> anyhow::Result<ExitCode> {
         upstream,
         api_port: args.api_port,
         extra_apis: vec![],
+        hand_home_to_reader: false,
     };
     let isolation = if args.unsafe_no_sandbox {
         Isolation::UnsafeNoSandbox

@@ -104,6 +104,7 @@ impl Env {
             upstream,
             api_port: 3000,
             extra_apis: vec![],
+            hand_home_to_reader: true,
         }
     }
 }

@@ -178,6 +178,7 @@ impl Harness {
             upstream,
             api_port: port,
             extra_apis: vec![],
+            hand_home_to_reader: true,
         }
     }
 

@@ -157,6 +157,11 @@ pub trait Generator: Send + Sync {
     fn name(&self) -> String;
     /// Writes initial_setup.py and golden_patch.py for one round.
     fn generate(&self, input: &GeneratorInput<'_>) -> Result<GeneratorOutput, AgentError>;
+    /// Refuses, before any round, a task this agent can never work on (the error names the task
+    /// and what is wrong). Default: every task is workable.
+    fn preflight(&self, _brief: &TaskBrief) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// An agent that writes reward.py from the task text alone.
@@ -169,6 +174,11 @@ pub trait Discriminator: Send + Sync {
         input: &DiscriminatorInput<'_>,
         probe: &dyn EnvProbe,
     ) -> Result<DiscriminatorOutput, AgentError>;
+    /// Refuses, before any round, a task this agent can never work on. Default: every task is
+    /// workable.
+    fn preflight(&self, _brief: &TaskBrief) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 pub mod build;

@@ -5,6 +5,7 @@
 //! sees the old bundle or the new one, never a mix; exporting twice gives identical bytes.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -12,6 +13,7 @@ use serde_json::Value;
 use super::layout::{self, ConfigJson};
 use super::meta::{final_round, meta_json};
 use crate::engine::filter::effective_outcome;
+use crate::engine::scratch::{self, DirLock};
 use crate::engine::store::{Store, StoreError, StoredTask, TaskFilter};
 
 /// Errors while exporting.
@@ -210,17 +212,26 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
     }
 }
 
+/// A fresh name for a scratch directory in `out`: `<kind><task_id>-<n>-<pid>` (the pid last, for
+/// [`scratch::sweep`]; `n` keeps two exports in one process apart).
+fn scratch_name(out: &Path, kind: &str, task_id: &str) -> PathBuf {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    out.join(format!("{kind}{task_id}-{n}-{}", std::process::id()))
+}
+
 /// Writes one rendered bundle into `out/<task_id>/` atomically. Returns false if unchanged.
+///
+/// The temporary directory is locked while it exists, so a run killed half-way leaves a directory
+/// the next export (or run) recognises as abandoned and removes.
 pub fn write_bundle(out: &Path, task_id: &str, files: &Rendered) -> Result<bool, ExportError> {
     let dest = out.join(task_id);
     if identical(&dest, files) {
         return Ok(false);
     }
-    let tmp = out.join(format!(".tw-tmp-{task_id}-{}", std::process::id()));
-    if tmp.exists() {
-        std::fs::remove_dir_all(&tmp).map_err(io_err(&tmp))?;
-    }
+    let tmp = scratch_name(out, TMP_PREFIX, task_id);
     std::fs::create_dir_all(&tmp).map_err(io_err(&tmp))?;
+    let _lock = DirLock::acquire(&tmp).map_err(io_err(&tmp))?;
     for (name, bytes) in files {
         let p = tmp.join(name);
         write_synced(&p, bytes).map_err(io_err(&p))?;
@@ -230,6 +241,20 @@ pub fn write_bundle(out: &Path, task_id: &str, files: &Rendered) -> Result<bool,
     // The rename itself is durable only once the parent directory is synced.
     sync_dir(out).map_err(io_err(out))?;
     Ok(swapped)
+}
+
+/// Removes `out/<task_id>/` atomically (renamed aside, then deleted), so `out` never holds half
+/// of it. Returns false when there was nothing to remove.
+pub fn remove_bundle(out: &Path, task_id: &str) -> Result<bool, ExportError> {
+    let dest = out.join(task_id);
+    if dest.symlink_metadata().is_err() {
+        return Ok(false);
+    }
+    let old = scratch_name(out, OLD_PREFIX, task_id);
+    std::fs::rename(&dest, &old).map_err(io_err(&dest))?;
+    sync_dir(out).map_err(io_err(out))?;
+    std::fs::remove_dir_all(&old).map_err(io_err(&old))?;
+    Ok(true)
 }
 
 /// Writes `bytes` to `path` and flushes them to the disk before returning (so a power loss after
@@ -251,7 +276,7 @@ fn swap_in(out: &Path, task_id: &str, tmp: &Path, dest: &Path) -> Result<bool, E
     if dest.exists() {
         if exchange(tmp, dest).is_err() {
             // Filesystems without RENAME_EXCHANGE: move the old one aside first.
-            let old = out.join(format!(".tw-old-{task_id}-{}", std::process::id()));
+            let old = scratch_name(out, OLD_PREFIX, task_id);
             std::fs::rename(dest, &old).map_err(io_err(dest))?;
             std::fs::rename(tmp, dest).map_err(io_err(dest))?;
             std::fs::remove_dir_all(&old).map_err(io_err(&old))?;
@@ -264,23 +289,18 @@ fn swap_in(out: &Path, task_id: &str, tmp: &Path, dest: &Path) -> Result<bool, E
     Ok(true)
 }
 
-/// Removes temporary directories left by exports that were killed (their process is gone).
-fn clean_stale(out: &Path) {
-    let Ok(entries) = std::fs::read_dir(out) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().to_string();
-        if !(name.starts_with(".tw-tmp-") || name.starts_with(".tw-old-")) {
-            continue;
-        }
-        let pid = name.rsplit('-').next().and_then(|p| p.parse::<i32>().ok());
-        // SAFETY: kill with signal 0 only checks whether the process exists.
-        let alive = pid.is_some_and(|p| unsafe { libc::kill(p, 0) } == 0);
-        if !alive {
-            let _ = std::fs::remove_dir_all(e.path());
-        }
-    }
+/// Prefix of a bundle being written.
+const TMP_PREFIX: &str = ".tw-tmp-";
+/// Prefix of a bundle being replaced or removed.
+const OLD_PREFIX: &str = ".tw-old-";
+
+/// Removes temporary directories left in `out` by exports that were killed (nobody holds their
+/// lock and their process is gone). Returns how many.
+pub fn clean_stale(out: &Path) -> usize {
+    [TMP_PREFIX, OLD_PREFIX]
+        .iter()
+        .map(|p| scratch::sweep(out, p, scratch::pid_at_end).len())
+        .sum()
 }
 
 /// Exports every task whose status is in `opts.statuses` (or just `opts.task`).

@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde_json::json;
 use walkdir::WalkDir;
 
+use super::nofollow::{read_regular, refusal};
 use super::public::{read_bundle, PublicBundle};
 use super::{layout, taskgen, Problem};
 use crate::engine::store::{
@@ -60,16 +61,24 @@ impl From<StoreError> for ItemError {
 fn discover(paths: &[PathBuf], summary: &mut ImportSummary) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let (mut files, mut bundles) = (Vec::new(), Vec::new());
     for path in paths {
-        if path.is_file() {
-            files.push(path.clone());
-            continue;
-        }
-        if !path.is_dir() {
-            summary.problems.push(Problem::item(
-                path.display().to_string(),
-                "no such file or directory",
-            ));
-            continue;
+        let refuse = |why: String| Problem::item(path.display().to_string(), why);
+        match path.symlink_metadata() {
+            Ok(m) if m.is_file() => {
+                files.push(path.clone());
+                continue;
+            }
+            Ok(m) if m.is_dir() => {}
+            Ok(m) => {
+                let why = refusal(path, &m).unwrap_or_else(|| "not a regular file".into());
+                summary.problems.push(refuse(why));
+                continue;
+            }
+            Err(_) => {
+                summary
+                    .problems
+                    .push(refuse("no such file or directory".into()));
+                continue;
+            }
         }
         // Hidden entries (e.g. an export's `.tw-tmp-*` directories) are never input.
         let hidden = |e: &walkdir::DirEntry| {
@@ -92,7 +101,20 @@ fn discover(paths: &[PathBuf], summary: &mut ImportSummary) -> (Vec<PathBuf>, Ve
                 }
             };
             let p = entry.path();
-            if entry.file_type().is_dir() && p.join(layout::CONFIG_JSON).is_file() {
+            // A link is never followed: say so rather than skip it silently.
+            if entry.file_type().is_symlink() {
+                let why = p
+                    .symlink_metadata()
+                    .ok()
+                    .and_then(|m| refusal(p, &m))
+                    .unwrap_or_else(|| "is a symbolic link; refused".into());
+                summary
+                    .problems
+                    .push(Problem::item(p.display().to_string(), why));
+                continue;
+            }
+            let has_config = p.join(layout::CONFIG_JSON).symlink_metadata().is_ok();
+            if entry.file_type().is_dir() && has_config {
                 bundles.push(p.to_path_buf());
                 walk.skip_current_dir();
             } else if entry.file_type().is_file()
@@ -120,10 +142,8 @@ pub fn import_paths(
     for file in &files {
         summary.task_files += 1;
         let label = file.display().to_string();
-        match std::fs::read_to_string(file) {
-            Err(e) => summary
-                .problems
-                .push(Problem::item(&label, format!("cannot read: {e}"))),
+        match read_regular(file) {
+            Err(e) => summary.problems.push(Problem::item(&label, e.to_string())),
             Ok(text) => match taskgen::parse_file(&text, &label) {
                 Err(p) => summary.problems.push(p),
                 Ok(tasks) => items.extend(

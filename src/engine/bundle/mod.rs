@@ -2,13 +2,17 @@
 //!
 //! - [`taskgen`]: task-generation JSON (a list or `{"tasks": [...]}`).
 //! - [`public`]: reading a bundle directory in the public layout (both `config.json` variants).
+//! - [`nofollow`]: reading input files without following links (refused with a clear error).
 //! - [`import`]: walking files/directories into the store, item by item, with a summary.
+//! - [`deliver`]: a run's `--out` kept in step with the store, tuple by tuple.
 //! - [`export`]: writing `DIR/<task_id>/` bundles plus `meta.json`, atomically and reproducibly.
 
+pub mod deliver;
 pub mod export;
 pub mod import;
 pub mod layout;
 pub mod meta;
+pub mod nofollow;
 pub mod public;
 pub mod taskgen;
 

@@ -5,6 +5,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::layout::{self, classify_config};
+use super::nofollow::{foreign_entries, read_regular, refusal, InputError};
 use super::taskgen::{check_task_id, parse_task, Fields};
 use super::{json_type, Problem};
 use crate::engine::store::{Labels, RoundRecord, Scripts, TaskRecord, TupleStatus};
@@ -22,12 +23,30 @@ pub struct PublicBundle {
 
 fn read_text(dir: &Path, name: &str) -> Result<Option<String>, Problem> {
     let path = dir.join(name);
-    match std::fs::read_to_string(&path) {
+    match read_regular(&path) {
         Ok(t) => Ok(Some(t)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Problem::item(
+        Err(InputError::NotFound) => Ok(None),
+        Err(e) => Err(Problem::item(path.display().to_string(), e.to_string())),
+    }
+}
+
+/// The bundle directory itself is a real directory and holds no link, FIFO or device anywhere:
+/// nothing it names outside itself is ever read.
+fn check_tree(dir: &Path) -> Result<(), Problem> {
+    let loc = dir.display().to_string();
+    match dir.symlink_metadata() {
+        Ok(m) if m.is_dir() => {}
+        Ok(m) => {
+            let why = refusal(dir, &m).unwrap_or_else(|| "is not a directory".to_string());
+            return Err(Problem::item(loc, format!("bundle directory {why}")));
+        }
+        Err(e) => return Err(Problem::item(loc, format!("cannot read: {e}"))),
+    }
+    match foreign_entries(dir).into_iter().next() {
+        None => Ok(()),
+        Some((path, why)) => Err(Problem::item(
             path.display().to_string(),
-            format!("cannot read: {e}"),
+            format!("{why} (bundle refused; nothing in it was read)"),
         )),
     }
 }
@@ -55,8 +74,10 @@ fn required_script(dir: &Path, name: &str) -> Result<String, Problem> {
         .ok_or_else(|| Problem::item(dir.display().to_string(), format!("missing {name}")))
 }
 
-/// Reads the bundle in `dir`.
+/// Reads the bundle in `dir`, refusing it whole if it holds a symbolic link or anything else that
+/// is not a regular file or directory ([`super::nofollow`]).
 pub fn read_bundle(dir: &Path) -> Result<PublicBundle, Problem> {
+    check_tree(dir)?;
     let cfg_loc = dir.join(layout::CONFIG_JSON).display().to_string();
     let config = read_json(dir, layout::CONFIG_JSON)?
         .ok_or_else(|| Problem::item(dir.display().to_string(), "missing config.json"))?;

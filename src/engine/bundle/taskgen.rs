@@ -142,11 +142,37 @@ pub fn parse_file(text: &str, file: &str) -> Result<Vec<Result<TaskRecord, Probl
             ))
         }
     };
-    Ok(items
+    let mut parsed: Vec<Result<TaskRecord, Problem>> = items
         .iter()
         .enumerate()
         .map(|(i, item)| parse_task(item, &format!("{file}: {prefix}[{i}]"), file, true))
-        .collect())
+        .collect();
+    reject_duplicates(&mut parsed, &|i| format!("{file}: {prefix}[{i}]"));
+    Ok(parsed)
+}
+
+/// Every task whose id another item of the same file also uses becomes a problem naming all the
+/// places: merging them silently would keep one and lose the other without saying which.
+fn reject_duplicates(parsed: &mut [Result<TaskRecord, Problem>], place: &dyn Fn(usize) -> String) {
+    let mut by_id: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+    for (i, t) in parsed.iter().enumerate() {
+        if let Ok(t) = t {
+            by_id.entry(t.task_id.clone()).or_default().push(i);
+        }
+    }
+    for (id, at) in by_id.into_iter().filter(|(_, at)| at.len() > 1) {
+        for &i in &at {
+            let others: Vec<String> = at.iter().filter(|&&j| j != i).map(|&j| place(j)).collect();
+            parsed[i] = Err(Problem::field(
+                place(i),
+                "task_id",
+                format!(
+                    "{id:?} is also the id of {}; task ids must be unique in a file",
+                    others.join(", ")
+                ),
+            ));
+        }
+    }
 }
 
 /// Parses one task object. `require_difficulty`: task-generation input must label the difficulty;

@@ -14,6 +14,7 @@ use crate::engine::env::{
 use crate::engine::sandbox::{ExtraApi, SandboxSpec};
 
 use super::HarnessError;
+use crate::engine::scratch::DirLock;
 
 /// One web app reachable from an environment.
 #[derive(Clone)]
@@ -40,26 +41,10 @@ const RUN_PREFIX: &str = "tuplewright-run-";
 /// Removes run directories whose process is gone (a run killed with SIGKILL cannot clean up its own
 /// sessions and sandbox homes; the next run does). Directories of live processes are left alone.
 pub fn sweep_stale_runs(tmp: &Path) -> usize {
-    let Ok(entries) = std::fs::read_dir(tmp) else {
-        return 0;
-    };
-    let mut removed = 0;
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().to_string();
-        let Some(rest) = name.strip_prefix(RUN_PREFIX) else {
-            continue;
-        };
-        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<i32>().ok()) else {
-            continue;
-        };
-        // SAFETY: kill with signal 0 sends nothing; it only asks whether the process exists.
-        let alive = unsafe { libc::kill(pid, 0) } == 0
-            || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
-        if !alive && std::fs::remove_dir_all(e.path()).is_ok() {
-            removed += 1;
-        }
-    }
-    removed
+    crate::engine::scratch::sweep(tmp, RUN_PREFIX, |n| {
+        crate::engine::scratch::pid_after_prefix(n, RUN_PREFIX)
+    })
+    .len()
 }
 
 /// The shared servers and the work directory of one run.
@@ -67,7 +52,7 @@ pub struct Fleet {
     server: Option<ServerHandle>,
     registry: AppRegistry,
     work: PathBuf,
-    _tmp: Option<tempfile::TempDir>,
+    _tmp: Option<(tempfile::TempDir, DirLock)>,
     counter: AtomicU64,
 }
 
@@ -82,7 +67,10 @@ impl Fleet {
                 .prefix(&format!("{RUN_PREFIX}{}-", std::process::id()))
                 .tempdir()
                 .map_err(|e| HarnessError::Infra(format!("creating the run directory: {e}")))?;
-            (t.path().to_path_buf(), Some(t))
+            // Held for the fleet's life: the next run's sweep sees this directory as in use.
+            let lock = DirLock::acquire(t.path())
+                .map_err(|e| HarnessError::Infra(format!("locking the run directory: {e}")))?;
+            (t.path().to_path_buf(), Some((t, lock)))
         } else {
             std::fs::create_dir_all(work_dir).map_err(|e| {
                 HarnessError::Infra(format!("creating {}: {e}", work_dir.display()))
@@ -213,6 +201,7 @@ impl TaskEnv {
                     port: w.port,
                 })
                 .collect(),
+            hand_home_to_reader: true,
         }
     }
 }

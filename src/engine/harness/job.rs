@@ -7,7 +7,7 @@
 //! shared cancel flag is the one every round checks before each step, the round in progress is never
 //! stored (a round is written in one transaction at its end), and the task goes back to `pending`.
 //! Rounds the task finished before the cancel stay stored, as after Ctrl-C; `--resume` or a new run
-//! starts the task again from round 1.
+//! continues the task from the round after them, with their REVIEW.md ([`super::resume`]).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};

@@ -26,6 +26,8 @@ pub fn with_loop_runtime<T>(
         .enable_all()
         .build()
         .map_err(|e| HarnessError::Infra(format!("starting the async runtime: {e}")))?;
+    // Scratch directories of runs that were killed (their owners can no longer remove them).
+    crate::engine::sandbox::sweep_abandoned(&config.sandbox.run_dir_parent);
     let fleet = rt.block_on(Fleet::start(&config.agreement.work_dir))?;
     on_start(&rt);
     let runtime = LoopRuntime {

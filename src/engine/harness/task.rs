@@ -1,6 +1,7 @@
 //! The rounds of one task (at most K), and the decisions that move its status:
 //! pending → in_loop → loop_accepted | loop_failed; an infra failure or Ctrl-C moves it back to
-//! pending (resumable) and is never recorded as the task failing its conditions.
+//! pending (resumable) and is never recorded as the task failing its conditions. A resumed task
+//! continues from its last recorded round ([`super::resume`]).
 
 use std::sync::atomic::AtomicBool;
 
@@ -14,6 +15,7 @@ use crate::engine::store::{DecisionSource, StoredTask, TupleStatus};
 
 use super::envs::Fleet;
 use super::execute::Runner;
+use super::resume::continuation;
 use super::round::RoundCtx;
 use super::{Bus, HarnessError, LoopConfig};
 
@@ -135,10 +137,35 @@ pub fn run_task(rt: &LoopRuntime<'_>, bus: &Bus, task_id: &str) -> TaskOutcome {
     }
 }
 
+/// Refuses a task neither agent can work on (say a scripted task naming a template that does not
+/// exist) as one invalid-task error, before any round is spent on it.
+fn preflight(rt: &LoopRuntime<'_>, brief: &TaskBrief) -> Result<(), HarnessError> {
+    rt.generator
+        .preflight(brief)
+        .and_then(|()| rt.discriminator.preflight(brief))
+        .map_err(HarnessError::Task)
+}
+
 fn run_inner(rt: &LoopRuntime<'_>, bus: &Bus, task_id: &str) -> Result<TaskOutcome, HarnessError> {
     let task = bus.read(|s| s.task(task_id))?;
     let brief = brief_of(&task, rt.cfg)?;
-    decide(bus, task_id, TupleStatus::InLoop, "agreement loop started")?;
+    preflight(rt, &brief)?;
+    let past = bus.read(|s| continuation(s, task_id))?;
+    let k = rt.cfg.max_rounds;
+    let started = match past.done {
+        0 => "agreement loop started".to_string(),
+        n => format!("agreement loop continued after round {n} of at most {k}"),
+    };
+    decide(bus, task_id, TupleStatus::InLoop, &started)?;
+    if past.passed {
+        decide(
+            bus,
+            task_id,
+            TupleStatus::LoopAccepted,
+            &format!("all five conditions hold in round {}", past.done),
+        )?;
+        return Ok(TaskOutcome::Accepted { rounds: past.done });
+    }
     // Settled checks and reward runs get their own kinds; every other call is a phase.
     let phase = |name: &str, detail: serde_json::Value| {
         let _ = match name {
@@ -165,9 +192,9 @@ fn run_inner(rt: &LoopRuntime<'_>, bus: &Bus, task_id: &str) -> Result<TaskOutco
         cancel: rt.cancel,
         phase: &phase,
     };
-    let mut review: Option<String> = None;
+    let mut review = past.review;
     let mut failing = Vec::new();
-    for round in 1..=rt.cfg.max_rounds {
+    for round in (past.done + 1)..=k {
         let outcome = ctx.run(round, review.as_deref())?;
         bus.write(|tx| {
             tx.record_round_with_states(&outcome.record, &outcome.states)
@@ -186,18 +213,16 @@ fn run_inner(rt: &LoopRuntime<'_>, bus: &Bus, task_id: &str) -> Result<TaskOutco
         review = Some(outcome.record.review_md);
     }
     let names: Vec<String> = failing.iter().map(|c| format!("{c:?}")).collect();
+    let last = if names.is_empty() {
+        "see the last round's REVIEW.md".to_string()
+    } else {
+        format!("failing: {}", names.join(", "))
+    };
     decide(
         bus,
         task_id,
         TupleStatus::LoopFailed,
-        &format!(
-            "no agreement after {} rounds; failing: {}",
-            rt.cfg.max_rounds,
-            names.join(", ")
-        ),
+        &format!("no agreement after {k} rounds; {last}"),
     )?;
-    Ok(TaskOutcome::Rejected {
-        rounds: rt.cfg.max_rounds,
-        failing,
-    })
+    Ok(TaskOutcome::Rejected { rounds: k, failing })
 }

@@ -13,10 +13,11 @@
 use std::ffi::OsString;
 use std::fs;
 use std::io::Write;
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use super::policy::Role;
+use crate::engine::scratch::{self, DirLock};
 
 /// The bootstrap run inside the sandbox before the script.
 pub const BOOT_PY: &str = include_str!("../../../assets/python/tw_boot.py");
@@ -30,10 +31,17 @@ pub const IN_SOCKET: &str = "/tmp/.tw/api.sock";
 /// The environment's home inside the sandbox.
 pub const IN_HOME: &str = "/home/user";
 
-/// Files written for one run (removed with the directory).
+/// Prefix of a run directory; the owning process id and a random part follow it.
+pub const RUN_DIR_PREFIX: &str = "tw-sandbox-";
+
+/// Files written for one run (removed with the directory). Only the run's uid (and root) can read
+/// them: the directory is 0700 and, when the engine is root, owned by the sandbox uid — another
+/// sandbox uid on the machine never sees this run's script.
 pub struct RunDir {
-    /// The temporary directory (0755, files 0644).
+    /// The temporary directory (0700, files 0600).
     pub dir: tempfile::TempDir,
+    /// Held while the run lives, so [`sweep_abandoned`] leaves the directory alone.
+    _lock: DirLock,
 }
 
 impl RunDir {
@@ -46,10 +54,11 @@ impl RunDir {
         script: &str,
     ) -> std::io::Result<Self> {
         let dir = tempfile::Builder::new()
-            .prefix("tw-sandbox-")
+            .prefix(&format!("{RUN_DIR_PREFIX}{}-", std::process::id()))
+            .permissions(fs::Permissions::from_mode(0o700))
             .tempdir_in(parent)?;
-        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755))?;
-        let me = Self { dir };
+        let _lock = DirLock::acquire(dir.path())?;
+        let me = Self { dir, _lock };
         me.write("task_web_sid", sid)?;
         me.write(
             "passwd",
@@ -57,13 +66,12 @@ impl RunDir {
         )?;
         me.write("group", &format!("root:x:0:\nuser:x:{uid}:\n"))?;
         me.write("hosts", "127.0.0.1\tlocalhost\n")?;
-        fs::create_dir(me.path("lib"))?;
-        fs::set_permissions(me.path("lib"), fs::Permissions::from_mode(0o755))?;
+        me.mkdir("lib")?;
         me.write("lib/tw_boot.py", BOOT_PY)?;
         me.write("lib/tw_reward.py", REWARD_PY)?;
-        fs::create_dir(me.path("script"))?;
-        fs::set_permissions(me.path("script"), fs::Permissions::from_mode(0o755))?;
+        me.mkdir("script")?;
         me.write(&format!("script/{script_name}"), script)?;
+        me.hand_to(uid)?;
         Ok(me)
     }
 
@@ -72,12 +80,41 @@ impl RunDir {
         self.dir.path().join(rel)
     }
 
-    fn write(&self, rel: &str, text: &str) -> std::io::Result<()> {
-        let path = self.path(rel);
-        let mut f = fs::File::create(&path)?;
-        f.write_all(text.as_bytes())?;
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o644))
+    fn mkdir(&self, rel: &str) -> std::io::Result<()> {
+        fs::DirBuilder::new().mode(0o700).create(self.path(rel))
     }
+
+    fn write(&self, rel: &str, text: &str) -> std::io::Result<()> {
+        let mut f = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(self.path(rel))?;
+        f.write_all(text.as_bytes())
+    }
+
+    /// As root, gives the directory and everything in it to `uid` (the script reads them as
+    /// that uid); otherwise the engine's own uid runs the script and already owns them.
+    fn hand_to(&self, uid: u32) -> std::io::Result<()> {
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            return Ok(());
+        }
+        for entry in walkdir::WalkDir::new(self.dir.path()).follow_links(false) {
+            let entry = entry.map_err(std::io::Error::other)?;
+            std::os::unix::fs::lchown(entry.path(), Some(uid), Some(uid))?;
+        }
+        Ok(())
+    }
+}
+
+/// Removes the run directories in `parent` left by processes that died without cleaning up
+/// (`kill -9`): nobody holds their lock and their pid is gone. Returns how many.
+pub fn sweep_abandoned(parent: &Path) -> usize {
+    scratch::sweep(parent, RUN_DIR_PREFIX, |n| {
+        scratch::pid_after_prefix(n, RUN_DIR_PREFIX)
+    })
+    .len()
 }
 
 /// Inputs to [`bwrap_args`].

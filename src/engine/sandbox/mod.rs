@@ -23,6 +23,7 @@ pub mod setup;
 mod uids;
 
 pub use config::{Limits, SandboxConfig};
+pub use layout::sweep_abandoned;
 pub use policy::Role;
 pub use result::{
     Captured, LimitKind, LogLine, LogSink, Outcome, RefusedRequest, RunResult, Stream,

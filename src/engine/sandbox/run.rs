@@ -31,6 +31,12 @@ pub struct SandboxSpec {
     /// sid, role rules and sid pinning as the primary one.
     #[serde(default)]
     pub extra_apis: Vec<ExtraApi>,
+    /// Give the home to the sandbox uid for `reader` runs too (engine-made homes: files a setup
+    /// script made 0600 stay readable by the reward). False for a person's own directory
+    /// (`sandbox run --home DIR`): a reader never changes its owner and reads what the sandbox
+    /// uid may read. Writing roles always get the home, since they must write it.
+    #[serde(default)]
+    pub hand_home_to_reader: bool,
 }
 
 /// A further state API reachable from the sandbox (cross-app tasks).
@@ -228,9 +234,9 @@ pub async fn run_script_streaming(
         &script.source,
     )
     .map_err(io_err("creating the per-run directory"))?;
-    if sandboxed {
-        // Every role gets the home as its own (read-only for `reader` via the bind), so files a
-        // setup script created with mode 0600 stay readable by the reward's uid.
+    if sandboxed && (role.writes_home() || spec.hand_home_to_reader) {
+        // Every role of the loop gets the home as its own (read-only for `reader` via the bind),
+        // so files a setup script created with mode 0600 stay readable by the reward's uid.
         ownership::hand_home_to(&spec.home, uid, &mut notes)
             .map_err(io_err("giving the home directory to the sandbox uid"))?;
     }

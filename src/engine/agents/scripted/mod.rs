@@ -122,6 +122,30 @@ impl TaskSpec {
     }
 }
 
+/// What both scripted agents check before the first round: the structured fields are there, the
+/// template exists, and the slots hold every slot the template reads unconditionally.
+fn preflight(brief: &TaskBrief, cfg: &ScriptedConfig) -> Result<(), String> {
+    let bad = |e: AgentError| match e {
+        AgentError::Malformed(m) => m,
+        e => e.to_string(),
+    };
+    let spec = TaskSpec::from_brief(brief).map_err(bad)?;
+    let tpl = spec.template(brief, cfg).map_err(bad)?;
+    let missing: Vec<String> = templates::required_slots(&tpl)
+        .into_iter()
+        .filter(|k| spec.slots.get(k).is_none())
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "task {}: template `{}` needs slot(s) {} that `slots` lacks",
+        brief.task_id,
+        tpl.id,
+        missing.join(", ")
+    ))
+}
+
 fn usage() -> Usage {
     Usage {
         model: "scripted".into(),
@@ -166,6 +190,10 @@ impl ScriptedGenerator {
 impl Generator for ScriptedGenerator {
     fn name(&self) -> String {
         "scripted".into()
+    }
+
+    fn preflight(&self, brief: &TaskBrief) -> Result<(), String> {
+        preflight(brief, &self.cfg)
     }
 
     fn generate(&self, input: &GeneratorInput<'_>) -> Result<GeneratorOutput, AgentError> {
@@ -233,6 +261,10 @@ impl ScriptedDiscriminator {
 impl Discriminator for ScriptedDiscriminator {
     fn name(&self) -> String {
         "scripted".into()
+    }
+
+    fn preflight(&self, brief: &TaskBrief) -> Result<(), String> {
+        preflight(brief, &self.cfg)
     }
 
     fn write_reward(

@@ -168,6 +168,29 @@ pub fn lookup(
     })
 }
 
+/// The slots a template's bodies read unconditionally (`S["name"]`), minus those it also reads
+/// defensively somewhere (`S.get("name"…)` or `"name" in S`): a task lacking one of them can
+/// never run, whatever the round.
+pub fn required_slots(tpl: &Template) -> std::collections::BTreeSet<String> {
+    static INDEXED: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
+    let Some(indexed) = INDEXED
+        .get_or_init(|| regex::Regex::new(r#"(?:^|[^A-Za-z0-9_.])S\["([A-Za-z0-9_]+)"\]"#).ok())
+    else {
+        return Default::default();
+    };
+    let bodies = [&tpl.setup, &tpl.golden, &tpl.reward];
+    let optional = |key: &str| {
+        bodies.iter().any(|b| {
+            b.contains(&format!("S.get(\"{key}\"")) || b.contains(&format!("\"{key}\" in S"))
+        })
+    };
+    bodies
+        .iter()
+        .flat_map(|b| indexed.captures_iter(b).map(|c| c[1].to_string()))
+        .filter(|k| !optional(k))
+        .collect()
+}
+
 /// Ids of every embedded template.
 pub fn embedded_ids() -> Vec<&'static str> {
     EMBEDDED.iter().map(|t| t.0).collect()
