@@ -7,6 +7,11 @@ use std::time::{Duration, Instant};
 
 use tuplewright::engine::store::Store;
 
+#[path = "run_cli/leases.rs"]
+mod leases;
+#[path = "run_cli/rounds.rs"]
+mod rounds;
+
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tuplewright"))
 }
