@@ -20,6 +20,8 @@ mod fixture;
 mod keys;
 #[path = "tui/live_jobs.rs"]
 mod live_jobs;
+#[path = "tui/live_store.rs"]
+mod live_store;
 #[path = "tui/live_tmux.rs"]
 mod live_tmux;
 #[path = "tui/model.rs"]
