@@ -8,6 +8,7 @@ use clap::Args;
 use super::context::{load_config, open_store};
 use super::Cli;
 use crate::engine::bundle::export::{export, ExportOptions};
+use crate::engine::bundle::hint::empty_export_hint;
 
 /// Arguments of `export`.
 #[derive(Debug, Args)]
@@ -73,5 +74,10 @@ pub fn run(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
         summary.unchanged,
         summary.skipped.len()
     );
+    if summary.written + summary.unchanged == 0 {
+        if let Some(hint) = empty_export_hint(&store, &opts.statuses, opts.task.as_deref())? {
+            eprintln!("hint: {hint}");
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -4,8 +4,10 @@
 //! - [`public`]: reading a bundle directory in the public layout (both `config.json` variants).
 //! - [`import`]: walking files/directories into the store, item by item, with a summary.
 //! - [`export`]: writing `DIR/<task_id>/` bundles plus `meta.json`, atomically and reproducibly.
+//! - [`hint`]: why an export wrote nothing, and what would move the tuples on.
 
 pub mod export;
+pub mod hint;
 pub mod import;
 pub mod layout;
 pub mod meta;
