@@ -30,7 +30,9 @@ impl LiveCounts {
 
     /// Tasks out of the loop (neither pending nor in it).
     pub fn out_of_loop(&self) -> usize {
-        self.tasks - self.status("pending").min(self.tasks) - self.status("in_loop")
+        self.tasks
+            .saturating_sub(self.status("pending"))
+            .saturating_sub(self.status("in_loop"))
     }
 }
 
