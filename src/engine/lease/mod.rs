@@ -148,4 +148,28 @@ pub trait LeaseBackend: Send + Sync {
     fn leases(&self) -> Result<Vec<LeaseInfo>, StoreError>;
     /// The id of the latest decision (0 = none), for [`ClaimRequest::unchanged_since`].
     fn decision_mark(&self) -> Result<i64, StoreError>;
+
+    /// Claims the first of `task_ids`, in order, that is free and eligible under `req` (its
+    /// `task_id` is ignored), skipping the others; `None` when every one was refused. A worker
+    /// draining a queue uses this; a PostgreSQL backend overrides it with one statement
+    /// (`SELECT … WHERE task_id = ANY($1) AND status = ANY($2) ORDER BY … LIMIT 1 FOR UPDATE SKIP
+    /// LOCKED`) so concurrent workers never wait on each other's candidates.
+    fn claim_first(
+        &self,
+        owner: &Owner,
+        task_ids: &[String],
+        req: &ClaimRequest<'_>,
+    ) -> Result<Option<(String, Claim)>, StoreError> {
+        for id in task_ids {
+            let one = ClaimRequest {
+                task_id: id,
+                ..req.clone()
+            };
+            let claim = self.claim(owner, &one)?;
+            if matches!(claim, Claim::Taken { .. }) {
+                return Ok(Some((id.clone(), claim)));
+            }
+        }
+        Ok(None)
+    }
 }

@@ -289,3 +289,46 @@ fn racing_threads_claim_each_task_exactly_once() {
     all.sort();
     assert_eq!(all, ids, "every task claimed exactly once: {won:?}");
 }
+
+#[test]
+fn claim_first_skips_held_and_ineligible_tasks() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = store_with(dir.path(), &["a", "b", "c"]);
+    let other = keeper(&path, Owner::current(), 60_000, 10_000);
+    assert!(matches!(
+        other.claim("a", "loop", None, None).unwrap(),
+        Claim::Taken { .. }
+    ));
+    let mut store = Store::open(&path, BUSY).unwrap();
+    store
+        .write(|tx| {
+            tx.record_decision(
+                "b",
+                TupleStatus::Final,
+                "x",
+                DecisionSource::Policy,
+                "",
+                None,
+            )
+        })
+        .unwrap();
+    let backend = SqliteLeases::open(&path, BUSY).unwrap();
+    let me = Owner::current();
+    let pending = [TupleStatus::Pending];
+    let req = ClaimRequest {
+        task_id: "",
+        stage: "loop",
+        statuses: Some(&pending),
+        unchanged_since: None,
+        ttl: Duration::from_secs(60),
+    };
+    let ids: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+    let (got, claim) = backend.claim_first(&me, &ids, &req).unwrap().unwrap();
+    assert_eq!(
+        (got.as_str(), claim),
+        ("c", Claim::Taken { took_over: None })
+    );
+    // Now every candidate is refused.
+    let third = Owner::current();
+    assert_eq!(backend.claim_first(&third, &ids, &req).unwrap(), None);
+}
