@@ -26,6 +26,8 @@ mod live_store;
 mod live_tmux;
 #[path = "tui/model.rs"]
 mod model;
+#[path = "tui/round_runs.rs"]
+mod round_runs;
 #[path = "tui/smoke.rs"]
 mod smoke;
 #[path = "tui/snapshots.rs"]
