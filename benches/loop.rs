@@ -72,7 +72,7 @@ fn main() -> anyhow::Result<()> {
         discriminator: &discriminator,
         cancel: &cancel,
     };
-    let s = run_batch(&runtime, &bus, &ids, &BatchOptions { jobs }, &|_, _| {});
+    let s = run_batch(&runtime, &bus, &ids, &BatchOptions::jobs(jobs), &|_, _| {});
     rt.block_on(fleet.shutdown());
     let accepted = s.accepted.len();
     let per_min = accepted as f64 / s.elapsed_seconds * 60.0;

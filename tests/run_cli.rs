@@ -7,6 +7,11 @@ use std::path::Path;
 mod run_support;
 use run_support::{bin, open, run, task_file};
 
+#[path = "run_cli/leases.rs"]
+mod leases;
+#[path = "run_cli/rounds.rs"]
+mod rounds;
+
 #[test]
 fn run_exports_verified_bundles_and_prints_a_summary() {
     let dir = tempfile::tempdir().unwrap();

@@ -472,3 +472,46 @@ fn reimporting_a_bundle_keeps_later_decisions() {
 
 #[path = "store/states.rs"]
 mod states;
+
+#[test]
+fn stats_do_not_count_an_undone_human_decision_as_decided_by_a_person() {
+    use tuplewright::engine::config::StatsConfig;
+    use tuplewright::engine::stats::{compute, Population};
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = open(&dir.path().join("s.db"));
+    let decide = |store: &mut Store, id: &str, to: TupleStatus, source: DecisionSource| {
+        store
+            .write(|tx| tx.record_decision(id, to, "who", source, "r", None))
+            .unwrap();
+    };
+    for id in ["kept", "undone", "redone"] {
+        store.write(|tx| tx.upsert_task(&task(id))).unwrap();
+        decide(&mut store, id, TupleStatus::Voted, DecisionSource::Policy);
+        decide(&mut store, id, TupleStatus::Final, DecisionSource::Human);
+    }
+    let undo = |store: &mut Store, id: &str| {
+        store
+            .write(|tx| tx.undo_last_decision(id, "ana", DecisionSource::Human, "oops"))
+            .unwrap()
+            .unwrap();
+    };
+    // `undone`: the person's keep is undone, the policy's decision is in effect again.
+    undo(&mut store, "undone");
+    // `redone`: a second human decision undone; the first human one is in effect again.
+    decide(
+        &mut store,
+        "redone",
+        TupleStatus::Dropped,
+        DecisionSource::Human,
+    );
+    undo(&mut store, "redone");
+    assert_eq!(store.effective_status("undone").unwrap(), "voted");
+    assert_eq!(store.effective_status("redone").unwrap(), "final");
+    let s = compute(&store, &StatsConfig::default(), Population::All).unwrap();
+    let y = &s.yield_per_stage;
+    assert_eq!(
+        y.human_decided_tuples, 2,
+        "kept and redone, not undone: {y:?}"
+    );
+    assert_eq!((y.human_decisions, y.human_undos), (6, 2));
+}

@@ -20,10 +20,14 @@ mod fixture;
 mod keys;
 #[path = "tui/live_jobs.rs"]
 mod live_jobs;
+#[path = "tui/live_store.rs"]
+mod live_store;
 #[path = "tui/live_tmux.rs"]
 mod live_tmux;
 #[path = "tui/model.rs"]
 mod model;
+#[path = "tui/round_runs.rs"]
+mod round_runs;
 #[path = "tui/smoke.rs"]
 mod smoke;
 #[path = "tui/snapshots.rs"]

@@ -1,12 +1,14 @@
 //! Shared set-up for subcommands: load the configuration and open the store.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
 
 use super::Cli;
 use crate::engine::config::Config;
+use crate::engine::lease::LeaseKeeper;
 use crate::engine::store::Store;
 
 /// Loads `--config` (a missing file is an error only when a non-default path was given).
@@ -29,4 +31,16 @@ pub fn open_store(cli: &Cli, config: &Config) -> anyhow::Result<Store> {
         );
     }
     Ok(store)
+}
+
+/// This process's task-lease keeper on `--store` (`[store] lease_ttl_ms`, `lease_heartbeat_ms`).
+pub fn open_leases(cli: &Cli, config: &Config) -> anyhow::Result<Arc<LeaseKeeper>> {
+    let settings = config
+        .store
+        .lease_settings()
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let timeout = Duration::from_millis(config.store.busy_timeout_ms);
+    let keeper = LeaseKeeper::open(&cli.store, timeout, settings)
+        .with_context(|| format!("task leases on {}", cli.store.display()))?;
+    Ok(Arc::new(keeper))
 }

@@ -9,6 +9,7 @@ use super::context::{load_config, open_store};
 use super::Cli;
 use crate::engine::bundle::export::{export, ExportOptions};
 use crate::engine::store::TupleStatus;
+use crate::engine::bundle::hint::empty_export_hint;
 
 /// Arguments of `export`.
 #[derive(Debug, Args)]
@@ -75,6 +76,11 @@ pub fn run(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
         summary.unchanged,
         summary.skipped.len()
     );
+    if summary.written + summary.unchanged == 0 {
+        if let Some(hint) = empty_export_hint(&store, &opts.statuses, opts.task.as_deref())? {
+            eprintln!("hint: {hint}");
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

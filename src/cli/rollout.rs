@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use super::context::{load_config, open_store};
+use super::context::{load_config, open_leases, open_store};
 use super::loop_env::with_loop_runtime;
 use super::Cli;
 use crate::engine::agents::llm::{LlmAgentConfig, LlmDiscriminator};
@@ -16,6 +16,7 @@ use crate::engine::agents::replay::NoAgent;
 use crate::engine::agents::Discriminator;
 use crate::engine::harness::Bus;
 use crate::engine::providers::{provider_from_spec, ProviderConfig};
+use crate::engine::rollout::batch::STAGE as ROLLOUT_STAGE;
 use crate::engine::rollout::command::CommandPolicy;
 use crate::engine::rollout::judge::{Judge, LlmJudge};
 use crate::engine::rollout::stage::{Conclusion, StageOptions};
@@ -136,17 +137,19 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
         )?)),
         None => None,
     };
-    let ids: Vec<String> = if args.tasks.is_empty() {
-        let wanted: &[TupleStatus] = if teacher {
-            &[TupleStatus::Voted]
-        } else {
-            &[
-                TupleStatus::LoopAccepted,
-                TupleStatus::NeedsHuman,
-                TupleStatus::Voted,
-                TupleStatus::Final,
-            ]
-        };
+    let by_stage: &[TupleStatus] = if teacher {
+        &[TupleStatus::Voted]
+    } else {
+        &[
+            TupleStatus::LoopAccepted,
+            TupleStatus::NeedsHuman,
+            TupleStatus::Voted,
+            TupleStatus::Final,
+        ]
+    };
+    // Without --tasks the stage picks tuples by status, and the claim re-checks it.
+    let wanted = args.tasks.is_empty().then_some(by_stage);
+    let ids: Vec<String> = if let Some(wanted) = wanted {
         store
             .list_tasks(&TaskFilter::default())?
             .into_iter()
@@ -156,6 +159,7 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.tasks.clone()
     };
+    let leases = open_leases(cli, &config)?;
     let bus = Bus::new(store, vec![])?;
     let cancel = Arc::new(AtomicBool::new(false));
     let refiner: Box<dyn Discriminator> = match &args.discriminator {
@@ -187,17 +191,34 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
         |rt| {
             ids.iter()
                 .map(|id| {
-                    (
-                        id.clone(),
-                        rollout_task(rt, &bus, id, policy.as_ref(), &opts),
-                    )
+                    let r = leases.run_claimed(id, ROLLOUT_STAGE, wanted, || {
+                        rollout_task(rt, &bus, id, policy.as_ref(), &opts)
+                    });
+                    (id.clone(), r)
                 })
                 .collect::<Vec<_>>()
         },
     )?;
     let mut ok = true;
     let mut rows = Vec::new();
+    let mut refused = 0;
     for (id, r) in results {
+        let r = match r {
+            Ok(Ok(r)) => r,
+            Ok(Err(claim)) => {
+                refused += 1;
+                let why = claim.refusal().unwrap_or_default();
+                eprintln!("{id}: skipped, {why}");
+                rows.push(serde_json::json!({"task_id": id, "skipped": why}));
+                continue;
+            }
+            Err(e) => {
+                ok = false;
+                eprintln!("{id}: cannot claim the task: {e}");
+                rows.push(serde_json::json!({"task_id": id, "error": e.to_string()}));
+                continue;
+            }
+        };
         match r {
             Ok(t) => {
                 let line = match &t.conclusion {
@@ -242,6 +263,11 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
                 rows.push(serde_json::json!({"task_id": id, "error": e.to_string()}));
             }
         }
+    }
+    if refused > 0 {
+        eprintln!(
+            "{refused} tuple(s) skipped: leased by another live process or no longer eligible"
+        );
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&rows)?);

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context as _;
 use clap::Args;
 
-use super::context::{load_config, open_store};
+use super::context::{load_config, open_leases, open_store};
 use super::loop_env::with_loop_runtime;
 use super::run_output::{events_listener, print_summary, Exported, Progress};
 use super::Cli;
@@ -139,8 +139,19 @@ pub fn run(cli: &Cli, args: &RunArgs) -> anyhow::Result<ExitCode> {
         listeners.push(events_listener(path)?);
     }
     let bus = Bus::new(store, listeners)?;
+    let leases = open_leases(cli, &config)?;
+    let elsewhere = leases.held_elsewhere(&ids)?;
+    if !elsewhere.is_empty() {
+        eprintln!(
+            "{} of {} task(s) are leased by another live process and will be skipped",
+            elsewhere.len(),
+            ids.len()
+        );
+    }
     let opts = BatchOptions {
         jobs: config.agreement.jobs,
+        statuses: args.resume.then(BatchOptions::resumable),
+        leases: Some(leases),
     };
     let delivery = (!args.no_export).then(|| Delivery {
         out: args

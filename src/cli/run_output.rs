@@ -139,6 +139,24 @@ pub fn print_summary(s: &BatchSummary, exported: Option<&Exported>, cancelled: b
             eprintln!("  {t}: {m}");
         }
     }
+    if !s.leased.is_empty() {
+        eprintln!(
+            "leased elsewhere {} (skipped: another live process works on them)",
+            s.leased.len()
+        );
+        for (t, holder) in &s.leased {
+            eprintln!("  {t}: {holder}");
+        }
+    }
+    if !s.skipped.is_empty() {
+        eprintln!(
+            "skipped          {} (no longer pending, or decided by another process meanwhile)",
+            s.skipped.len()
+        );
+        for (t, status) in &s.skipped {
+            eprintln!("  {t}: {status}");
+        }
+    }
     if !s.cancelled.is_empty() || cancelled {
         eprintln!(
             "not finished     {} (resume with --resume)",

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use clap::Args;
 
-use super::context::{load_config, open_store};
+use super::context::{load_config, open_leases, open_store};
 use super::loop_env::with_loop_runtime;
 use super::Cli;
 use crate::engine::agents::replay::NoAgent;
@@ -61,6 +61,7 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    let leases = open_leases(cli, &config)?;
     let bus = Bus::new(store, vec![])?;
     let cancel = Arc::new(AtomicBool::new(false));
     let results = with_loop_runtime(
@@ -70,13 +71,29 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         &cancel,
         |rt| {
             ids.iter()
-                .map(|id| (id.clone(), verify_task(rt, &bus, id)))
+                .map(|id| {
+                    let r = leases.run_claimed(id, "verify", None, || verify_task(rt, &bus, id));
+                    (id.clone(), r)
+                })
                 .collect::<Vec<_>>()
         },
     )?;
     let mut all_ok = true;
     let mut json_rows = Vec::new();
+    let mut leased = 0;
     for (id, r) in results {
+        let r = match r {
+            Ok(Ok(r)) => r,
+            Ok(Err(refused)) => {
+                all_ok = false;
+                leased += 1;
+                let why = refused.refusal().unwrap_or_default();
+                eprintln!("{id}: skipped, {why}");
+                json_rows.push(serde_json::json!({"task_id": id, "ok": false, "skipped": why}));
+                continue;
+            }
+            Err(e) => Err(e.into()),
+        };
         match r {
             Ok(v) => {
                 all_ok &= v.ok;
@@ -98,6 +115,9 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
                     .push(serde_json::json!({"task_id": id, "ok": false, "error": e.to_string()}));
             }
         }
+    }
+    if leased > 0 {
+        eprintln!("{leased} task(s) skipped: leased by another live process");
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&json_rows)?);

@@ -63,13 +63,40 @@ pub struct Config {
 pub struct StoreConfig {
     /// How long a writer waits for another process's lock before failing, in milliseconds.
     pub busy_timeout_ms: u64,
+    /// A task lease not renewed for this long may be taken over by another process, in
+    /// milliseconds (a dead owner on the same host is detected at once, whatever this is).
+    pub lease_ttl_ms: u64,
+    /// How often a process renews the leases it holds, in milliseconds (below `lease_ttl_ms`).
+    pub lease_heartbeat_ms: u64,
 }
 
 impl Default for StoreConfig {
     fn default() -> Self {
         Self {
             busy_timeout_ms: 5_000,
+            lease_ttl_ms: 60_000,
+            lease_heartbeat_ms: 10_000,
         }
+    }
+}
+
+impl StoreConfig {
+    /// The task-lease settings; an error names the key when they cannot work (a heartbeat that
+    /// is not shorter than the ttl would let live leases lapse).
+    pub fn lease_settings(&self) -> Result<crate::engine::lease::LeaseSettings, String> {
+        if self.lease_ttl_ms == 0 || self.lease_heartbeat_ms == 0 {
+            return Err("[store] lease_ttl_ms and lease_heartbeat_ms must be above 0".into());
+        }
+        if self.lease_heartbeat_ms >= self.lease_ttl_ms {
+            return Err(format!(
+                "[store] lease_heartbeat_ms ({}) must be below lease_ttl_ms ({})",
+                self.lease_heartbeat_ms, self.lease_ttl_ms
+            ));
+        }
+        Ok(crate::engine::lease::LeaseSettings {
+            ttl: std::time::Duration::from_millis(self.lease_ttl_ms),
+            heartbeat: std::time::Duration::from_millis(self.lease_heartbeat_ms),
+        })
     }
 }
 
@@ -158,6 +185,11 @@ pub const DEFAULT_TOML: &str = r#"# tuplewright.toml — every key is optional; 
 [store]
 # How long a writer waits for another process's lock before failing (milliseconds).
 busy_timeout_ms = 5000
+# Task leases: a process claims a task before working on it and renews the claim every
+# lease_heartbeat_ms; a claim not renewed for lease_ttl_ms may be taken over (an owner that died
+# on this host is detected at once). Milliseconds.
+lease_ttl_ms = 60000
+lease_heartbeat_ms = 10000
 
 [export]
 # Where `tuplewright export` writes <task_id>/ bundles (--out overrides).

@@ -41,6 +41,8 @@ pub struct TaskDetail {
     pub task: StoredTask,
     /// Its rounds, oldest first.
     pub rounds: Vec<StoredRound>,
+    /// The run each round came from (parallel to `rounds`; a change is a run boundary).
+    pub runs: Vec<u32>,
 }
 
 /// C1–C5 and rewards of a finished round, parsed from its record (for Live).
@@ -71,6 +73,8 @@ pub enum EngineCommand {
     LoadStats,
     /// Load C1–C5 of a recorded round (task, round).
     LoadChecks(String, i64),
+    /// Read the Live header's counts from the store; with `true` also the latest job's events.
+    LoadLive(bool),
     /// Recompute the visible tuple list (off the UI thread).
     View(super::matcher::ViewSpec),
     /// Start an agreement-loop run over these tasks, driven by the workbench.
@@ -122,6 +126,8 @@ pub enum DataUpdate {
     Events(Vec<Event>),
     /// C1–C5 of a recorded round.
     Checks(RoundChecks),
+    /// The Live header's store counts (and the latest job's events).
+    Live(Box<super::live_data::LiveSummary>),
     /// A computed list view.
     View(super::matcher::ViewResult),
     /// A store error to show in the status line.
@@ -218,6 +224,7 @@ pub fn load_detail(store: &Store, task_id: &str) -> Result<TaskDetail, StoreErro
     Ok(TaskDetail {
         task: store.task(task_id)?,
         rounds: store.rounds(task_id)?,
+        runs: store.round_runs(task_id)?,
     })
 }
 

@@ -5,8 +5,9 @@
 //! Live screen shows the job from the `job.*` events it writes to the store — exactly as it shows a
 //! headless run of another process.
 //!
-//! A run only takes tasks that are `pending` (or left `in_loop` by an interrupted run); others are
-//! skipped and counted in the notice. Cancel abandons a run's rounds in flight (task back to
+//! A run only takes tasks that are `pending` (or left `in_loop` by an interrupted run) and not
+//! leased by another live process (a headless run elsewhere); others are skipped and counted in
+//! the notice, and the batch claims each task's lease before starting it. Cancel abandons a run's rounds in flight (task back to
 //! `pending`, no partial round); a rollout job finishes the tuple in flight (see
 //! [`crate::engine::rollout::batch`]).
 
@@ -21,6 +22,7 @@ use crate::engine::agents::replay::NoAgent;
 use crate::engine::config::Config;
 use crate::engine::harness::session::with_loop_runtime;
 use crate::engine::harness::{run_batch_controlled, BatchOptions, Bus, JobControl};
+use crate::engine::lease::LeaseKeeper;
 use crate::engine::rollout::batch::rollout_batch;
 use crate::engine::rollout::command::CommandPolicy;
 use crate::engine::rollout::stage::StageOptions;
@@ -193,12 +195,27 @@ fn open_bus(settings: &JobSettings) -> anyhow::Result<Bus> {
     Ok(Bus::new(store, vec![])?)
 }
 
+fn open_leases(settings: &JobSettings) -> anyhow::Result<Arc<LeaseKeeper>> {
+    let lease = settings
+        .config
+        .store
+        .lease_settings()
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let timeout = Duration::from_millis(settings.config.store.busy_timeout_ms);
+    Ok(Arc::new(LeaseKeeper::open(
+        &settings.store,
+        timeout,
+        lease,
+    )?))
+}
+
 fn start_run(
     settings: &JobSettings,
     ids: Vec<String>,
     out: &Sender<DataUpdate>,
 ) -> anyhow::Result<Running> {
     let bus = Arc::new(open_bus(settings)?);
+    let leases = open_leases(settings)?;
     let wanted = [TupleStatus::Pending.as_str(), TupleStatus::InLoop.as_str()];
     let total = ids.len();
     let ids: Vec<String> = ids
@@ -208,8 +225,19 @@ fn start_run(
                 .is_ok_and(|s| wanted.contains(&s.as_str()))
         })
         .collect();
+    let not_pending = total - ids.len();
+    let held: std::collections::BTreeSet<String> = leases
+        .held_elsewhere(&ids)?
+        .into_iter()
+        .map(|l| l.task_id)
+        .collect();
+    let ids: Vec<String> = ids.into_iter().filter(|id| !held.contains(id)).collect();
     if ids.is_empty() {
-        anyhow::bail!("none of the {total} selected tasks is pending");
+        anyhow::bail!(
+            "none of the {total} selected tasks is pending and free ({not_pending} not pending, \
+             {} leased by another process)",
+            held.len()
+        );
     }
     let skipped = total - ids.len();
     let count = ids.len();
@@ -234,6 +262,8 @@ fn start_run(
         .spawn(move || {
             let opts = BatchOptions {
                 jobs: s2.config.agreement.jobs,
+                statuses: Some(BatchOptions::resumable()),
+                leases: Some(leases),
             };
             let agents = (generator.as_ref(), discriminator.as_ref());
             let res = with_loop_runtime(
@@ -263,9 +293,11 @@ fn start_run(
         notice(
             out,
             format!(
-                "started {} on {} pending tasks ({skipped} not pending, skipped)",
+                "started {} on {} pending tasks ({skipped} skipped: {not_pending} not pending, \
+                 {} leased by another process)",
                 control.id(),
-                count
+                count,
+                held.len()
             ),
         );
     }
@@ -302,6 +334,7 @@ fn start_rollouts(
     }
     let policy = parse_policy(policy)?;
     let bus = Arc::new(open_bus(settings)?);
+    let leases = open_leases(settings)?;
     // A flag of the job's own: cancel takes effect between tuples (trials are never abandoned).
     let control = Arc::new(JobControl::new(
         JobControl::new_id("rollout"),
@@ -328,7 +361,7 @@ fn start_rollouts(
                 (&NoAgent, &NoAgent),
                 &rt_cancel,
                 |_| {},
-                |rt| rollout_batch(rt, &b2, &ids, policy.as_ref(), &opts, &c2),
+                |rt| rollout_batch(rt, &b2, &ids, policy.as_ref(), &opts, &c2, &leases),
             );
             let line = match res {
                 Ok(r) => format!(

@@ -18,6 +18,7 @@ pub mod fuzzy;
 pub mod highlight;
 pub mod jobs;
 pub mod keymap;
+pub mod live_data;
 pub mod matcher;
 pub mod model;
 pub mod readonly;

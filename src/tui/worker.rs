@@ -126,6 +126,9 @@ pub fn handle(store: &Store, cmd: &EngineCommand) -> Vec<DataUpdate> {
             data::load_detail(store, id).map(|d| DataUpdate::Detail(Box::new(d)))
         }
         EngineCommand::LoadStats => data::load_stats(store).map(|s| DataUpdate::Stats(Box::new(s))),
+        EngineCommand::LoadLive(job) => {
+            super::live_data::load_live(store, *job).map(|l| DataUpdate::Live(Box::new(l)))
+        }
         EngineCommand::LoadChecks(id, round) => match data::load_checks(store, id, *round) {
             Ok(Some(c)) => Ok(DataUpdate::Checks(c)),
             Ok(None) => return Vec::new(),

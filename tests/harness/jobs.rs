@@ -138,7 +138,7 @@ fn with_job(steer: impl FnOnce(&Bus, &JobControl, &GatedGen)) -> (Bus, Vec<Event
                 &lrt,
                 &bus,
                 &ids,
-                &BatchOptions { jobs: 1 },
+                &BatchOptions::jobs(1),
                 &control,
                 &|_, _| {},
             )

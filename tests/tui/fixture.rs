@@ -5,11 +5,15 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use tuplewright::engine::store::Store;
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use tuplewright::engine::store::{Event, Store};
 use tuplewright::tui::data::{DataUpdate, EngineCommand};
 use tuplewright::tui::keymap::{parse_keys, Keymap};
 use tuplewright::tui::matcher::{compute_view, new_matcher};
 use tuplewright::tui::model::{Model, Msg};
+use tuplewright::tui::theme::Theme;
+use tuplewright::tui::view;
 use tuplewright::tui::worker::{handle, poll_events};
 
 static FIXTURE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
@@ -107,4 +111,43 @@ pub fn keys(model: &mut Model, store: &Store, seq: &str) -> Vec<EngineCommand> {
         pump(model, store, cmds);
     }
     all
+}
+
+/// An event at `secs` seconds after 10:00 on 2026-01-01.
+pub fn ev(
+    seq: i64,
+    secs: u32,
+    kind: &str,
+    task: Option<&str>,
+    payload: serde_json::Value,
+) -> Event {
+    Event {
+        seq,
+        time: format!("2026-01-01T10:{:02}:{:02}Z", secs / 60, secs % 60),
+        kind: kind.into(),
+        task_id: task.map(str::to_string),
+        payload,
+    }
+}
+
+/// Feeds events to the model.
+pub fn feed(m: &mut Model, events: Vec<Event>) {
+    m.update(Msg::Data(DataUpdate::Events(events)));
+}
+
+/// The screen as text (dark theme, no colour).
+pub fn screen_text(m: &Model, w: u16, h: u16) -> String {
+    let mut term = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    let theme = Theme::builtin("dark", true).expect("theme");
+    term.draw(|f| view::draw(f, m, &theme, "t.db"))
+        .expect("draw");
+    let buf = term.backend().buffer().clone();
+    let mut out = String::new();
+    for y in 0..h {
+        for x in 0..w {
+            out.push_str(buf[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    out
 }

@@ -8,8 +8,6 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 use serde_json::json;
 use tuplewright::engine::bundle::import::import_paths;
 use tuplewright::engine::config::Config;
@@ -21,40 +19,8 @@ use tuplewright::tui::jobs::{JobRunner, JobSettings, JobUpdate};
 use tuplewright::tui::keymap::{Code, Key, Keymap};
 use tuplewright::tui::model::live_job::JobState;
 use tuplewright::tui::model::{Model, Msg};
-use tuplewright::tui::theme::Theme;
-use tuplewright::tui::view;
 
-use super::fixture::{keys, loaded_model, pump, pump_events};
-
-fn ev(seq: i64, secs: u32, kind: &str, task: Option<&str>, payload: serde_json::Value) -> Event {
-    Event {
-        seq,
-        time: format!("2026-01-01T10:{:02}:{:02}Z", secs / 60, secs % 60),
-        kind: kind.into(),
-        task_id: task.map(str::to_string),
-        payload,
-    }
-}
-
-fn feed(m: &mut Model, events: Vec<Event>) {
-    m.update(Msg::Data(DataUpdate::Events(events)));
-}
-
-fn screen_text(m: &Model, w: u16, h: u16) -> String {
-    let mut term = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    let theme = Theme::builtin("dark", true).expect("theme");
-    term.draw(|f| view::draw(f, m, &theme, "t.db"))
-        .expect("draw");
-    let buf = term.backend().buffer().clone();
-    let mut out = String::new();
-    for y in 0..h {
-        for x in 0..w {
-            out.push_str(buf[(x, y)].symbol());
-        }
-        out.push('\n');
-    }
-    out
-}
+use super::fixture::{ev, feed, keys, loaded_model, pump, pump_events, screen_text};
 
 #[test]
 fn live_fills_the_checklist_from_check_events_before_the_round_is_recorded() {
@@ -410,7 +376,7 @@ pub fn pending_store(n: usize) -> (tempfile::TempDir, PathBuf, Vec<String>, Path
     (dir, path, ids, file)
 }
 
-fn runner(path: &Path, jobs: usize) -> (JobRunner, mpsc::Receiver<DataUpdate>) {
+pub fn runner(path: &Path, jobs: usize) -> (JobRunner, mpsc::Receiver<DataUpdate>) {
     let mut config = Config::default();
     config.agreement.jobs = jobs;
     let settings = JobSettings {
@@ -423,7 +389,7 @@ fn runner(path: &Path, jobs: usize) -> (JobRunner, mpsc::Receiver<DataUpdate>) {
     (JobRunner::start(settings, tx).expect("runner"), rx)
 }
 
-fn next_job(rx: &mpsc::Receiver<DataUpdate>) -> JobUpdate {
+pub fn next_job(rx: &mpsc::Receiver<DataUpdate>) -> JobUpdate {
     match rx
         .recv_timeout(Duration::from_secs(240))
         .expect("a job update")

@@ -19,7 +19,7 @@ fn tmux_live_screen_follows_a_headless_run_of_another_process() {
     wb.wait_until("the workbench", 120, |s| s.contains("Tuples 3/3"));
     wb.keys(&["1"]);
     wb.wait_until("the Live screen", 120, |s| {
-        s.contains("no job in the event log")
+        s.contains("no job recorded in the store")
     });
     // The run: another process, headless, on the same store.
     let child = Command::new(&bin)
@@ -35,7 +35,7 @@ fn tmux_live_screen_follows_a_headless_run_of_another_process() {
     let running = wb.wait_until("the job running", 120, |s| s.contains("▶ running"));
     assert!(running.contains("/3 done"), "{running}");
     let done = wb.wait_until("the job finished", 120, |s| {
-        s.contains("✓ finished · 3/3 done")
+        s.contains("✓ finished · 3/3 accepted")
     });
     for id in &ids {
         let line = done

@@ -6,9 +6,11 @@
 //! - [`import`]: walking files/directories into the store, item by item, with a summary.
 //! - [`deliver`]: a run's `--out` kept in step with the store, tuple by tuple.
 //! - [`export`]: writing `DIR/<task_id>/` bundles plus `meta.json`, atomically and reproducibly.
+//! - [`hint`]: why an export wrote nothing, and what would move the tuples on.
 
 pub mod deliver;
 pub mod export;
+pub mod hint;
 pub mod import;
 pub mod layout;
 pub mod meta;

@@ -11,7 +11,7 @@ use tokio::runtime::Handle;
 use crate::engine::agents::{Discriminator, Generator, TaskBrief};
 use crate::engine::agreement::ConditionId;
 use crate::engine::sandbox::{Isolation, SandboxConfig};
-use crate::engine::store::{DecisionSource, StoredTask, TupleStatus};
+use crate::engine::store::{DecisionSource, StoreError, StoredTask, TupleStatus, Tx};
 
 use super::envs::Fleet;
 use super::execute::Runner;
@@ -98,17 +98,39 @@ pub fn brief_of(task: &StoredTask, cfg: &LoopConfig) -> Result<TaskBrief, Harnes
     })
 }
 
-fn decide(bus: &Bus, task: &str, to: TupleStatus, reason: &str) -> Result<(), HarnessError> {
+/// A check run inside every write transaction of a task: the task's lease must still be ours
+/// ([`crate::engine::lease::LeaseKeeper::fence`]); an error rolls the write back.
+pub type Fence<'a> = &'a (dyn Fn(&Tx<'_>) -> Result<(), StoreError> + Sync);
+
+fn decide(
+    bus: &Bus,
+    fence: Fence<'_>,
+    task: &str,
+    to: TupleStatus,
+    reason: &str,
+) -> Result<(), HarnessError> {
     bus.write(|tx| {
+        fence(tx)?;
         tx.record_decision(task, to, ACTOR, DecisionSource::Policy, reason, None)
             .map(|_| ())
     })?;
     Ok(())
 }
 
-/// Runs the agreement loop on one stored task.
+/// Runs the agreement loop on one stored task (unleased: see [`run_task_fenced`]).
 pub fn run_task(rt: &LoopRuntime<'_>, bus: &Bus, task_id: &str) -> TaskOutcome {
-    match run_inner(rt, bus, task_id) {
+    run_task_fenced(rt, bus, task_id, &|_| Ok(()))
+}
+
+/// Runs the agreement loop on one stored task whose every write first passes `fence` (the batch
+/// passes its lease check, so a process that lost the task's lease writes nothing more on it).
+pub fn run_task_fenced(
+    rt: &LoopRuntime<'_>,
+    bus: &Bus,
+    task_id: &str,
+    fence: Fence<'_>,
+) -> TaskOutcome {
+    match run_inner(rt, bus, task_id, fence) {
         Ok(o) => o,
         Err(e) => {
             let (outcome, reason) = match &e {
@@ -129,7 +151,7 @@ pub fn run_task(rt: &LoopRuntime<'_>, bus: &Bus, task_id: &str) -> TaskOutcome {
                 .read(|s| s.effective_status(task_id))
                 .is_ok_and(|s| s == TupleStatus::InLoop.as_str());
             if in_loop {
-                let _ = decide(bus, task_id, TupleStatus::Pending, &reason);
+                let _ = decide(bus, fence, task_id, TupleStatus::Pending, &reason);
             }
             let _ = bus.emit("task.interrupted", Some(task_id), json!({"reason": reason}));
             outcome
@@ -146,7 +168,12 @@ fn preflight(rt: &LoopRuntime<'_>, brief: &TaskBrief) -> Result<(), HarnessError
         .map_err(HarnessError::Task)
 }
 
-fn run_inner(rt: &LoopRuntime<'_>, bus: &Bus, task_id: &str) -> Result<TaskOutcome, HarnessError> {
+fn run_inner(
+    rt: &LoopRuntime<'_>,
+    bus: &Bus,
+    task_id: &str,
+    fence: Fence<'_>,
+) -> Result<TaskOutcome, HarnessError> {
     let task = bus.read(|s| s.task(task_id))?;
     let brief = brief_of(&task, rt.cfg)?;
     preflight(rt, &brief)?;
@@ -156,13 +183,17 @@ fn run_inner(rt: &LoopRuntime<'_>, bus: &Bus, task_id: &str) -> Result<TaskOutco
         0 => "agreement loop started".to_string(),
         n => format!("agreement loop continued after round {n} of at most {k}"),
     };
-    decide(bus, task_id, TupleStatus::InLoop, &started)?;
+    decide(bus, fence, task_id, TupleStatus::InLoop, &started)?;
+    // K counts every round of this attempt (a resumed task continues its budget); the stored
+    // numbering continues after every round the task ever had, so re-runs never reuse a number.
+    let base = bus.read(|s| s.last_round_no(task_id))?;
     if past.passed {
         decide(
             bus,
+            fence,
             task_id,
             TupleStatus::LoopAccepted,
-            &format!("all five conditions hold in round {}", past.done),
+            &format!("all five conditions hold in round {base}"),
         )?;
         return Ok(TaskOutcome::Accepted { rounds: past.done });
     }
@@ -194,20 +225,24 @@ fn run_inner(rt: &LoopRuntime<'_>, bus: &Bus, task_id: &str) -> Result<TaskOutco
     };
     let mut review = past.review;
     let mut failing = Vec::new();
-    for round in (past.done + 1)..=k {
-        let outcome = ctx.run(round, review.as_deref())?;
+    for used in (past.done + 1)..=k {
+        let round = base + (used - past.done);
+        let mut outcome = ctx.run(round, review.as_deref())?;
+        outcome.record.round_no = Some(i64::from(round));
         bus.write(|tx| {
+            fence(tx)?;
             tx.record_round_with_states(&outcome.record, &outcome.states)
                 .map(|_| ())
         })?;
         if outcome.verdict.pass {
             decide(
                 bus,
+                fence,
                 task_id,
                 TupleStatus::LoopAccepted,
                 &format!("all five conditions hold in round {round}"),
             )?;
-            return Ok(TaskOutcome::Accepted { rounds: round });
+            return Ok(TaskOutcome::Accepted { rounds: used });
         }
         failing = outcome.verdict.failing();
         review = Some(outcome.record.review_md);
@@ -220,6 +255,7 @@ fn run_inner(rt: &LoopRuntime<'_>, bus: &Bus, task_id: &str) -> Result<TaskOutco
     };
     decide(
         bus,
+        fence,
         task_id,
         TupleStatus::LoopFailed,
         &format!("no agreement after {k} rounds; {last}"),

@@ -68,7 +68,10 @@ pub fn verify_task(
         cancel: &cancel,
         phase: &phase,
     };
-    let mut outcome = ctx.run(1, None)?;
+    // The replay is the task's next stored round; its REVIEW.md heading says so.
+    let round = bus.read(|s| s.last_round_no(task_id))? + 1;
+    let mut outcome = ctx.run(round, None)?;
+    outcome.record.round_no = Some(i64::from(round));
     // Noop probe: a fresh environment, no setup at all.
     let noop_env = rt.fleet.provision(task_id, "noop", &brief.apps)?;
     let reward = fixed.scripts.reward.clone().unwrap_or_default();

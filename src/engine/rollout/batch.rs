@@ -5,6 +5,10 @@
 //! between tuples: the tuple in flight finishes its trials, because every trial is stored on its own
 //! and abandoning one mid-way would record a policy failure that did not happen. Give the job a
 //! cancel flag of its own (not the runtime's) to get exactly that.
+//!
+//! Each tuple is claimed (task lease, stage `rollout`) before its trials start and released after;
+//! a tuple another live process holds is skipped (`job.task` outcome `leased`) and counted in
+//! `job.finished` as `leased`.
 
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -13,6 +17,7 @@ use serde_json::json;
 
 use crate::engine::harness::task::LoopRuntime;
 use crate::engine::harness::{Bus, JobControl};
+use crate::engine::lease::LeaseKeeper;
 
 use super::stage::{rollout_task, StageOptions, TaskRollouts};
 use super::{Policy, RolloutError};
@@ -20,8 +25,12 @@ use super::{Policy, RolloutError};
 /// One tuple's result in a rollout job.
 pub type RolloutResult = (String, Result<TaskRollouts, RolloutError>);
 
-/// Runs the rollout stage on `ids` under `control`; tuples not started because of a cancel are
-/// absent from the result (and counted as `cancelled` in `job.finished`).
+/// The lease stage name of the rollout stage.
+pub const STAGE: &str = "rollout";
+
+/// Runs the rollout stage on `ids` under `control`, each tuple claimed through `leases`; tuples
+/// not started because of a cancel are absent from the result (and counted as `cancelled` in
+/// `job.finished`), tuples leased elsewhere too (counted as `leased`).
 pub fn rollout_batch(
     rt: &LoopRuntime<'_>,
     bus: &Bus,
@@ -29,6 +38,7 @@ pub fn rollout_batch(
     policy: &dyn Policy,
     opts: &StageOptions<'_>,
     control: &JobControl,
+    leases: &LeaseKeeper,
 ) -> Vec<RolloutResult> {
     let started = Instant::now();
     control.set_total(ids.len());
@@ -39,21 +49,34 @@ pub fn rollout_batch(
                "policy": policy.name(), "trials": opts.trials}),
     );
     let mut out = Vec::new();
+    let mut leased = 0;
     for id in ids {
         if rt.cancel.load(Ordering::Relaxed) || !control.wait_turn() {
             break;
         }
         control.task_started();
         let t0 = Instant::now();
-        let r = rollout_task(rt, bus, id, policy, opts);
+        let claimed =
+            leases.run_claimed(id, STAGE, None, || rollout_task(rt, bus, id, policy, opts));
         let done = control.task_finished();
+        let (outcome, r) = match claimed {
+            Ok(Ok(r)) => (if r.is_ok() { "ok" } else { "error" }, Some(r)),
+            Ok(Err(_)) => ("leased", None),
+            Err(e) => (
+                "error",
+                Some(Err(RolloutError::Infra(format!("task lease: {e}")))),
+            ),
+        };
         let _ = bus.emit(
             "job.task",
             Some(id),
-            json!({"job": control.id(), "outcome": if r.is_ok() { "ok" } else { "error" },
+            json!({"job": control.id(), "outcome": outcome,
                    "secs": t0.elapsed().as_secs_f64(), "done": done, "total": ids.len()}),
         );
-        out.push((id.clone(), r));
+        match r {
+            Some(r) => out.push((id.clone(), r)),
+            None => leased += 1,
+        }
     }
     if rt.cancel.load(Ordering::Relaxed) {
         control.note_external_cancel(bus);
@@ -63,7 +86,8 @@ pub fn rollout_batch(
         "job.finished",
         None,
         json!({"job": control.id(), "total": ids.len(), "ok": out.len() - failed,
-               "failed": failed, "cancelled": ids.len() - out.len(),
+               "failed": failed, "leased": leased,
+               "cancelled": ids.len() - out.len() - leased,
                "elapsed_secs": started.elapsed().as_secs_f64()}),
     );
     out

@@ -307,9 +307,13 @@ fn stage_yield(
     let human_decisions = human("SELECT COUNT(*) FROM decisions WHERE source = 'human'")?;
     let human_undos =
         human("SELECT COUNT(*) FROM decisions WHERE source = 'human' AND compensates IS NOT NULL")?;
+    // The decision in effect for a tuple is its latest one that is neither an undo nor undone: an
+    // undo (even a person's) restores the status of the decision before, so it decides nothing.
     let human_decided_tuples = human(
-        "SELECT COUNT(*) FROM decisions d WHERE d.source = 'human' AND d.id = \
-         (SELECT MAX(id) FROM decisions x WHERE x.task_id = d.task_id)",
+        "WITH undone AS (SELECT compensates AS id FROM decisions WHERE compensates IS NOT NULL), \
+         effective AS (SELECT MAX(id) AS id FROM decisions WHERE compensates IS NULL \
+                       AND id NOT IN (SELECT id FROM undone) GROUP BY task_id) \
+         SELECT COUNT(*) FROM effective e JOIN decisions d ON d.id = e.id WHERE d.source = 'human'",
     )?;
     let count = |s: TupleStatus| by_status.get(s.as_str()).copied().unwrap_or(0);
     let loop_accepted = TupleStatus::ALL

@@ -106,7 +106,8 @@ pub struct Yield {
     pub human_decisions: usize,
     /// Of those, undos.
     pub human_undos: usize,
-    /// Tuples whose current status was set by a person.
+    /// Tuples whose current status was set by a person: the decision in effect (the latest that
+    /// is neither an undo nor undone) is a human one.
     pub human_decided_tuples: usize,
 }
 

@@ -16,6 +16,7 @@ mod decisions;
 mod events;
 mod records;
 mod rounds;
+mod runs;
 mod schema;
 mod states;
 mod tasks;
@@ -74,6 +75,15 @@ pub enum StoreError {
     /// A stored value is not one this binary understands.
     #[error("invalid stored value: {0}")]
     Invalid(String),
+    /// A write on a leased task by a process that no longer holds its lease (it expired and was
+    /// taken over): nothing of that write is kept.
+    #[error("the lease on task `{task_id}` is no longer ours ({holder}); nothing was written")]
+    LeaseLost {
+        /// The task.
+        task_id: String,
+        /// Who holds it now (`nobody` when released).
+        holder: String,
+    },
 }
 
 /// Result alias for store operations.
@@ -255,5 +265,10 @@ impl Tx<'_> {
 
 /// The current UTC time as stored (RFC 3339, milliseconds, `Z`).
 pub fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+    stamp(chrono::Utc::now())
+}
+
+/// A UTC time in the stored form (RFC 3339, milliseconds, `Z`): such strings compare as times.
+pub fn stamp(t: chrono::DateTime<chrono::Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }

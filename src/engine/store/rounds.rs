@@ -98,6 +98,17 @@ impl Tx<'_> {
 }
 
 impl Store {
+    /// The highest stored round number of a task (0 = none): a new run's rounds continue from it,
+    /// so events, REVIEW.md headings, decisions and the store share one numbering.
+    pub fn last_round_no(&self, task_id: &str) -> Result<u32> {
+        let n: i64 = self.conn.query_row(
+            "SELECT COALESCE(MAX(round_no), 0) FROM rounds WHERE task_id = ?1",
+            params![task_id],
+            |r| r.get(0),
+        )?;
+        u32::try_from(n).map_err(|_| StoreError::Invalid(format!("round number {n} of {task_id}")))
+    }
+
     /// The rounds of a task, oldest first.
     pub fn rounds(&self, task_id: &str) -> Result<Vec<StoredRound>> {
         load_rounds(&self.conn, task_id)

@@ -1,12 +1,14 @@
-//! State of the Live screen, built from the store's event log: a per-task round/phase timeline with
-//! C1–C5 as they arrive, and a log tail with follow mode (scrolling up pauses it and counts the new
-//! events; `G` resumes).
+//! State of the Live screen: the header's counts and the latest job come from the store
+//! ([`crate::tui::live_data`]); the event tail feeds a per-task round/phase timeline with C1–C5 as
+//! they arrive (rows selectable with `n`/`N`, `Enter` opens the Inspector) and a log tail with
+//! follow mode (scrolling up pauses it and counts the new events; `G` resumes).
 
 use std::collections::{HashMap, VecDeque};
 
 use crate::engine::store::Event;
 use crate::tui::action::Action;
 use crate::tui::data::RoundChecks;
+use crate::tui::live_data::{LiveCounts, LiveSummary};
 
 use super::live_job::JobView;
 
@@ -87,6 +89,13 @@ pub struct LiveState {
     pub own_job: Option<String>,
     /// An action waiting for its key to be pressed again (start a run, quit during a job).
     pub confirm: Option<Action>,
+    /// The header's counts, read from the store (None until the first read).
+    pub counts: Option<LiveCounts>,
+    /// The store read of the latest job covered the log up to this seq (its job events are not
+    /// applied again from the tail).
+    pub job_seq: i64,
+    /// The selected timeline row (task id).
+    pub selected: Option<String>,
 }
 
 fn short_detail(e: &Event) -> String {
@@ -140,7 +149,7 @@ fn short_detail(e: &Event) -> String {
             p["jobs"]
         ),
         "job.task" => format!(
-            "{} {}/{} {}",
+            "{} task {} of {}: {}",
             p["job"].as_str().unwrap_or("?"),
             p["done"],
             p["total"],
@@ -217,7 +226,9 @@ impl LiveState {
                 self.scroll_back = (self.scroll_back + 1).min(self.log.len().saturating_sub(1));
             }
             if e.kind.starts_with("job.") {
-                JobView::apply(&mut self.job, e);
+                if e.seq > self.job_seq {
+                    JobView::apply(&mut self.job, e);
+                }
                 continue;
             }
             if task.is_empty() || e.kind == "task.imported" {
@@ -273,6 +284,47 @@ impl LiveState {
             }
         }
         recorded
+    }
+
+    /// Takes the store's counts and, when read, the latest job (rebuilt from all its events).
+    pub fn accept_summary(&mut self, s: LiveSummary) {
+        self.counts = Some(s.counts);
+        if let Some((events, through)) = s.job {
+            if through >= self.job_seq {
+                let mut job = None;
+                for e in &events {
+                    JobView::apply(&mut job, e);
+                }
+                // Events after `through` reach the model after this read (one worker thread
+                // reads both in order), so the rebuilt job is the current one.
+                self.job = job;
+                self.job_seq = through;
+            }
+        }
+    }
+
+    /// Timeline rows in display order: latest activity first, then by id.
+    pub fn ordered(&self) -> Vec<&TaskLive> {
+        let mut order: Vec<&TaskLive> = self.tasks.iter().collect();
+        order.sort_by(|a, b| b.last.cmp(&a.last).then_with(|| a.task_id.cmp(&b.task_id)));
+        order
+    }
+
+    /// Moves the timeline selection by `delta` rows (the first move selects the top row).
+    pub fn select_by(&mut self, delta: isize) {
+        let order = self.ordered();
+        if order.is_empty() {
+            return;
+        }
+        let at = self
+            .selected
+            .as_ref()
+            .and_then(|id| order.iter().position(|t| &t.task_id == id));
+        let next = match at {
+            Some(i) => i.saturating_add_signed(delta).min(order.len() - 1),
+            None => 0,
+        };
+        self.selected = Some(order[next].task_id.clone());
     }
 
     /// Fills in C1–C5 of a recorded round.

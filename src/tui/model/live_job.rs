@@ -60,6 +60,10 @@ pub struct JobView {
     pub task_secs: Vec<f64>,
     /// Set by `job.cancelled`.
     pub cancelled: bool,
+    /// Tasks abandoned in flight by a cancel (`job.task` outcome `cancelled`): not done.
+    pub cancelled_tasks: usize,
+    /// The outcome counts of `job.finished` (`accepted`, `rejected`, `cancelled`, `leased`, …).
+    pub outcomes: Vec<(String, usize)>,
 }
 
 fn secs_between(a: &str, b: &str) -> Option<f64> {
@@ -88,6 +92,8 @@ impl JobView {
                 last: e.time.clone(),
                 task_secs: Vec::new(),
                 cancelled: false,
+                cancelled_tasks: 0,
+                outcomes: Vec::new(),
             });
             return true;
         }
@@ -104,15 +110,37 @@ impl JobView {
                     j.state = JobState::Cancelling;
                 }
             }
+            "job.task" if p["outcome"] == "cancelled" => j.cancelled_tasks += 1,
             "job.task" => {
-                j.done = n("done").max(j.done);
+                // `done` in the payload counts the cancelled ones too; they are not done.
+                j.done = n("done").saturating_sub(j.cancelled_tasks).max(j.done);
                 let finished =
                     matches!(p["outcome"].as_str(), Some("accepted" | "rejected" | "ok"));
                 if let (true, Some(s)) = (finished, p["secs"].as_f64()) {
                     j.task_secs.push(s);
                 }
             }
-            "job.finished" => j.state = JobState::Finished,
+            "job.finished" => {
+                j.state = JobState::Finished;
+                let keys = [
+                    "accepted",
+                    "ok",
+                    "rejected",
+                    "failed",
+                    "infra",
+                    "invalid",
+                    "leased",
+                    "skipped",
+                    "cancelled",
+                ];
+                j.outcomes = keys
+                    .iter()
+                    .filter(|k| p[**k].as_u64().is_some_and(|v| v > 0))
+                    .map(|k| (k.to_string(), n(k)))
+                    .collect();
+                // Everything not cancelled (never started, or abandoned in flight) was done.
+                j.done = j.total.saturating_sub(n("cancelled"));
+            }
             _ => {}
         }
         true

@@ -127,6 +127,7 @@ impl Model {
             EngineCommand::LoadRowsPage(FIRST_PAGE),
             EngineCommand::LoadRows,
             EngineCommand::LoadStats,
+            EngineCommand::LoadLive(true),
         ]
     }
 
@@ -173,6 +174,7 @@ impl Model {
                 self.stats = Some(s);
             }
             DataUpdate::Checks(c) => self.live.apply_checks(c),
+            DataUpdate::Live(l) => self.live.accept_summary(*l),
             DataUpdate::Error(e) => self.notice = Some(e),
             DataUpdate::States(st) => self.state_diff.accept(*st),
             DataUpdate::Filter(d) => self.filter.accept(*d),
@@ -199,6 +201,9 @@ impl Model {
                 if changes && !self.rows_loading && self.tuples.loaded {
                     self.rows_loading = true;
                     cmds.push(EngineCommand::LoadRows);
+                }
+                if changes || events.iter().any(|e| e.kind.starts_with("lease.")) {
+                    cmds.push(EngineCommand::LoadLive(false));
                 }
                 // states: a new round or rollout of the tuple shown on State diff
                 cmds.extend(
@@ -379,6 +384,19 @@ impl Model {
         }
     }
 
+    /// Live: opens the selected timeline row's tuple in the Inspector (and moves the Tuples
+    /// cursor onto it when it is in the view, so `n`/`N` go on from there).
+    fn open_live_selection(&mut self) -> Vec<EngineCommand> {
+        let Some(id) = self.live.selected.clone() else {
+            self.notice = Some("no task selected: n/N select a row of the timeline".into());
+            return Vec::new();
+        };
+        self.tuples.select_id(&id);
+        self.screen = Screen::Inspector;
+        self.inspector.task_id = Some(id.clone());
+        vec![EngineCommand::LoadDetail(id)]
+    }
+
     fn open_selected(&mut self) -> Vec<EngineCommand> {
         let Some(id) = self.tuples.selected_id().map(str::to_string) else {
             return Vec::new();
@@ -467,6 +485,9 @@ impl Model {
                 _ => {}
             },
             Screen::Live => match a {
+                Action::NextItem => self.live.select_by(1),
+                Action::PrevItem => self.live.select_by(-1),
+                Action::Open => return self.open_live_selection(),
                 Action::Down => self.live.scroll(1),
                 Action::Up => self.live.scroll(-1),
                 Action::PageDown => self.live.scroll(page),

@@ -90,6 +90,18 @@ impl TuplesState {
         self.selected_row().map(|r| r.id.as_str())
     }
 
+    /// Moves the selection onto the row of `id` when it is in the view; false when it is not.
+    pub fn select_id(&mut self, id: &str) -> bool {
+        let rows = &self.rows;
+        match self.view.iter().position(|&i| rows[i as usize].id == id) {
+            Some(p) => {
+                self.selected = p;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Moves the selection by `delta`, clamped.
     pub fn move_by(&mut self, delta: isize) {
         let last = self.view.len().saturating_sub(1);

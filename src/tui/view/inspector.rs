@@ -70,7 +70,17 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
     );
     let [left, right] =
         Layout::horizontal([Constraint::Length(24), Constraint::Min(10)]).areas(bottom);
-    let items: Vec<ListItem> = d.rounds.iter().map(|r| round_item(r, theme)).collect();
+    let items: Vec<ListItem> = d
+        .rounds
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            // A run boundary: the round starts another run than the one before it.
+            let run = d.runs.get(i).copied();
+            let boundary = (i > 0 && run != d.runs.get(i - 1).copied()).then_some(run);
+            round_item(r, boundary.flatten(), theme)
+        })
+        .collect();
     let list = List::new(items)
         .block(
             Block::default()
@@ -173,7 +183,7 @@ fn pane_lines<'a>(round: &StoredRound, pane: Pane, theme: &Theme) -> Vec<Line<'a
     }
 }
 
-fn round_item<'a>(r: &StoredRound, theme: &Theme) -> ListItem<'a> {
+fn round_item<'a>(r: &StoredRound, new_run: Option<u32>, theme: &Theme) -> ListItem<'a> {
     let pass = match r.round.verdict.as_str() {
         "pass" => Some(true),
         "fail" | "error" => Some(false),
@@ -185,7 +195,7 @@ fn round_item<'a>(r: &StoredRound, theme: &Theme) -> ListItem<'a> {
         .iter()
         .map(|c| check_glyph(*c).0)
         .collect();
-    ListItem::new(Line::from(vec![
+    let line = Line::from(vec![
         Span::styled(
             format!("{g} r{} ", r.round.round_no.unwrap_or(0)),
             theme.style(role),
@@ -195,7 +205,18 @@ fn round_item<'a>(r: &StoredRound, theme: &Theme) -> ListItem<'a> {
             format!("{}/{}", score(rg).trim(), score(ri).trim()),
             theme.style(Role::Muted),
         ),
-    ]))
+    ]);
+    match new_run {
+        Some(run) => {
+            let source = r.round.source.as_str();
+            let label = format!("── run {run} · {source} ──");
+            ListItem::new(vec![
+                Line::from(Span::styled(label, theme.style(Role::Muted))),
+                line,
+            ])
+        }
+        None => ListItem::new(line),
+    }
 }
 
 /// (line, text) of each scan finding of a round.

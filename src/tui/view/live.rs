@@ -45,14 +45,30 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
     } else {
         0.0
     };
-    let mut head = vec![Span::styled(
-        format!(
-            " tasks {} · out of loop {} · rounds {} · {:>6.1} tasks/min ",
+    // The counts are the store's; only the rate is measured over the event window.
+    let counts = match &live.counts {
+        Some(c) => format!(
+            " tasks {} · in loop {} · out of loop {} · rounds {} ·{}",
+            c.tasks,
+            c.status("in_loop"),
+            c.out_of_loop(),
+            c.rounds,
+            // Leases matter when another process works on the store.
+            if c.leased > 0 {
+                format!(" leased {} ·", c.leased)
+            } else {
+                String::new()
+            }
+        ),
+        None => format!(
+            " tasks {} · out of loop {} · rounds {} ·",
             live.tasks.len(),
             live.finished(),
-            live.rounds_recorded,
-            rate
+            live.rounds_recorded
         ),
+    };
+    let mut head = vec![Span::styled(
+        format!("{counts} {rate:>6.1} tasks/min "),
         theme.style(Role::Title),
     )];
     head.push(if live.follow {
@@ -74,7 +90,7 @@ fn job_line<'a>(model: &'a Model, theme: &Theme) -> Line<'a> {
     let live = &model.live;
     let Some(j) = &live.job else {
         return Line::styled(
-            " no job in the event log · ctrl-s runs the loop on the pending tuples of the Tuples view",
+            " no job recorded in the store · ctrl-s runs the loop on the pending tuples of the Tuples view",
             theme.style(Role::Muted),
         );
     };
@@ -98,13 +114,26 @@ fn job_line<'a>(model: &'a Model, theme: &Theme) -> Line<'a> {
         (_, None) => "ETA -".into(),
     };
     let mine = live.own_job.as_deref() == Some(j.id.as_str());
+    // A finished job shows its outcome counts (they add up to the total); a running one done/total
+    // with the tasks a cancel abandoned apart.
+    let progress = if let [(k, n)] = j.outcomes.as_slice() {
+        format!("{n}/{} {k}", j.total)
+    } else if j.state == JobState::Finished && !j.outcomes.is_empty() {
+        let parts: Vec<String> = j.outcomes.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        format!("{} of {}", parts.join(" + "), j.total)
+    } else if j.cancelled_tasks > 0 {
+        format!(
+            "{}/{} done, {} cancelled",
+            j.done, j.total, j.cancelled_tasks
+        )
+    } else {
+        format!("{}/{} done", j.done, j.total)
+    };
     Line::from(vec![
         Span::styled(format!(" job {} ", j.id), theme.style(Role::Title)),
         Span::styled(state, theme.style(role)),
         Span::raw(format!(
-            " · {}/{} done · ×{} ·{rate} · {eta}{}",
-            j.done,
-            j.total,
+            " · {progress} · ×{} ·{rate} · {eta}{}",
             j.jobs,
             if mine { " · this workbench (p X)" } else { "" }
         )),
@@ -114,7 +143,7 @@ fn job_line<'a>(model: &'a Model, theme: &Theme) -> Line<'a> {
 fn draw_timeline(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
     let block = Block::default()
         .borders(Borders::ALL)
-        .title(" rounds by task (latest activity first) ");
+        .title(" rounds by task (latest activity first · n/N select, enter inspects) ");
     let inner = block.inner(area);
     f.render_widget(block, area);
     let live = &model.live;
@@ -129,10 +158,17 @@ fn draw_timeline(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         return;
     }
     let visible = inner.height.saturating_sub(1) as usize;
-    let mut order: Vec<&TaskLive> = live.tasks.iter().collect();
-    order.sort_by(|a, b| b.last.cmp(&a.last).then_with(|| a.task_id.cmp(&b.task_id)));
+    let order: Vec<&TaskLive> = live.ordered();
+    // Keep the selected row on screen.
+    let at = live
+        .selected
+        .as_ref()
+        .and_then(|id| order.iter().position(|t| &t.task_id == id));
+    let skip = at.map_or(0, |i| (i + 1).saturating_sub(visible));
     let task_w: u16 = if inner.width >= 120 { 34 } else { 20 };
-    let rows = order.into_iter().take(visible).map(|t| {
+    let selection = theme.style(Role::Selection);
+    let rows = order.into_iter().skip(skip).take(visible).map(|t| {
+        let chosen = live.selected.as_deref() == Some(t.task_id.as_str());
         let (g, role) = status_glyph(&t.status);
         let mut cells = vec![
             Cell::from(clip(&t.task_id, task_w as usize)),
@@ -158,7 +194,11 @@ fn draw_timeline(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
             "{:>6.1}s",
             secs_between(&t.started, &t.last).unwrap_or(0.0)
         )));
-        Row::new(cells)
+        if chosen {
+            Row::new(cells).style(selection)
+        } else {
+            Row::new(cells)
+        }
     });
     let widths = [
         Constraint::Length(task_w),

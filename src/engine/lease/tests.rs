@@ -1,0 +1,334 @@
+//! Lease semantics on a real SQLite store: exclusivity, eligibility in the claim's transaction,
+//! expiry and takeover, a dead owner detected at once, heartbeats, fencing and release.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::sqlite::SqliteLeases;
+use super::*;
+use crate::engine::store::{DecisionSource, Labels, Store, TaskRecord};
+
+const BUSY: Duration = Duration::from_secs(10);
+
+fn store_with(dir: &Path, ids: &[&str]) -> std::path::PathBuf {
+    let path = dir.join("leases.db");
+    let mut store = Store::open(&path, BUSY).unwrap();
+    store
+        .write(|tx| {
+            for id in ids {
+                tx.upsert_task(&TaskRecord {
+                    task_id: id.to_string(),
+                    instruction: format!("do {id}"),
+                    context: String::new(),
+                    labels: Labels::default(),
+                    app_type: None,
+                    original_json: serde_json::json!({"task_id": id}),
+                    origin: "test".into(),
+                })?;
+            }
+            Ok::<_, StoreError>(())
+        })
+        .unwrap();
+    path
+}
+
+fn keeper(path: &Path, owner: Owner, ttl_ms: u64, heartbeat_ms: u64) -> LeaseKeeper {
+    let settings = LeaseSettings {
+        ttl: Duration::from_millis(ttl_ms),
+        heartbeat: Duration::from_millis(heartbeat_ms),
+    };
+    LeaseKeeper::new(
+        Box::new(SqliteLeases::open(path, BUSY).unwrap()),
+        owner,
+        settings,
+    )
+    .unwrap()
+}
+
+/// An owner on another host: only expiry can free its leases.
+fn foreign(name: &str) -> Owner {
+    Owner {
+        id: format!("{name}:1:abcd"),
+        host: format!("{name}-host"),
+        boot_id: "other-boot".into(),
+        pid: 1,
+        pid_start: None,
+    }
+}
+
+fn wait_for(what: &str, mut cond: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !cond() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_leased_task_cannot_be_claimed_by_another_owner_until_released() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = store_with(dir.path(), &["t1"]);
+    let a = keeper(&path, Owner::current(), 60_000, 10_000);
+    let b = keeper(&path, Owner::current(), 60_000, 10_000);
+    assert_eq!(
+        a.claim("t1", "loop", None, None).unwrap(),
+        Claim::Taken { took_over: None }
+    );
+    // Claiming again renews; the other owner is refused and told who holds it.
+    assert_eq!(
+        a.claim("t1", "loop", None, None).unwrap(),
+        Claim::Taken { took_over: None }
+    );
+    match b.claim("t1", "rollout", None, None).unwrap() {
+        Claim::Held(l) => {
+            assert_eq!(l.owner, a.owner().id);
+            assert_eq!((l.stage.as_str(), l.pid), ("loop", std::process::id()));
+        }
+        other => panic!("expected Held, got {other:?}"),
+    }
+    assert_eq!(b.held_elsewhere(&["t1".into()]).unwrap().len(), 1);
+    a.release("t1").unwrap();
+    assert!(b.held_elsewhere(&["t1".into()]).unwrap().is_empty());
+    assert_eq!(
+        b.claim("t1", "rollout", None, None).unwrap(),
+        Claim::Taken { took_over: None }
+    );
+    assert!(matches!(
+        b.claim("nope", "loop", None, None),
+        Err(StoreError::UnknownTask(_))
+    ));
+}
+
+#[test]
+fn eligibility_is_checked_in_the_claim_transaction() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = store_with(dir.path(), &["t1", "t2"]);
+    let k = keeper(&path, Owner::current(), 60_000, 10_000);
+    let mark = k.decision_mark().unwrap();
+    let mut store = Store::open(&path, BUSY).unwrap();
+    store
+        .write(|tx| {
+            tx.record_decision(
+                "t1",
+                TupleStatus::LoopAccepted,
+                "other",
+                DecisionSource::Policy,
+                "done elsewhere",
+                None,
+            )
+        })
+        .unwrap();
+    let pending = [TupleStatus::Pending, TupleStatus::InLoop];
+    assert_eq!(
+        k.claim("t1", "loop", Some(&pending), None).unwrap(),
+        Claim::Ineligible {
+            status: "loop_accepted".into()
+        }
+    );
+    assert_eq!(
+        k.claim("t1", "loop", None, Some(mark)).unwrap(),
+        Claim::Changed {
+            status: "loop_accepted".into()
+        }
+    );
+    assert!(k.held().is_empty(), "a refused claim holds nothing");
+    assert_eq!(
+        k.claim("t2", "loop", Some(&pending), Some(mark)).unwrap(),
+        Claim::Taken { took_over: None }
+    );
+}
+
+#[test]
+fn an_expired_lease_is_taken_over_and_its_old_owner_is_fenced_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = store_with(dir.path(), &["t1"]);
+    // The foreign owner never renews (its heartbeat is far slower than its ttl).
+    let old = keeper(&path, foreign("old"), 300, 3_600_000);
+    let new = keeper(&path, Owner::current(), 60_000, 10_000);
+    assert!(matches!(
+        old.claim("t1", "loop", None, None).unwrap(),
+        Claim::Taken { .. }
+    ));
+    assert!(matches!(
+        new.claim("t1", "loop", None, None).unwrap(),
+        Claim::Held(_)
+    ));
+    let mut took = None;
+    wait_for("the lease to expire", || {
+        match new.claim("t1", "loop", None, None).unwrap() {
+            Claim::Taken { took_over } => {
+                took = took_over;
+                true
+            }
+            _ => false,
+        }
+    });
+    let (prev, reason) = took.expect("the takeover names the stale lease");
+    assert_eq!(
+        (prev.owner.as_str(), reason),
+        ("old:1:abcd", TakeoverReason::Expired)
+    );
+    let mut store = Store::open(&path, BUSY).unwrap();
+    let events = store.events_after(0, 100).unwrap();
+    let ev = events
+        .iter()
+        .find(|e| e.kind == "lease.taken_over")
+        .expect("a lease.taken_over event");
+    assert_eq!(ev.payload["reason"], "expired");
+    assert_eq!(ev.payload["from"], "old:1:abcd");
+    // The old owner's writes now roll back, and its renewal reports the loss.
+    let r = store.write(|tx| {
+        old.fence(tx, "t1")?;
+        tx.record_decision(
+            "t1",
+            TupleStatus::InLoop,
+            "old",
+            DecisionSource::Policy,
+            "",
+            None,
+        )
+    });
+    assert!(matches!(r, Err(StoreError::LeaseLost { .. })), "{r:?}");
+    assert_eq!(store.effective_status("t1").unwrap(), "pending");
+    store.write(|tx| new.fence(tx, "t1")).unwrap();
+}
+
+#[test]
+fn a_dead_owner_on_this_host_is_detected_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = store_with(dir.path(), &["t1"]);
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead_pid = child.id();
+    child.wait().unwrap();
+    let me = Owner::current();
+    let ghost = Owner {
+        id: format!("{}:{dead_pid}:dead", me.host),
+        pid: dead_pid,
+        pid_start: None,
+        ..me.clone()
+    };
+    // An hour-long ttl: only the dead pid can explain the takeover.
+    let g = keeper(&path, ghost, 3_600_000, 3_600_000);
+    assert!(matches!(
+        g.claim("t1", "loop", None, None).unwrap(),
+        Claim::Taken { .. }
+    ));
+    std::mem::forget(g); // a killed process releases nothing
+    let k = keeper(&path, me, 60_000, 10_000);
+    match k.claim("t1", "loop", None, None).unwrap() {
+        Claim::Taken {
+            took_over: Some((prev, reason)),
+        } => {
+            assert_eq!(prev.pid, dead_pid);
+            assert_eq!(reason, TakeoverReason::DeadProcess);
+        }
+        other => panic!("expected a takeover, got {other:?}"),
+    }
+}
+
+#[test]
+fn heartbeats_renew_held_leases_and_release_happens_on_drop() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = store_with(dir.path(), &["t1"]);
+    let k = keeper(&path, Owner::current(), 400, 50);
+    assert!(matches!(
+        k.claim("t1", "verify", None, None).unwrap(),
+        Claim::Taken { .. }
+    ));
+    let store = Store::open(&path, BUSY).unwrap();
+    let first = sqlite::lease_of(store.conn(), "t1").unwrap().unwrap();
+    wait_for("several renewals", || k.renewals() >= 3);
+    let later = sqlite::lease_of(store.conn(), "t1").unwrap().unwrap();
+    assert!(
+        later.expires_at > first.expires_at,
+        "{later:?} vs {first:?}"
+    );
+    assert_eq!(later.claimed_at, first.claimed_at);
+    // Well past the first expiry, the lease is still live for anyone else.
+    wait_for("the first expiry to pass", || {
+        crate::engine::store::now() > first.expires_at
+    });
+    let other = keeper(&path, Owner::current(), 60_000, 10_000);
+    assert!(matches!(
+        other.claim("t1", "loop", None, None).unwrap(),
+        Claim::Held(_)
+    ));
+    assert!(!k.is_lost("t1"));
+    drop(k);
+    assert!(sqlite::list(store.conn()).unwrap().is_empty());
+}
+
+#[test]
+fn racing_threads_claim_each_task_exactly_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let ids: Vec<String> = (0..40).map(|i| format!("t{i:02}")).collect();
+    let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let path = store_with(dir.path(), &refs);
+    let keepers: Vec<Arc<LeaseKeeper>> = (0..4)
+        .map(|_| Arc::new(keeper(&path, Owner::current(), 60_000, 10_000)))
+        .collect();
+    let won: Vec<Vec<String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = keepers
+            .iter()
+            .map(|k| {
+                let ids = &ids;
+                s.spawn(move || {
+                    ids.iter()
+                        .filter(|id| {
+                            matches!(k.claim(id, "loop", None, None), Ok(Claim::Taken { .. }))
+                        })
+                        .cloned()
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut all: Vec<String> = won.concat();
+    all.sort();
+    assert_eq!(all, ids, "every task claimed exactly once: {won:?}");
+}
+
+#[test]
+fn claim_first_skips_held_and_ineligible_tasks() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = store_with(dir.path(), &["a", "b", "c"]);
+    let other = keeper(&path, Owner::current(), 60_000, 10_000);
+    assert!(matches!(
+        other.claim("a", "loop", None, None).unwrap(),
+        Claim::Taken { .. }
+    ));
+    let mut store = Store::open(&path, BUSY).unwrap();
+    store
+        .write(|tx| {
+            tx.record_decision(
+                "b",
+                TupleStatus::Final,
+                "x",
+                DecisionSource::Policy,
+                "",
+                None,
+            )
+        })
+        .unwrap();
+    let backend = SqliteLeases::open(&path, BUSY).unwrap();
+    let me = Owner::current();
+    let pending = [TupleStatus::Pending];
+    let req = ClaimRequest {
+        task_id: "",
+        stage: "loop",
+        statuses: Some(&pending),
+        unchanged_since: None,
+        ttl: Duration::from_secs(60),
+    };
+    let ids: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+    let (got, claim) = backend.claim_first(&me, &ids, &req).unwrap().unwrap();
+    assert_eq!(
+        (got.as_str(), claim),
+        ("c", Claim::Taken { took_over: None })
+    );
+    // Now every candidate is refused.
+    let third = Owner::current();
+    assert_eq!(backend.claim_first(&third, &ids, &req).unwrap(), None);
+}
