@@ -10,6 +10,7 @@ pub mod config;
 pub mod env;
 pub mod filter;
 pub mod harness;
+pub mod probes;
 pub mod providers;
 pub mod rollout;
 pub mod sandbox;

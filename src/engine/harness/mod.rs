@@ -14,6 +14,7 @@ pub mod envs;
 pub mod execute;
 pub mod job;
 pub mod probe;
+pub mod probes;
 pub mod round;
 pub mod session;
 pub mod snapshot;

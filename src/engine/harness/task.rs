@@ -8,7 +8,6 @@ use serde_json::json;
 use tokio::runtime::Handle;
 
 use crate::engine::agents::{Discriminator, Generator, TaskBrief};
-use crate::engine::agreement::ConditionId;
 use crate::engine::sandbox::{Isolation, SandboxConfig};
 use crate::engine::store::{DecisionSource, StoredTask, TupleStatus};
 
@@ -49,8 +48,8 @@ pub enum TaskOutcome {
     Rejected {
         /// Rounds used.
         rounds: u32,
-        /// Conditions that failed in the last round.
-        failing: Vec<ConditionId>,
+        /// Checks that failed in the last round: `C1`..`C5`, `probe:<name>`.
+        failing: Vec<String>,
     },
     /// Infrastructure failure (left pending, resumable).
     Infra(String),
@@ -182,10 +181,9 @@ fn run_inner(rt: &LoopRuntime<'_>, bus: &Bus, task_id: &str) -> Result<TaskOutco
             )?;
             return Ok(TaskOutcome::Accepted { rounds: round });
         }
-        failing = outcome.verdict.failing();
+        failing = outcome.verdict.failing_names();
         review = Some(outcome.record.review_md);
     }
-    let names: Vec<String> = failing.iter().map(|c| format!("{c:?}")).collect();
     decide(
         bus,
         task_id,
@@ -193,7 +191,7 @@ fn run_inner(rt: &LoopRuntime<'_>, bus: &Bus, task_id: &str) -> Result<TaskOutco
         &format!(
             "no agreement after {} rounds; failing: {}",
             rt.cfg.max_rounds,
-            names.join(", ")
+            failing.join(", ")
         ),
     )?;
     Ok(TaskOutcome::Rejected {
