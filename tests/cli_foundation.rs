@@ -74,7 +74,7 @@ fn import_examples_then_export_twice_gives_identical_bytes() {
         .contains("0 new, 0 updated, 7 unchanged, 0 round(s)"));
 
     let list = tw(&db)
-        .args(["tasks", "list", "--status", "final"])
+        .args(["tasks", "list", "--status", "imported"])
         .assert()
         .success()
         .get_output()
@@ -89,6 +89,7 @@ fn import_examples_then_export_twice_gives_identical_bytes() {
     let a = dir.path().join("a");
     tw(&db)
         .arg("export")
+        .arg("--include-unverified")
         .arg("--out")
         .arg(&a)
         .assert()
@@ -97,6 +98,7 @@ fn import_examples_then_export_twice_gives_identical_bytes() {
     assert_eq!(first.len(), 3 * 7, "{:?}", first.keys());
     tw(&db)
         .arg("export")
+        .arg("--include-unverified")
         .arg("--out")
         .arg(&a)
         .assert()
@@ -105,6 +107,7 @@ fn import_examples_then_export_twice_gives_identical_bytes() {
     let b = dir.path().join("b");
     tw(&db)
         .arg("export")
+        .arg("--include-unverified")
         .arg("--out")
         .arg(&b)
         .assert()
@@ -163,12 +166,13 @@ fn import_examples_then_export_twice_gives_identical_bytes() {
     );
     let meta: Value =
         serde_json::from_slice(&first["libreoffice_calc_padded_ids_001/meta.json"]).unwrap();
-    assert_eq!(meta["status"], "final");
+    // Imported bundles are unverified until `verify` replays them.
+    assert_eq!(meta["status"], "imported");
     assert_eq!(
         meta["provenance"]["tool_version"],
         env!("CARGO_PKG_VERSION")
     );
-    assert_eq!(meta["decisions"][0]["after"], "final");
+    assert_eq!(meta["decisions"][0]["after"], "imported");
     assert_eq!(
         first["libreoffice_calc_padded_ids_001/reward.py"],
         std::fs::read(format!(
@@ -181,6 +185,7 @@ fn import_examples_then_export_twice_gives_identical_bytes() {
     let c = dir.path().join("c");
     tw(&db)
         .arg("export")
+        .arg("--include-unverified")
         .arg("--out")
         .arg(&c)
         .args(["--url-prefix", "https://h.example/{task_id}/"])
@@ -215,7 +220,7 @@ fn import_examples_then_export_twice_gives_identical_bytes() {
     let t = store.task("slack_release_digest_001").unwrap();
     assert_eq!(
         (t.status.as_str(), t.task.labels.difficulty.as_deref()),
-        ("final", Some("medium"))
+        ("imported", Some("medium"))
     );
 }
 

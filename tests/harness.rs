@@ -120,7 +120,17 @@ fn agreeing_agents_are_accepted_in_round_one_and_everything_is_stored() {
     let r = &rounds[0].round;
     assert_eq!(r.verdict, "pass");
     assert!(r.review_md.contains("## Verdict: PASS"), "{}", r.review_md);
-    assert_eq!(r.reward_runs.len(), 4, "two runs on each endpoint");
+    assert_eq!(
+        r.reward_runs.len(),
+        7,
+        "two runs on each endpoint, one per probe"
+    );
+    assert!(
+        r.review_md
+            .contains("| probe:destructive | PASS | 0.00 | V_init with team-chat.channels wiped"),
+        "{}",
+        r.review_md
+    );
     let gold: Vec<_> = r
         .reward_runs
         .iter()
@@ -256,6 +266,64 @@ fn a_missing_sandbox_is_infra_not_a_condition_failure() {
     );
     assert_eq!(rig.status(), "pending");
     assert!(rig.rounds().is_empty());
+}
+
+#[test]
+fn a_reward_failing_the_probes_in_the_loop_goes_back_to_the_discriminator() {
+    let rig = rig();
+    let cfg = LoopConfig {
+        max_rounds: 2,
+        ..LoopConfig::default()
+    };
+    let out = rig.run(
+        &TestGen { wrong_first: false },
+        &TestDisc {
+            body: REWARD_ABSENCE,
+        },
+        &cfg,
+        &SandboxConfig::default(),
+    );
+    let TaskOutcome::Rejected { rounds, failing } = out else {
+        panic!("{out:?}");
+    };
+    assert_eq!(rounds, 2);
+    assert_eq!(
+        failing,
+        ["probe:noop", "probe:empty_state", "probe:destructive"]
+    );
+    assert_eq!(rig.status(), "loop_failed");
+    let stored = rig.rounds();
+    let review = &stored[0].round.review_md;
+    assert!(review.contains("| C3 | r(gold) = 1.0 | PASS |"), "{review}");
+    assert!(review.contains("| probe:noop | FAIL | 1.00 |"), "{review}");
+    let (setup, disc) = review.split_once("## Feedback for Reward-Gen").unwrap();
+    assert!(
+        disc.contains("Probe `probe:destructive` failed"),
+        "{review}"
+    );
+    assert!(!setup.contains("Probe `"), "{review}");
+    // The probe runs are stored with the round, one per probe.
+    let probes: Vec<&str> = stored[0]
+        .round
+        .reward_runs
+        .iter()
+        .filter(|r| r.endpoint.starts_with("probe:"))
+        .map(|r| r.endpoint.as_str())
+        .collect();
+    assert_eq!(
+        probes,
+        ["probe:noop", "probe:empty_state", "probe:destructive"]
+    );
+    assert_eq!(
+        stored[0]
+            .round
+            .reward_runs
+            .iter()
+            .filter(|r| r.endpoint == "probe:noop")
+            .map(|r| r.reward)
+            .collect::<Vec<_>>(),
+        [Some(1.0)]
+    );
 }
 
 #[test]

@@ -445,7 +445,7 @@ fn reimporting_a_bundle_keeps_later_decisions() {
     let first = import_path(&mut store, &bundles).unwrap();
     assert_eq!((first.inserted, first.rounds_recorded), (3, 3));
     let id = "os_archive_logs_001";
-    assert_eq!(store.task(id).unwrap().status, "final");
+    assert_eq!(store.task(id).unwrap().status, "imported");
     store
         .write(|tx| {
             tx.record_decision(

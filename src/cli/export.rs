@@ -18,7 +18,9 @@ use crate::engine::bundle::hint::empty_export_hint;
     long_about = "Write each tuple whose status is exported (default: final; see [export] statuses in \
 tuplewright.toml) to DIR/<task_id>/ in the public layout: config.json (OSWorld-RL shape), \
 task_config.json, initial_setup.py, golden_patch.py, reward.py, REVIEW.md of the final round, plus \
-meta.json (labels, rounds, scores, votes, decisions, provenance).\n\n\
+meta.json (labels, rounds, scores, votes, decisions, provenance). Imported bundles are exported \
+only once `verify` has promoted them (or with --include-unverified); an imported tuple keeps its \
+original config.json script URLs, generated_at and adversarial_rounds unless --url-prefix is given.\n\n\
 Each bundle is written to a temporary directory and swapped into place; exporting twice gives \
 identical bytes.\n\nExample: tuplewright export --out output/final"
 )]
@@ -39,6 +41,10 @@ pub struct ExportArgs {
     /// says `reject: true`. Left out otherwise.
     #[arg(long)]
     pub include_rejected: bool,
+    /// Also export tuples this harness has not verified (imported, verify_failed). Left out
+    /// otherwise: imported bundles are exported only after `verify` promotes them.
+    #[arg(long)]
+    pub include_unverified: bool,
 }
 
 /// Runs `export`.
@@ -59,6 +65,9 @@ pub fn run(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
             };
             if args.include_rejected {
                 s.extend(["vote_rejected", "rollout_rejected", "dropped"].map(String::from));
+            }
+            if args.include_unverified {
+                s.extend(["imported", "verify_failed"].map(String::from));
             }
             s
         },

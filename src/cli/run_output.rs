@@ -63,7 +63,10 @@ impl Progress {
         let line = match outcome {
             TaskOutcome::Accepted { rounds } => format!("accepted  {task} (round {rounds})"),
             TaskOutcome::Rejected { rounds, failing } => {
-                format!("rejected  {task} after {rounds} rounds: failing {failing:?}")
+                format!(
+                    "rejected  {task} after {rounds} rounds: failing {}",
+                    failing.join(", ")
+                )
             }
             TaskOutcome::Infra(m) => format!("INFRA     {task}: {m}"),
             TaskOutcome::Invalid(m) => format!("invalid   {task}: {m}"),

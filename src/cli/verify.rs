@@ -13,19 +13,28 @@ use super::Cli;
 use crate::engine::agents::replay::NoAgent;
 use crate::engine::bundle::import::import_paths;
 use crate::engine::bundle::public::read_bundle;
-use crate::engine::harness::verify::verify_task;
+use crate::engine::harness::verify::{verify_task, Verification};
 use crate::engine::harness::Bus;
+use crate::engine::store::Store;
 
 /// Arguments of `verify`.
 #[derive(Debug, Args)]
 #[command(
-    about = "Re-verify existing tuples: C1-C5, determinism and a noop probe, with no agent",
+    about = "Re-verify existing tuples: C1-C5, determinism and the reward probes, with no agent",
     long_about = "Replays the scripts of existing tuples through the harness: initial_setup.py on a fresh \
 V_init, initial_setup.py + golden_patch.py on a fresh V_gold, the forbidden-pattern scan, reward.py twice \
-on each endpoint, and a noop probe (the reward on an environment where nothing was set up must not score \
-1.0). The replay is recorded in the store as a round with source `verify`; the tuple's status is not \
-changed.\n\nBUNDLE_DIRs (public layout) are imported first. Exit status 0 when every tuple verifies, 1 when \
-any fails or could not be run, 2 on usage errors.\n\nExamples:\n  tuplewright verify output/final/mail_archive_003\n  tuplewright verify --tasks mail_archive_003 team-chat_topic_001"
+on each endpoint, and — once C1-C5 hold — three probes the reward must score at most [loop] \
+probe_threshold (default 0.0) on: noop (a fresh environment, nothing set up), empty_state (every app \
+collection emptied, an empty home) and destructive (V_init with the primary collection the task touches \
+wiped). A probe above the threshold fails verification as `probe:<name>`.\n\n\
+The replay is recorded as a round with source `verify` and its outcome as a decision: an imported \
+(unverified) tuple that passes becomes `final` (or `vote_rejected` when its bundle says reject: true); \
+a tuple that fails becomes `verify_failed` with the failing checks as the reason. An infrastructure \
+failure changes nothing.\n\n\
+BUNDLE_DIRs (public layout) are imported first; a bundle whose id is already stored with different \
+scripts is refused unless --replace is given. Exit status 0 when every tuple verifies, 1 when any fails \
+or could not be run, 2 on usage errors.\n\nExamples:\n  tuplewright verify output/final/mail_archive_003\n  \
+tuplewright verify --tasks mail_archive_003 team-chat_topic_001 --json"
 )]
 pub struct VerifyArgs {
     /// Bundle directories in the public layout.
@@ -36,9 +45,38 @@ pub struct VerifyArgs {
     /// Print the results as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Let a bundle replace the stored scripts of a task with the same id.
+    #[arg(long)]
+    pub replace: bool,
     /// Run scripts WITHOUT the bubblewrap sandbox (recorded). Dangerous.
     #[arg(long)]
     pub unsafe_no_sandbox: bool,
+}
+
+/// Refuses bundles whose id is stored with other scripts (unless `replace`); returns their ids.
+fn check_bundles(store: &Store, dirs: &[PathBuf], replace: bool) -> anyhow::Result<Vec<String>> {
+    let mut ids = Vec::new();
+    let mut clashes = Vec::new();
+    for dir in dirs {
+        let b = read_bundle(dir).map_err(|p| anyhow::anyhow!("not a bundle: {p}"))?;
+        let id = b.task.task_id.clone();
+        let stored = store.rounds(&id).unwrap_or_default();
+        let latest = stored
+            .iter()
+            .rev()
+            .find(|r| r.round.scripts.reward.is_some());
+        if latest.is_some_and(|r| r.round.scripts != b.round.scripts) && !replace {
+            clashes.push(format!("{id} (from {})", dir.display()));
+        }
+        ids.push(id);
+    }
+    if !clashes.is_empty() {
+        anyhow::bail!(
+            "already in the store with different scripts: {}; verify the stored tuple with --tasks ID, or pass --replace to import the bundle's scripts over it",
+            clashes.join(", ")
+        );
+    }
+    Ok(ids)
 }
 
 /// Runs `verify`.
@@ -50,15 +88,10 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let mut store = open_store(cli, &config)?;
     let mut ids = args.tasks.clone();
     if !args.bundles.is_empty() {
+        ids.extend(check_bundles(&store, &args.bundles, args.replace)?);
         let summary = import_paths(&mut store, &args.bundles, &mut |_, _| {})?;
-        for p in &summary.problems {
+        for p in summary.problems.iter().chain(&summary.skipped) {
             eprintln!("skipped: {p}");
-        }
-        for dir in &args.bundles {
-            match read_bundle(dir) {
-                Ok(b) => ids.push(b.task.task_id.clone()),
-                Err(p) => eprintln!("not a bundle: {p}"),
-            }
         }
     }
     let leases = open_leases(cli, &config)?;
@@ -98,19 +131,13 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             Ok(v) => {
                 all_ok &= v.ok;
                 if !args.json {
-                    let noop = v.noop_score.map_or("error".into(), |s| format!("{s:.2}"));
-                    let verdict = if v.ok {
-                        "VERIFIED".to_string()
-                    } else {
-                        format!("FAILED {}", v.failing.join(","))
-                    };
-                    println!("{id:40} {verdict:24} noop={noop}");
+                    print_human(&v);
                 }
                 json_rows.push(serde_json::to_value(&v)?);
             }
             Err(e) => {
                 all_ok = false;
-                eprintln!("{id}: could not verify: {e}");
+                eprintln!("{id}: could not verify (status unchanged): {e}");
                 json_rows
                     .push(serde_json::json!({"task_id": id, "ok": false, "error": e.to_string()}));
             }
@@ -127,4 +154,22 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+fn print_human(v: &Verification) {
+    let verdict = if v.ok {
+        "VERIFIED".to_string()
+    } else {
+        format!("FAILED {}", v.failing.join(","))
+    };
+    let status = if v.status == v.status_before {
+        v.status.clone()
+    } else {
+        format!("{} -> {}", v.status_before, v.status)
+    };
+    println!("{:40} {verdict:24} {status}", v.task_id);
+    for p in &v.probes {
+        let word = if p.pass { "pass" } else { "FAIL" };
+        println!("  probe:{:<12} {word}  {}", p.probe, p.details);
+    }
 }

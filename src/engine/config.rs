@@ -226,6 +226,9 @@ reward_timeout_secs = 60.0
 work_dir = ""
 # Directory holding <app>/SKILL.md; empty = ./skills, then the source tree's skills/.
 skills_dir = ""
+# Highest score reward.py may give a probe state (noop, empty state, destructive) before the round
+# (or `verify`) fails: 0.0 = no credit where the task was not done (0.0 <= t < 1.0).
+probe_threshold = 0.0
 
 [agents]
 # Generator / Discriminator of `run` (--generator / --discriminator override) and of runs started
@@ -334,11 +337,16 @@ impl Config {
             message,
         };
         let de = toml::Deserializer::parse(text).map_err(|e| invalid(".".into(), e.to_string()))?;
-        serde_path_to_error::deserialize(de).map_err(|e| {
+        let config: Self = serde_path_to_error::deserialize(de).map_err(|e| {
             let key = e.path().to_string();
             let message = e.inner().message().to_string();
             invalid(key, message)
-        })
+        })?;
+        config
+            .agreement
+            .validate()
+            .map_err(|m| invalid("loop".into(), m))?;
+        Ok(config)
     }
 
     /// Loads `path`; a missing file means the defaults (`explicit` = the user named the file, so

@@ -11,6 +11,7 @@ pub mod env;
 pub mod filter;
 pub mod harness;
 pub mod lease;
+pub mod probes;
 pub mod providers;
 pub mod rollout;
 pub mod sandbox;

@@ -288,8 +288,8 @@ pub fn write_bundles(dir: &Path, n: usize, seed: u64) -> std::io::Result<()> {
             instruction: task.instruction.clone(),
             id: task.task_id.clone(),
             app_type: task.labels.platform.clone().unwrap_or_default(),
-            generated_at: "2026-01-01T00:00:00.000Z".into(),
-            adversarial_rounds: 1,
+            generated_at: Some("2026-01-01T00:00:00.000Z".into()),
+            adversarial_rounds: 1.into(),
             ..ConfigJson::default()
         };
         let tc = json!({"task_id": task.task_id, "domain": task.labels.domain, "task_instruction": task.instruction,

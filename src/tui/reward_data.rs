@@ -8,6 +8,7 @@
 
 use serde_json::Value;
 
+use crate::engine::probes::ProbeKind;
 use crate::engine::store::{RewardRun, Rollout, Store, StoreError};
 
 /// One component of a reward.
@@ -129,6 +130,17 @@ fn card_of_run(label: String, r: &RewardRun) -> RewardCard {
     }
 }
 
+/// The status a REVIEW.md's probe table gives `probe` (`| probe:noop | FAIL | 1.00 | … |`).
+pub fn probe_status(review: &str, probe: &str) -> Option<String> {
+    review.lines().find_map(|line| {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        (cells.len() >= 4 && cells[1] == probe).then(|| match cells[2] {
+            "FAIL" => "FAIL (above the threshold)".to_string(),
+            other => other.to_string(),
+        })
+    })
+}
+
 /// Cards of one endpoint: one card when every run agrees, else one card per run, flagged.
 fn endpoint_cards(name: &str, runs: &[&RewardRun]) -> Vec<RewardCard> {
     let Some(first) = runs.first() else {
@@ -200,6 +212,15 @@ pub fn load_rewards(store: &Store, task_id: &str) -> Result<RewardView, StoreErr
             };
             let mut cards = endpoint_cards("r(init)", &of("initial"));
             cards.extend(endpoint_cards("r(gold)", &of("golden")));
+            // The probes, labelled with the verdict the round's REVIEW.md records for them.
+            for kind in ProbeKind::ALL {
+                let ep = kind.endpoint();
+                let label = match probe_status(&r.round.review_md, &ep) {
+                    Some(status) => format!("{ep} {status}"),
+                    None => ep.clone(),
+                };
+                cards.extend(endpoint_cards(&label, &of(&ep)));
+            }
             RoundRewards {
                 round_no: r.round.round_no.unwrap_or(0),
                 verdict: r.round.verdict.clone(),

@@ -208,6 +208,9 @@ pub fn status_glyph(status: &str) -> (&'static str, Role) {
         "voted" | "loop_accepted" => ("◆", Role::Keep),
         "in_loop" => ("▶", Role::Modified),
         "needs_human" => ("?", Role::Undecided),
+        // Not verified by this harness: never the glyph of a verified tuple.
+        "imported" => ("◇", Role::Undecided),
+        "verify_failed" => ("✘", Role::Reject),
         "loop_failed" | "vote_rejected" | "rollout_rejected" | "dropped" => ("✘", Role::Reject),
         _ => ("·", Role::Muted),
     }

@@ -28,6 +28,14 @@ for name, weight, score in [('topic names release 2.4', 0.5, names_release), ('t
 print('REWARD: ' + str(0.5 * names_release + 0.5 * says_freeze))
 "#;
 
+/// A reward giving credit for the old topic's mere absence: a fresh or emptied state scores 1.0.
+pub const REWARD_ABSENCE: &str = r#"state = go()['current_state']
+chans = {c['name']: c for c in state.get('channels', [])}
+changed = chans.get('release', {}).get('topic', '') != 'Planning'
+print('COMPONENT: ' + json.dumps({'name': 'topic changed', 'weight': 1.0, 'score': 1.0 if changed else 0.0, 'detail': ''}))
+print('REWARD: ' + ('1.0' if changed else '0.0'))
+"#;
+
 /// A reward that agrees with itself only by chance.
 pub const REWARD_FLAKY: &str = r#"state = go()['current_state']
 print('REWARD: ' + ('1.0' if os.urandom(1)[0] % 2 else '0.0'))

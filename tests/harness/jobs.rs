@@ -239,8 +239,21 @@ fn a_round_reports_each_check_and_reward_run_before_it_is_recorded() {
         .filter(|e| e.kind == "round.check")
         .map(|e| e.payload["check"].as_str().unwrap())
         .collect();
-    // In the order the harness settles them: scripts, then the scan, then gold, then init.
-    assert_eq!(checks, ["C1", "C2", "C5", "C3", "C4"]);
+    // In the order the harness settles them: scripts, then the scan, then gold, then init, then
+    // the probes.
+    assert_eq!(
+        checks,
+        [
+            "C1",
+            "C2",
+            "C5",
+            "C3",
+            "C4",
+            "probe:noop",
+            "probe:empty_state",
+            "probe:destructive"
+        ]
+    );
     assert!(task[..recorded]
         .iter()
         .filter(|e| e.kind == "round.check")
@@ -264,10 +277,10 @@ fn a_round_reports_each_check_and_reward_run_before_it_is_recorded() {
             ("init".to_string(), 0.0)
         ]
     );
-    // Modest volume: 5 checks + 4 reward runs per round.
+    // Modest volume: 5 checks + 3 probe checks + 4 reward runs per round.
     let extra = events
         .iter()
         .filter(|e| e.kind == "round.check" || e.kind == "reward.scored")
         .count();
-    assert_eq!(extra, 3 * 9);
+    assert_eq!(extra, 3 * 12);
 }

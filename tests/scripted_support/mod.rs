@@ -270,6 +270,8 @@ pub async fn sandboxed_round(
         scan: Vec::new(),
         gold_runs: Vec::new(),
         init_runs: Vec::new(),
+        probes: Vec::new(),
+        probe_threshold: 0.0,
     };
     let s1 = h
         .run(&v_init, Role::Setup, "initial_setup.py", &gen.initial_setup)

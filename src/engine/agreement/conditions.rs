@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::probes::{judge, ProbeCheck, ProbeRun};
+
 /// Tolerance when comparing rewards to the endpoints 1.0 and 0.0 (rewards are printed decimals).
 pub const SCORE_EPSILON: f64 = 1e-6;
 
@@ -129,6 +131,12 @@ pub struct RoundObservation {
     pub gold_runs: Vec<RewardRun>,
     /// Reward runs on V_init, in order (normally two).
     pub init_runs: Vec<RewardRun>,
+    /// Reward runs on the probe states (empty = not run: they run once C1–C5 hold).
+    #[serde(default)]
+    pub probes: Vec<ProbeRun>,
+    /// Highest score a probe may get.
+    #[serde(default)]
+    pub probe_threshold: f64,
 }
 
 /// The conditions of a round and whether it passes.
@@ -136,7 +144,10 @@ pub struct RoundObservation {
 pub struct RoundVerdict {
     /// C1..C5 in order.
     pub conditions: Vec<Condition>,
-    /// True iff every condition passes.
+    /// The probes, judged (empty when they were not run).
+    #[serde(default)]
+    pub probes: Vec<ProbeCheck>,
+    /// True iff every condition and every probe passes.
     pub pass: bool,
 }
 
@@ -147,6 +158,20 @@ impl RoundVerdict {
             .iter()
             .filter(|c| c.status != ConditionStatus::Pass)
             .map(|c| c.id)
+            .collect()
+    }
+
+    /// Every failing check by name: `C1`..`C5`, then `probe:<name>`.
+    pub fn failing_names(&self) -> Vec<String> {
+        self.failing()
+            .iter()
+            .map(|c| format!("{c:?}"))
+            .chain(
+                self.probes
+                    .iter()
+                    .filter(|p| !p.pass)
+                    .map(ProbeCheck::condition),
+            )
             .collect()
     }
 }
@@ -238,8 +263,14 @@ pub fn evaluate(obs: &RoundObservation) -> RoundVerdict {
         }
     };
     let conditions = vec![c1, c2, c3, c4, c5];
-    let pass = conditions.iter().all(|c| c.status == ConditionStatus::Pass);
-    RoundVerdict { conditions, pass }
+    let probes = judge(&obs.probes, obs.probe_threshold);
+    let pass = conditions.iter().all(|c| c.status == ConditionStatus::Pass)
+        && probes.iter().all(|p| p.pass);
+    RoundVerdict {
+        conditions,
+        probes,
+        pass,
+    }
 }
 
 /// The first scored run of a list, used for breakdown tables.

@@ -5,12 +5,14 @@
 //! bundle, and a replay in tests.
 
 mod conditions;
+mod probes;
 mod review;
 
 pub use conditions::{
     evaluate, ComponentScore, Condition, ConditionId, ConditionStatus, RewardRun, RoundObservation,
     RoundVerdict, ScanFindingRef, ScriptRun,
 };
+pub use probes::{judge as judge_probes, ProbeCheck, ProbeRun};
 pub use review::render_review;
 
 #[cfg(test)]

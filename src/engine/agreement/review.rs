@@ -68,48 +68,110 @@ fn component_list(components: &[ComponentScore], keep: impl Fn(&ComponentScore) 
         .join("; ")
 }
 
-fn feedback(obs: &RoundObservation, verdict: &RoundVerdict) -> Vec<String> {
-    let mut items = Vec::new();
+/// Feedback split by the script at fault: (for the Generator, for the Discriminator). A fault of
+/// reward.py (a crash, a missing module, no `REWARD:` line, non-determinism, a scan finding, a
+/// probe it scores above the threshold) never becomes Generator feedback.
+fn feedback(obs: &RoundObservation, verdict: &RoundVerdict) -> (Vec<String>, Vec<String>) {
+    let (mut setup, mut reward) = (Vec::new(), Vec::new());
     for c in &verdict.conditions {
-        if c.status == ConditionStatus::Pass {
+        if c.status != ConditionStatus::Fail {
             continue;
         }
-        let item = match (c.id, c.status) {
-            (_, ConditionStatus::NotRun) => continue,
-            (ConditionId::C1, _) => format!(
-                "initial_setup.py did not run to completion: {}. Make it run cleanly on a fresh environment.",
+        match c.id {
+            ConditionId::C1 => setup.push(format!(
+                "initial_setup.py failed on V_init: {}. Make it run cleanly on a fresh environment.",
                 c.details
-            ),
-            (ConditionId::C2, _) => format!(
-                "golden_patch.py did not run to completion: {}. It runs on an environment that already holds the initial state.",
+            )),
+            ConditionId::C2 => setup.push(format!(
+                "golden_patch.py failed on V_gold: {}. It runs on an environment that already holds the initial state.",
                 c.details
-            ),
-            (ConditionId::C3, _) => match first_scored(&obs.gold_runs) {
-                Some((s, comps)) if c.details.starts_with("r(") => format!(
-                    "The golden state scores {s:.2}, not 1.0. Unmet on V_gold: {}. Change golden_patch.py so the final state meets them exactly as the instruction and context state.",
-                    component_list(comps, |x| x.score < COMPONENT_PASS)
-                ),
-                _ => format!("Reward on V_gold is unusable ({}); the Discriminator must fix reward.py.", c.details),
+            )),
+            ConditionId::C3 => match first_scored(&obs.gold_runs) {
+                Some((s, comps)) if c.details.starts_with("r(") => {
+                    let unmet = component_list(comps, |x| x.score < COMPONENT_PASS);
+                    if unmet.is_empty() {
+                        reward.push(format!(
+                            "reward.py scores V_gold {s:.2} without naming an unmet component (no FAIL line to act on). Print one PASS/FAIL line per component so a shortfall can be attributed."
+                        ));
+                    } else {
+                        setup.push(format!(
+                            "The golden state scores {s:.2}, not 1.0. Unmet on V_gold: {unmet}. Change golden_patch.py so the final state meets them exactly as the instruction and context state."
+                        ));
+                    }
+                }
+                _ => reward.push(format!(
+                    "reward.py is unusable on V_gold: {}. Fix reward.py (this is not a fault of the setup scripts).",
+                    c.details
+                )),
             },
-            (ConditionId::C4, _) => match first_scored(&obs.init_runs) {
-                Some((s, comps)) if c.details.starts_with("r(") => format!(
+            ConditionId::C4 => match first_scored(&obs.init_runs) {
+                Some((s, comps)) if c.details.starts_with("r(") => setup.push(format!(
                     "The initial state already scores {s:.2}. Credited on V_init: {}. initial_setup.py must not pre-complete any part of the task.",
                     component_list(comps, |x| x.score > 0.0)
-                ),
-                _ => format!("Reward on V_init is unusable ({}); the Discriminator must fix reward.py.", c.details),
+                )),
+                _ => reward.push(format!(
+                    "reward.py is unusable on V_init: {}. Fix reward.py (this is not a fault of the setup scripts).",
+                    c.details
+                )),
             },
-            (ConditionId::C5, _) => {
+            ConditionId::C5 => {
                 let list: Vec<String> = obs
                     .scan
                     .iter()
                     .map(|f| format!("line {}: `{}` — {}", f.line, f.rule, f.reason))
                     .collect();
-                format!("reward.py was rejected by the forbidden-pattern scan (Discriminator to fix): {}", list.join("; "))
+                reward.push(format!(
+                    "reward.py was rejected by the forbidden-pattern scan: {}",
+                    list.join("; ")
+                ));
             }
-        };
-        items.push(item);
+        }
     }
-    items
+    for p in verdict.probes.iter().filter(|p| !p.pass) {
+        reward.push(format!(
+            "Probe `{}` failed ({}). A state where the task was not done must earn no credit: score what the task adds or changes, never the mere absence of items.",
+            p.condition(),
+            p.details
+        ));
+    }
+    (setup, reward)
+}
+
+fn numbered(out: &mut String, title: &str, items: &[String], none: &str) {
+    let _ = writeln!(out, "## {title}\n");
+    if items.is_empty() {
+        let _ = writeln!(out, "{none}\n");
+        return;
+    }
+    for (i, item) in items.iter().enumerate() {
+        let _ = writeln!(out, "{}. {item}", i + 1);
+    }
+    out.push('\n');
+}
+
+fn probes(out: &mut String, obs: &RoundObservation, verdict: &RoundVerdict) {
+    let _ = writeln!(out, "## Probes\n");
+    if verdict.probes.is_empty() {
+        let _ = writeln!(
+            out,
+            "Not run: the probes run once C1–C5 hold (threshold {:.2}).\n",
+            obs.probe_threshold
+        );
+        return;
+    }
+    let _ = writeln!(out, "| Probe | Status | Score | Details |");
+    let _ = writeln!(out, "|---|---|---|---|");
+    for p in &verdict.probes {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            p.condition(),
+            if p.pass { "PASS" } else { "FAIL" },
+            p.score.map_or("error".to_string(), |s| format!("{s:.2}")),
+            cell(&p.details)
+        );
+    }
+    out.push('\n');
 }
 
 /// Renders the round's REVIEW.md. `reward_sha256` identifies the reward script that was judged.
@@ -138,17 +200,20 @@ pub fn render_review(
     out.push('\n');
     breakdown(&mut out, "Golden File", &obs.gold_runs);
     breakdown(&mut out, "Initial File", &obs.init_runs);
-    let _ = writeln!(out, "## Feedback for Setup-Gen\n");
-    let items = feedback(obs, verdict);
-    if items.is_empty() {
-        let _ = writeln!(out, "None: all five conditions hold.\n");
-    }
-    for (i, item) in items.iter().enumerate() {
-        let _ = writeln!(out, "{}. {item}", i + 1);
-    }
-    if !items.is_empty() {
-        out.push('\n');
-    }
+    probes(&mut out, obs, verdict);
+    let (setup, reward) = feedback(obs, verdict);
+    let none = if verdict.pass {
+        "None: all five conditions and the probes hold."
+    } else {
+        "None: no fault of initial_setup.py or golden_patch.py was found."
+    };
+    numbered(&mut out, "Feedback for Setup-Gen", &setup, none);
+    let none = if verdict.pass {
+        "None."
+    } else {
+        "None: no fault of reward.py was found."
+    };
+    numbered(&mut out, "Feedback for Reward-Gen", &reward, none);
     let _ = writeln!(out, "## Reward Script Summary\n");
     let _ = writeln!(out, "- reward.py sha256: `{reward_sha256}`");
     if let Some((_, comps)) = first_scored(&obs.gold_runs).or_else(|| first_scored(&obs.init_runs))

@@ -47,6 +47,8 @@ fn passing() -> RoundObservation {
         scan: vec![],
         gold_runs: vec![gold.clone(), gold],
         init_runs: vec![init.clone(), init],
+        probes: vec![],
+        probe_threshold: 0.0,
     }
 }
 
@@ -116,6 +118,8 @@ fn failed_setup_leaves_later_conditions_not_run() {
         scan: vec![],
         gold_runs: vec![],
         init_runs: vec![],
+        probes: vec![],
+        probe_threshold: 0.0,
     };
     let v = evaluate(&obs);
     assert_eq!(status(&v, ConditionId::C1), ConditionStatus::Fail);
@@ -149,7 +153,9 @@ fn review_follows_the_public_section_order() {
         "## Agreement Conditions",
         "## Scoring Breakdown — Golden File",
         "## Scoring Breakdown — Initial File",
+        "## Probes",
         "## Feedback for Setup-Gen",
+        "## Feedback for Reward-Gen",
         "## Reward Script Summary",
     ];
     let mut at = 0;
@@ -170,4 +176,69 @@ fn pipes_in_details_do_not_break_the_table() {
     };
     let md = render_review(&obs, &evaluate(&obs), "x");
     assert!(md.contains("a \\| b c"));
+}
+
+fn probe(name: &str, run: RewardRun) -> ProbeRun {
+    ProbeRun {
+        probe: name.into(),
+        state: format!("{name} state"),
+        run,
+    }
+}
+
+#[test]
+fn a_probe_above_the_threshold_fails_the_round_and_goes_to_the_discriminator() {
+    let mut obs = passing();
+    obs.probes = vec![
+        probe("noop", scored(0.0, vec![])),
+        probe("empty_state", scored(1.0, vec![])),
+        probe(
+            "destructive",
+            RewardRun::Error("reward.py failed (exit code 1)".into()),
+        ),
+    ];
+    let v = evaluate(&obs);
+    assert!(!v.pass);
+    assert!(v.failing().is_empty(), "C1–C5 still hold");
+    assert_eq!(v.failing_names(), ["probe:empty_state"]);
+    let md = render_review(&obs, &v, "x");
+    assert!(md.contains("## Verdict: FAIL"));
+    assert!(md.contains("| probe:noop | PASS | 0.00 |"), "{md}");
+    assert!(md.contains("| probe:empty_state | FAIL | 1.00 |"), "{md}");
+    assert!(
+        md.contains("| probe:destructive | PASS | error | destructive state: no credit given"),
+        "{md}"
+    );
+    let (setup, reward) = md.split_once("## Feedback for Reward-Gen").unwrap();
+    assert!(setup.contains("None: no fault of initial_setup.py"), "{md}");
+    assert!(reward.contains("Probe `probe:empty_state` failed"), "{md}");
+    // A threshold the probe is under passes it.
+    obs.probe_threshold = 0.5;
+    obs.probes[1].run = scored(0.5, vec![]);
+    assert!(evaluate(&obs).pass);
+}
+
+#[test]
+fn a_reward_crash_is_the_discriminators_fault_never_the_generators() {
+    let mut obs = passing();
+    let crash = RewardRun::Error(
+        "reward.py failed (exit code 1), importing a module that is not available here (`helpers`); stderr tail: ModuleNotFoundError: No module named 'helpers'".into(),
+    );
+    obs.gold_runs = vec![crash.clone(), crash];
+    let v = evaluate(&obs);
+    let md = render_review(&obs, &v, "x");
+    let (setup, reward) = md.split_once("## Feedback for Reward-Gen").unwrap();
+    let setup = setup.split_once("## Feedback for Setup-Gen").unwrap().1;
+    assert!(!setup.contains("Change golden_patch.py"), "{md}");
+    assert!(
+        reward.contains("reward.py is unusable on V_gold")
+            && reward.contains("No module named 'helpers'"),
+        "{md}"
+    );
+    // A zero on V_gold with no unmet component named is not blamed on the golden patch either.
+    obs.gold_runs = vec![scored(0.0, vec![]), scored(0.0, vec![])];
+    let md = render_review(&obs, &evaluate(&obs), "x");
+    let (setup, reward) = md.split_once("## Feedback for Reward-Gen").unwrap();
+    assert!(!setup.contains("Unmet on V_gold"), "{md}");
+    assert!(reward.contains("without naming an unmet component"), "{md}");
 }

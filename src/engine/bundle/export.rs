@@ -14,7 +14,7 @@ use super::layout::{self, ConfigJson};
 use super::meta::{final_round, meta_json};
 use crate::engine::filter::effective_outcome;
 use crate::engine::scratch::{self, DirLock};
-use crate::engine::store::{Store, StoreError, StoredTask, TaskFilter};
+use crate::engine::store::{Store, StoreError, StoredRound, StoredTask, TaskFilter};
 
 /// Errors while exporting.
 #[derive(Debug, thiserror::Error)]
@@ -96,6 +96,23 @@ fn task_config(task: &StoredTask, instruction: &str) -> Value {
     Value::Object(obj)
 }
 
+/// The exported REVIEW.md: the round's own, or — for an imported bundle that had none — a review
+/// saying the tuple is unverified (never an empty file).
+fn review_of(task: &StoredTask, round: &StoredRound) -> String {
+    if !round.round.review_md.trim().is_empty() {
+        return round.round.review_md.clone();
+    }
+    let id = &task.task.task_id;
+    format!(
+        "# Round {} Review\n\n## Verdict: UNVERIFIED\n\nImported from {} without a REVIEW.md; tuplewright has \
+         not verified this tuple (status `{}`). Run `tuplewright verify --tasks {id}` to check C1–C5 \
+         and the probes.\n",
+        round.round.round_no.unwrap_or(1),
+        task.task.origin,
+        task.status
+    )
+}
+
 /// Renders one task's bundle, or explains why it cannot be exported.
 pub fn render(
     store: &Store,
@@ -133,6 +150,27 @@ pub fn render(
     let instruction = revised
         .clone()
         .unwrap_or_else(|| task.task.instruction.clone());
+    // The rounds this harness ran to agreement; an imported tuple keeps its bundle's own count.
+    let loop_rounds = rounds
+        .iter()
+        .filter(|r| r.round.source == "loop")
+        .filter_map(|r| r.round.round_no)
+        .max();
+    let adversarial_rounds = match (loop_rounds, carried("adversarial_rounds")) {
+        (Some(n), _) => n.into(),
+        (None, Some(v)) if !v.is_null() => v,
+        (None, _) => round.round.round_no.unwrap_or(1).into(),
+    };
+    // The original's time, else the time of the loop round that produced the scripts; never the
+    // time of an import or a verification.
+    let generated_at = match carried("generated_at") {
+        Some(Value::String(at)) => Some(at),
+        _ => rounds
+            .iter()
+            .rev()
+            .find(|r| r.round.source == "loop" && r.round.scripts == round.round.scripts)
+            .map(|r| r.round.finished_at.clone()),
+    };
     let config = ConfigJson {
         instruction: instruction.clone(),
         id: task.task.task_id.clone(),
@@ -144,8 +182,9 @@ pub fn render(
             .or_else(|| task.task.labels.domain.clone())
             .unwrap_or_default(),
         url_prefix: url_prefix.to_string(),
-        generated_at: round.round.finished_at.clone(),
-        adversarial_rounds: round.round.round_no.unwrap_or(1),
+        original_urls: orig_config.map(layout::script_urls).unwrap_or_default(),
+        generated_at,
+        adversarial_rounds,
         filter,
         revised_query: revised
             .clone()
@@ -169,10 +208,7 @@ pub fn render(
         (layout::SETUP_PY, text(&s.setup)),
         (layout::GOLDEN_PY, text(&s.golden)),
         (layout::REWARD_PY, text(&s.reward)),
-        (
-            layout::REVIEW_MD,
-            round.round.review_md.clone().into_bytes(),
-        ),
+        (layout::REVIEW_MD, review_of(task, round).into_bytes()),
         (layout::META_JSON, json_bytes(&meta)),
     ]))
 }

@@ -37,6 +37,82 @@ pub struct ImportSummary {
     pub rounds_recorded: usize,
     /// Rejected items, each naming file, index/path and field.
     pub problems: Vec<Problem>,
+    /// Folders that were not imported and why (e.g. scripts without a config.json).
+    pub skipped: Vec<Problem>,
+}
+
+/// How to import.
+#[derive(Debug, Clone, Default)]
+pub struct ImportOptions {
+    /// Where the data came from, `REPO@COMMIT` (e.g. `xlang-ai/CUA-Gym@1a2b3c4`): stored origins
+    /// become `REPO@COMMIT:<path relative to the imported path>`. `None` = absolute local paths.
+    pub origin: Option<String>,
+}
+
+impl ImportOptions {
+    /// Checks `origin` is `REPO@COMMIT`, naming what is wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        let Some(o) = &self.origin else {
+            return Ok(());
+        };
+        let ok_part = |p: &str| {
+            !p.is_empty()
+                && p.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '_' | '-' | '.'))
+        };
+        match o.split_once('@') {
+            Some((repo, commit)) if ok_part(repo) && ok_part(commit) && !commit.contains('/') => {
+                Ok(())
+            }
+            _ => Err(format!(
+                "--origin {o:?}: expected REPO@COMMIT, e.g. xlang-ai/CUA-Gym@1a2b3c4"
+            )),
+        }
+    }
+
+    /// The stored origin of `item`, found under the import argument `root`.
+    fn origin_of(&self, root: &Path, item: &Path) -> String {
+        match &self.origin {
+            None => std::path::absolute(item)
+                .unwrap_or_else(|_| item.to_path_buf())
+                .display()
+                .to_string(),
+            Some(o) => {
+                let rel = item
+                    .strip_prefix(root)
+                    .ok()
+                    .filter(|r| !r.as_os_str().is_empty());
+                let rel = rel
+                    .map(Path::to_path_buf)
+                    .or_else(|| item.file_name().map(PathBuf::from))
+                    .unwrap_or_default();
+                format!("{o}:{}", rel.display())
+            }
+        }
+    }
+}
+
+/// True when `dir` directly holds scripts or a review (a bundle's or a stage's folder).
+fn holds_scripts(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|rd| {
+        rd.flatten().any(|e| {
+            let n = e.file_name().to_string_lossy().to_string();
+            n.ends_with(".py") || n == layout::REVIEW_MD
+        })
+    })
+}
+
+/// The `output/final/<id>` folder matching an `output/adversarial/<id>` folder.
+fn final_of(adversarial: &Path) -> Option<PathBuf> {
+    let parent = adversarial.parent()?;
+    (parent.file_name()? == "adversarial")
+        .then(|| {
+            parent.parent().map(|r| {
+                r.join("final")
+                    .join(adversarial.file_name().unwrap_or_default())
+            })
+        })
+        .flatten()
 }
 
 /// One thing to import.
@@ -57,9 +133,12 @@ impl From<StoreError> for ItemError {
     }
 }
 
-/// Files and bundle directories found under the given paths, in a stable order.
+/// Files and bundle directories found under the given paths, in a stable order. Folders holding
+/// scripts but no config.json are reported in `summary.skipped` — except the
+/// `output/adversarial/<id>/` half of a three-stage bundle whose `output/final/<id>/` is imported.
 fn discover(paths: &[PathBuf], summary: &mut ImportSummary) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let (mut files, mut bundles) = (Vec::new(), Vec::new());
+    let mut script_dirs = Vec::new();
     for path in paths {
         let refuse = |why: String| Problem::item(path.display().to_string(), why);
         match path.symlink_metadata() {
@@ -117,6 +196,10 @@ fn discover(paths: &[PathBuf], summary: &mut ImportSummary) -> (Vec<PathBuf>, Ve
             if entry.file_type().is_dir() && has_config {
                 bundles.push(p.to_path_buf());
                 walk.skip_current_dir();
+            } else if entry.file_type().is_dir() && holds_scripts(p) {
+                // Its JSON (e.g. a task_config.json) is part of a bundle, never a task file.
+                script_dirs.push(p.to_path_buf());
+                walk.skip_current_dir();
             } else if entry.file_type().is_file()
                 && p.extension().is_some_and(|e| e == "json")
                 && !p
@@ -127,6 +210,26 @@ fn discover(paths: &[PathBuf], summary: &mut ImportSummary) -> (Vec<PathBuf>, Ve
             }
         }
     }
+    for dir in script_dirs {
+        let fin = final_of(&dir);
+        if fin.as_ref().is_some_and(|f| bundles.contains(f)) {
+            continue;
+        }
+        let why = match fin {
+            Some(f) if f.join(layout::CONFIG_JSON).is_file() => format!(
+                "scripts without a config.json; its config.json is in {}: import that folder too",
+                f.display()
+            ),
+            Some(f) => format!(
+                "scripts without a config.json, and no {} (the task never reached the final stage)",
+                f.join(layout::CONFIG_JSON).display()
+            ),
+            None => "holds scripts but no config.json: not a bundle".to_string(),
+        };
+        summary
+            .skipped
+            .push(Problem::item(dir.display().to_string(), why));
+    }
     (files, bundles)
 }
 
@@ -136,30 +239,58 @@ pub fn import_paths(
     paths: &[PathBuf],
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<ImportSummary, StoreError> {
+    import_paths_with(store, paths, &ImportOptions::default(), progress)
+}
+
+/// The import argument `item` was found under.
+fn root_of<'a>(paths: &'a [PathBuf], item: &'a Path) -> &'a Path {
+    paths
+        .iter()
+        .find(|r| item.starts_with(r))
+        .map_or(item, PathBuf::as_path)
+}
+
+/// [`import_paths`] with options (the dataset's origin).
+pub fn import_paths_with(
+    store: &mut Store,
+    paths: &[PathBuf],
+    opts: &ImportOptions,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<ImportSummary, StoreError> {
     let mut summary = ImportSummary::default();
     let (files, bundles) = discover(paths, &mut summary);
     let mut items: Vec<Result<Item, Problem>> = Vec::new();
     for file in &files {
         summary.task_files += 1;
-        let label = file.display().to_string();
+        let label = std::path::absolute(file)
+            .unwrap_or_else(|_| file.clone())
+            .display()
+            .to_string();
+        let origin = opts.origin_of(root_of(paths, file), file);
         match read_regular(file) {
             Err(e) => summary.problems.push(Problem::item(&label, e.to_string())),
             Ok(text) => match taskgen::parse_file(&text, &label) {
                 Err(p) => summary.problems.push(p),
-                Ok(tasks) => items.extend(
-                    tasks
-                        .into_iter()
-                        .map(|t| t.map(|t| Item::Task(Box::new(t)))),
-                ),
+                Ok(tasks) => items.extend(tasks.into_iter().map(|t| {
+                    t.map(|mut t| {
+                        if let Some(rest) = t.origin.strip_prefix(&label) {
+                            t.origin = format!("{origin}{rest}");
+                        }
+                        Item::Task(Box::new(t))
+                    })
+                })),
             },
         }
     }
     let total = items.len() + bundles.len();
     summary.bundles = bundles.len();
     // Bundles are read lazily, batch by batch, so 30k bundles are never all in memory.
-    let bundle_items = bundles
-        .iter()
-        .map(|dir| read_bundle(dir).map(|b| Item::Bundle(Box::new(b))));
+    let bundle_items = bundles.iter().map(|dir| {
+        read_bundle(dir).map(|mut b| {
+            b.task.origin = opts.origin_of(root_of(paths, dir), dir);
+            Item::Bundle(Box::new(b))
+        })
+    });
     let mut all = items.into_iter().chain(bundle_items);
     let mut done = 0;
     loop {

@@ -38,12 +38,15 @@ pub struct ConfigJson {
     pub id: String,
     /// `app_type`.
     pub app_type: String,
-    /// URL prefix for the scripts ("" = relative names).
+    /// URL prefix for the scripts ("" = the original URLs, else relative names).
     pub url_prefix: String,
-    /// `generated_at`.
-    pub generated_at: String,
-    /// `adversarial_rounds`.
-    pub adversarial_rounds: i64,
+    /// The original bundle's script URLs (initial_setup.py's download URL, the evaluator URL),
+    /// kept when no prefix is asked for.
+    pub original_urls: (Option<String>, Option<String>),
+    /// `generated_at` (`None` = unknown: the field is left out, never invented).
+    pub generated_at: Option<String>,
+    /// `adversarial_rounds` (the original value verbatim for an imported tuple, e.g. `"3"`).
+    pub adversarial_rounds: Value,
     /// Filter output: `reject`, `train_poor_fit` (present only after the vote filter).
     pub filter: Option<(bool, bool)>,
     /// `revised_query` (only when the query was modified).
@@ -54,6 +57,10 @@ impl ConfigJson {
     /// The exact public shape, fields in the public order.
     pub fn to_value(&self) -> Value {
         let prefix = self.url_prefix.replace("{task_id}", &self.id);
+        let url = |original: &Option<String>, name: &str| match original {
+            Some(u) if prefix.is_empty() => u.clone(),
+            _ => format!("{prefix}{name}"),
+        };
         let mut obj = Map::new();
         obj.insert("instruction".into(), json!(self.instruction));
         obj.insert("id".into(), json!(self.id));
@@ -62,16 +69,18 @@ impl ConfigJson {
             "config".into(),
             json!([
                 {"type": "download", "parameters": {"files": [
-                    {"url": format!("{prefix}{SETUP_PY}"), "path": format!("{ENV_HOME}/{SETUP_PY}")}
+                    {"url": url(&self.original_urls.0, SETUP_PY), "path": format!("{ENV_HOME}/{SETUP_PY}")}
                 ]}},
                 {"type": "execute", "parameters": {"command": format!("python3 {ENV_HOME}/{SETUP_PY}")}}
             ]),
         );
         obj.insert(
             "evaluator".into(),
-            json!({"type": "python", "url": format!("{prefix}{REWARD_PY}")}),
+            json!({"type": "python", "url": url(&self.original_urls.1, REWARD_PY)}),
         );
-        obj.insert("generated_at".into(), json!(self.generated_at));
+        if let Some(at) = &self.generated_at {
+            obj.insert("generated_at".into(), json!(at));
+        }
         obj.insert("adversarial_rounds".into(), json!(self.adversarial_rounds));
         if let Some((reject, poor)) = self.filter {
             obj.insert("reject".into(), json!(reject));
@@ -82,6 +91,29 @@ impl ConfigJson {
         }
         Value::Object(obj)
     }
+}
+
+/// The script URLs of a `config.json`: the download URL of `initial_setup.py` and the evaluator's.
+pub fn script_urls(config: &Value) -> (Option<String>, Option<String>) {
+    let setup = config
+        .get("config")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|step| step.pointer("/parameters/files").and_then(Value::as_array))
+        .flatten()
+        .find(|f| {
+            f.get("path")
+                .and_then(Value::as_str)
+                .is_some_and(|p| p.ends_with(SETUP_PY))
+        })
+        .and_then(|f| f.get("url").and_then(Value::as_str))
+        .map(str::to_string);
+    let reward = config
+        .pointer("/evaluator/url")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    (setup, reward)
 }
 
 /// Which `config.json` variant a bundle uses.

@@ -17,8 +17,81 @@ pub struct PublicBundle {
     pub task: TaskRecord,
     /// The bundle's scripts and review as one imported round.
     pub round: RoundRecord,
-    /// `final`, or `vote_rejected` when `config.json` says `reject: true`.
+    /// Always `imported`: unverified until `verify` replays it (a `reject: true` in config.json
+    /// is kept in the stored original and applied when the tuple is promoted).
     pub status: TupleStatus,
+}
+
+/// The directories a bundle's files are read from: the bundle itself, then — in the public
+/// three-stage layout, where `output/final/<id>/` holds config.json and `output/adversarial/<id>/`
+/// the scripts — the matching adversarial directory.
+pub fn source_dirs(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut dirs = vec![dir.to_path_buf()];
+    let parent = dir.parent();
+    if let (Some(name), Some(stage)) = (dir.file_name(), parent.and_then(Path::file_name)) {
+        if stage == "final" {
+            if let Some(root) = parent.and_then(Path::parent) {
+                let adv = root.join("adversarial").join(name);
+                // Present at all (a link too, so that read_bundle refuses it rather than
+                // following it or silently ignoring it).
+                if adv.symlink_metadata().is_ok() {
+                    dirs.push(adv);
+                }
+            }
+        }
+    }
+    dirs
+}
+
+/// Reads `name` from the first of `dirs` that has it.
+fn read_first(dirs: &[std::path::PathBuf], name: &str) -> Result<Option<String>, Problem> {
+    for d in dirs {
+        if let Some(t) = read_text(d, name)? {
+            return Ok(Some(t));
+        }
+    }
+    Ok(None)
+}
+
+/// The highest `# Round N` heading of a REVIEW.md.
+pub fn review_round(review: &str) -> Option<i64> {
+    review
+        .lines()
+        .filter_map(|l| {
+            let rest = l.trim().strip_prefix("# Round ")?;
+            rest.split_whitespace().next()?.parse::<i64>().ok()
+        })
+        .filter(|n| *n >= 1)
+        .max()
+}
+
+/// `adversarial_rounds`: an integer, or the decimal string the public orchestrator template
+/// writes (`"3"`); absent or null = unknown.
+fn adversarial_rounds(v: Option<&Value>, loc: &str) -> Result<Option<i64>, Problem> {
+    let bad = |got: String| {
+        Problem::field(
+            loc,
+            "adversarial_rounds",
+            format!("expected a non-negative integer (or its decimal string), got {got}"),
+        )
+    };
+    match v {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => n
+            .as_i64()
+            .filter(|n| *n >= 0)
+            .map(Some)
+            .ok_or_else(|| bad(n.to_string())),
+        Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+        Some(Value::String(s)) => s
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .filter(|n| *n >= 0)
+            .map(Some)
+            .ok_or_else(|| bad(format!("{s:?}"))),
+        Some(v) => Err(bad(json_type(v).to_string())),
+    }
 }
 
 fn read_text(dir: &Path, name: &str) -> Result<Option<String>, Problem> {
@@ -69,11 +142,6 @@ fn read_json(dir: &Path, name: &str) -> Result<Option<Value>, Problem> {
         .transpose()
 }
 
-fn required_script(dir: &Path, name: &str) -> Result<String, Problem> {
-    read_text(dir, name)?
-        .ok_or_else(|| Problem::item(dir.display().to_string(), format!("missing {name}")))
-}
-
 /// Reads the bundle in `dir`, refusing it whole if it holds a symbolic link or anything else that
 /// is not a regular file or directory ([`super::nofollow`]).
 pub fn read_bundle(dir: &Path) -> Result<PublicBundle, Problem> {
@@ -120,19 +188,9 @@ pub fn read_bundle(dir: &Path) -> Result<PublicBundle, Problem> {
         }
         None => return Err(Problem::field(&cfg_loc, "evaluator", "missing")),
     }
-    let rounds = match obj.get("adversarial_rounds") {
-        None | Some(Value::Null) => 1,
-        Some(v) => v.as_i64().filter(|n| *n >= 0).ok_or_else(|| {
-            Problem::field(
-                &cfg_loc,
-                "adversarial_rounds",
-                "expected a non-negative integer",
-            )
-        })?,
-    };
-    let reject = match obj.get("reject") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
+    let rounds = adversarial_rounds(obj.get("adversarial_rounds"), &cfg_loc)?;
+    match obj.get("reject") {
+        None | Some(Value::Null) | Some(Value::Bool(_)) => {}
         Some(v) => {
             return Err(Problem::field(
                 &cfg_loc,
@@ -141,9 +199,43 @@ pub fn read_bundle(dir: &Path) -> Result<PublicBundle, Problem> {
             ))
         }
     };
+    let dirs = source_dirs(dir);
+    // The adversarial half of a three-stage bundle is held to the same rule as the bundle.
+    for d in dirs.iter().skip(1) {
+        check_tree(d)?;
+    }
+    // Every missing script is named, not only the first.
+    let names = [layout::SETUP_PY, layout::GOLDEN_PY, layout::REWARD_PY];
+    let mut found = Vec::with_capacity(names.len());
+    for name in names {
+        found.push(read_first(&dirs, name)?);
+    }
+    let missing: Vec<&str> = names
+        .iter()
+        .zip(&found)
+        .filter(|(_, f)| f.is_none())
+        .map(|(n, _)| *n)
+        .collect();
+    if !missing.is_empty() {
+        let looked: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+        return Err(Problem::item(
+            dir.display().to_string(),
+            format!(
+                "missing {} (looked in {})",
+                missing.join(", "),
+                looked.join(" and ")
+            ),
+        ));
+    }
+    let [setup, golden, reward] = <[Option<String>; 3]>::try_from(found)
+        .map_err(|_| Problem::item(dir.display().to_string(), "internal: script count"))?;
 
-    let task_config = read_json(dir, layout::TASK_CONFIG_JSON)?;
-    let tc_loc = dir.join(layout::TASK_CONFIG_JSON).display().to_string();
+    let tc_dir = dirs
+        .iter()
+        .find(|d| d.join(layout::TASK_CONFIG_JSON).is_file())
+        .unwrap_or(&dirs[0]);
+    let task_config = read_json(tc_dir, layout::TASK_CONFIG_JSON)?;
+    let tc_loc = tc_dir.join(layout::TASK_CONFIG_JSON).display().to_string();
     let mut task = match &task_config {
         Some(tc) => {
             let task = parse_task(tc, &tc_loc, &tc_loc, false)?;
@@ -182,23 +274,31 @@ pub fn read_bundle(dir: &Path) -> Result<PublicBundle, Problem> {
         }
     }
     task.app_type = app_type;
-    task.origin = dir.display().to_string();
+    // Never relative to the current directory: the same bundle has one origin wherever it is read from.
+    task.origin = std::path::absolute(dir)
+        .unwrap_or_else(|_| dir.to_path_buf())
+        .display()
+        .to_string();
     task.original_json = json!({
         layout::CONFIG_JSON: config,
         layout::TASK_CONFIG_JSON: task_config,
     });
 
     let scripts = Scripts {
-        setup: Some(required_script(dir, layout::SETUP_PY)?),
-        golden: Some(required_script(dir, layout::GOLDEN_PY)?),
-        reward: Some(required_script(dir, layout::REWARD_PY)?),
+        setup,
+        golden,
+        reward,
     };
-    let review_md = read_text(dir, layout::REVIEW_MD)?.unwrap_or_default();
+    let review_md = read_first(&dirs, layout::REVIEW_MD)?.unwrap_or_default();
+    let rounds = rounds.or_else(|| review_round(&review_md)).unwrap_or(1);
+    // The round's times (empty = unknown; the store stamps the import time). The exported
+    // `generated_at` comes from the stored original config.json, never from these.
     let time = generated_at.unwrap_or_default();
     let round = RoundRecord {
         task_id: id,
         round_no: Some(rounds.max(1)),
-        verdict: "pass".into(),
+        // The bundle's own claim, not a verdict of this harness.
+        verdict: "imported".into(),
         source: "import".into(),
         scripts,
         review_md,
@@ -211,14 +311,9 @@ pub fn read_bundle(dir: &Path) -> Result<PublicBundle, Problem> {
         reward_runs: Vec::new(),
         usage: Vec::new(),
     };
-    let status = if reject {
-        TupleStatus::VoteRejected
-    } else {
-        TupleStatus::Final
-    };
     Ok(PublicBundle {
         task,
         round,
-        status,
+        status: TupleStatus::Imported,
     })
 }

@@ -116,10 +116,7 @@ impl BatchSummary {
             TaskOutcome::Rejected { failing, .. } => {
                 self.rejected.push(task.to_string());
                 for c in failing {
-                    *self
-                        .rejected_by_condition
-                        .entry(format!("{c:?}"))
-                        .or_default() += 1;
+                    *self.rejected_by_condition.entry(c).or_default() += 1;
                 }
                 self.task_seconds.insert(task.to_string(), secs);
             }

@@ -23,6 +23,9 @@ pub struct LoopConfig {
     pub work_dir: PathBuf,
     /// Directory holding `<app>/SKILL.md`; empty = `./skills`, then the source tree's `skills/`.
     pub skills_dir: PathBuf,
+    /// Highest score the reward may give a probe state (noop, empty state, destructive) before the
+    /// round fails: 0.0 = no credit at all where the task was not done.
+    pub probe_threshold: f64,
 }
 
 impl Default for LoopConfig {
@@ -35,6 +38,7 @@ impl Default for LoopConfig {
             reward_timeout_secs: 60.0,
             work_dir: PathBuf::new(),
             skills_dir: PathBuf::new(),
+            probe_threshold: 0.0,
         }
     }
 }
@@ -59,6 +63,12 @@ impl LoopConfig {
         }
         if self.script_timeout_secs <= 0.0 || self.reward_timeout_secs <= 0.0 {
             return Err("loop.script_timeout_secs and loop.reward_timeout_secs must be > 0".into());
+        }
+        if !(0.0..1.0).contains(&self.probe_threshold) {
+            return Err(format!(
+                "loop.probe_threshold = {}: expected 0.0 <= t < 1.0",
+                self.probe_threshold
+            ));
         }
         Ok(())
     }

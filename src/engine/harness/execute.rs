@@ -74,14 +74,44 @@ pub fn tail(text: &str, lines: usize) -> String {
     all[all.len().saturating_sub(lines)..].join(" / ")
 }
 
+/// Lines of stderr quoted as evidence of a failure.
+const EVIDENCE_LINES: usize = 5;
+
+/// The module a Python traceback says is missing (`ModuleNotFoundError: No module named 'x'`).
+pub fn missing_module(stderr: &str) -> Option<String> {
+    stderr.lines().rev().find_map(|l| {
+        let rest = l.split("No module named ").nth(1)?;
+        let name = rest.trim().trim_matches(|c| c == '\'' || c == '"');
+        (!name.is_empty()).then(|| name.to_string())
+    })
+}
+
+/// Why `script` failed, with its evidence: how it ended (exit code, signal, timeout, limit), the
+/// missing module when a traceback names one, and the stderr tail.
+pub fn evidence(script: &str, r: &RunResult) -> String {
+    let how = describe(&r.outcome).unwrap_or_else(|| "exit code 0".into());
+    let module = missing_module(&r.stderr.text)
+        .map(|m| format!(", importing a module that is not available here (`{m}`)"))
+        .unwrap_or_default();
+    let stderr = tail(&r.stderr.text, EVIDENCE_LINES);
+    let stderr = if stderr.is_empty() {
+        "(empty)".to_string()
+    } else {
+        stderr
+    };
+    format!("{script} failed ({how}){module}; stderr tail: {stderr}")
+}
+
 /// Converts a setup/golden run into the store's record and the condition input.
 pub fn script_run(label: &str, r: &RunResult) -> (ScriptRun, Ran) {
     let failure = describe(&r.outcome);
+    let script = match label {
+        "golden" => "golden_patch.py",
+        _ => "initial_setup.py",
+    };
     let ran = Ran {
         ok: r.succeeded(),
-        failure: failure
-            .as_ref()
-            .map(|f| format!("{f}: {}", tail(&r.stderr.text, 3))),
+        failure: failure.as_ref().map(|_| evidence(script, r)),
     };
     let rec = ScriptRun {
         script: label.to_string(),
@@ -98,13 +128,20 @@ pub fn script_run(label: &str, r: &RunResult) -> (ScriptRun, Ran) {
 /// missing/malformed `REWARD:` line is a reward error, never a score.
 pub fn reward_run(endpoint: &str, r: &RunResult) -> (RewardRun, Scored) {
     let parsed = if r.succeeded() {
-        parse_reward(&r.stdout.text).map_err(|e| e.to_string())
+        parse_reward(&r.stdout.text).map_err(|e| {
+            let stderr = tail(&r.stderr.text, EVIDENCE_LINES);
+            let stderr = if stderr.is_empty() {
+                "(empty)".into()
+            } else {
+                stderr
+            };
+            format!(
+                "reward.py exited 0 but {e}; stdout tail: {}; stderr tail: {stderr}",
+                tail(&r.stdout.text, 2)
+            )
+        })
     } else {
-        Err(format!(
-            "reward.py did not complete ({}): {}",
-            describe(&r.outcome).unwrap_or_default(),
-            tail(&r.stderr.text, 3)
-        ))
+        Err(evidence("reward.py", r))
     };
     let (scored, reward, components) = match parsed {
         Ok(rep) => {

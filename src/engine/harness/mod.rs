@@ -15,6 +15,7 @@ pub mod execute;
 pub mod job;
 pub mod probe;
 pub mod resume;
+pub mod probes;
 pub mod round;
 pub mod session;
 pub mod snapshot;

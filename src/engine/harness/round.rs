@@ -10,8 +10,8 @@ use crate::engine::agents::{
     AgentError, Discriminator, DiscriminatorInput, Generator, GeneratorInput, TaskBrief, Usage,
 };
 use crate::engine::agreement::{
-    evaluate, render_review, ConditionId, ConditionStatus, RewardRun as Scored, RoundObservation,
-    RoundVerdict, ScanFindingRef, ScriptRun as Ran,
+    evaluate, judge_probes, render_review, ConditionId, ConditionStatus, RewardRun as Scored,
+    RoundObservation, RoundVerdict, ScanFindingRef, ScriptRun as Ran,
 };
 use crate::engine::sandbox::{Limits, Role};
 use crate::engine::scan::scan_source;
@@ -22,7 +22,8 @@ use crate::engine::store::{
 use super::envs::Fleet;
 use super::execute::{reward_run, script_run, Runner};
 use super::probe::RoundProbe;
-use super::snapshot::capture;
+use super::probes::ProbeSite;
+use super::snapshot::{capture, has_files};
 use super::{HarnessError, LoopConfig};
 
 /// Everything a round needs.
@@ -227,6 +228,8 @@ impl RoundCtx<'_> {
                 scan: vec![],
                 gold_runs: vec![],
                 init_runs: vec![],
+                probes: vec![],
+                probe_threshold: self.cfg.probe_threshold,
             },
             &[ConditionId::C1, ConditionId::C2],
         );
@@ -264,6 +267,8 @@ impl RoundCtx<'_> {
             scan: vec![],
             gold_runs: vec![],
             init_runs: vec![],
+            probes: vec![],
+            probe_threshold: self.cfg.probe_threshold,
         };
         let mut reward_runs = Vec::new();
         let mut findings = serde_json::Value::Array(vec![]);
@@ -324,6 +329,34 @@ impl RoundCtx<'_> {
                         }
                     }
                     self.settle(&obs, &[cond]);
+                }
+                // The probes, once C1–C5 hold: on the round's own environments.
+                if evaluate(&obs).pass {
+                    self.check_cancel()?;
+                    (self.phase)("probes", json!({"round": round}));
+                    let site = ProbeSite {
+                        runner: &self.runner,
+                        fleet: self.fleet,
+                        task_id: &self.brief.task_id,
+                        apps,
+                        files: has_files(self.fleet.registry(), apps),
+                        init: &init,
+                        gold: &gold,
+                        limits: &limits,
+                    };
+                    for (rec, probe) in site.run(text)? {
+                        reward_runs.push(rec);
+                        obs.probes.push(probe);
+                    }
+                    let judged = judge_probes(&obs.probes, obs.probe_threshold);
+                    for p in judged {
+                        (self.phase)(
+                            "check",
+                            json!({"round": round, "check": p.condition(),
+                                   "status": if p.pass { "pass" } else { "fail" },
+                                   "pass": p.pass, "detail": short(&p.details)}),
+                        );
+                    }
                 }
             }
         }

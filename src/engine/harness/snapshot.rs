@@ -40,12 +40,7 @@ pub fn capture(
             volatile: sessions.app().manifest.volatile.clone(),
         });
     }
-    let files = apps.iter().any(|a| {
-        registry
-            .get(a)
-            .is_ok_and(|app| app.manifest.kind == AppKind::Files)
-    });
-    if files {
+    if has_files(registry, apps) {
         out.push(StateSnapshot {
             endpoint,
             env: FILES_ENV.into(),
@@ -54,6 +49,15 @@ pub fn capture(
         });
     }
     Ok(out)
+}
+
+/// True when one of `apps` is the files domain (a per-environment home directory).
+pub fn has_files(registry: &AppRegistry, apps: &[String]) -> bool {
+    apps.iter().any(|a| {
+        registry
+            .get(a)
+            .is_ok_and(|app| app.manifest.kind == AppKind::Files)
+    })
 }
 
 /// The home directory as `{relative path: {size, sha256, text?}}`, sorted by path (so the flat

@@ -9,7 +9,6 @@ use serde_json::json;
 use tokio::runtime::Handle;
 
 use crate::engine::agents::{Discriminator, Generator, TaskBrief};
-use crate::engine::agreement::ConditionId;
 use crate::engine::sandbox::{Isolation, SandboxConfig};
 use crate::engine::store::{DecisionSource, StoreError, StoredTask, TupleStatus, Tx};
 
@@ -51,8 +50,8 @@ pub enum TaskOutcome {
     Rejected {
         /// Rounds used.
         rounds: u32,
-        /// Conditions that failed in the last round.
-        failing: Vec<ConditionId>,
+        /// Checks that failed in the last round: `C1`..`C5`, `probe:<name>`.
+        failing: Vec<String>,
     },
     /// Infrastructure failure (left pending, resumable).
     Infra(String),
@@ -244,14 +243,13 @@ fn run_inner(
             )?;
             return Ok(TaskOutcome::Accepted { rounds: used });
         }
-        failing = outcome.verdict.failing();
+        failing = outcome.verdict.failing_names();
         review = Some(outcome.record.review_md);
     }
-    let names: Vec<String> = failing.iter().map(|c| format!("{c:?}")).collect();
-    let last = if names.is_empty() {
+    let last = if failing.is_empty() {
         "see the last round's REVIEW.md".to_string()
     } else {
-        format!("failing: {}", names.join(", "))
+        format!("failing: {}", failing.join(", "))
     };
     decide(
         bus,

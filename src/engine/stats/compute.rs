@@ -231,21 +231,33 @@ pub fn compute_with(
         },
         app_pairs: shares(pairs, cross, cfg.top_pairs),
         instruction_lengths: length_stats(lengths),
-        rounds_to_convergence: rounds(conn)?,
+        rounds_to_convergence: rounds(conn, CONVERGED)?,
+        imported_rounds: rounds(conn, IMPORTED)?,
         yield_per_stage,
         coverage_targets,
         costs,
     })
 }
 
-/// Rounds per tuple that got past the loop (converged), as a histogram `1`, `2`, ... `max`.
-fn rounds(conn: &rusqlite::Connection) -> Result<Vec<Share>, StoreError> {
-    let mut st = conn.prepare(
-        "SELECT n, COUNT(*) FROM (SELECT r.task_id, MAX(r.round_no) AS n FROM rounds r \
-         JOIN tuples u ON u.task_id = r.task_id \
-         WHERE u.status IN ('loop_accepted', 'voted', 'vote_rejected', 'needs_human', \
-         'rollout_rejected', 'final') GROUP BY r.task_id) GROUP BY n ORDER BY n",
-    )?;
+/// Statuses of tuples past the agreement loop.
+const PAST_LOOP: &str =
+    "('loop_accepted', 'voted', 'vote_rejected', 'needs_human', 'rollout_rejected', 'final')";
+
+/// Rounds the harness ran, per tuple past the loop (import and verify rounds are no convergence).
+const CONVERGED: &str = "SELECT r.task_id, MAX(r.round_no) AS n FROM rounds r \
+     JOIN tuples u ON u.task_id = r.task_id \
+     WHERE r.source NOT IN ('import', 'verify') AND u.status IN ('loop_accepted', 'voted', \
+     'vote_rejected', 'needs_human', 'rollout_rejected', 'final') GROUP BY r.task_id";
+
+/// Rounds imported bundles claim, per imported task.
+const IMPORTED: &str =
+    "SELECT r.task_id, MAX(r.round_no) AS n FROM rounds r WHERE r.source = 'import' GROUP BY r.task_id";
+
+/// A histogram `1`, `2`, ... `max` of the per-task round counts `per_task` selects.
+fn rounds(conn: &rusqlite::Connection, per_task: &str) -> Result<Vec<Share>, StoreError> {
+    let mut st = conn.prepare(&format!(
+        "SELECT n, COUNT(*) FROM ({per_task}) GROUP BY n ORDER BY n"
+    ))?;
     let rows: Vec<(i64, i64)> = st
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<rusqlite::Result<_>>()?;
@@ -316,11 +328,19 @@ fn stage_yield(
          SELECT COUNT(*) FROM effective e JOIN decisions d ON d.id = e.id WHERE d.source = 'human'",
     )?;
     let count = |s: TupleStatus| by_status.get(s.as_str()).copied().unwrap_or(0);
+    // Past the loop by status, but only ever verified by `verify`: not loop-accepted.
+    let verified_imports = human(&format!(
+        "SELECT COUNT(*) FROM tuples u WHERE u.status IN {PAST_LOOP} \
+         AND EXISTS (SELECT 1 FROM rounds r WHERE r.task_id = u.task_id AND r.source = 'import') \
+         AND NOT EXISTS (SELECT 1 FROM rounds r WHERE r.task_id = u.task_id \
+                         AND r.source NOT IN ('import', 'verify'))"
+    ))?;
     let loop_accepted = TupleStatus::ALL
         .into_iter()
         .filter(|s| s.passed_loop())
         .map(count)
-        .sum();
+        .sum::<usize>()
+        - verified_imports;
     let final_tuples = count(TupleStatus::Final);
     Ok(Yield {
         tasks: by_status.values().sum(),
@@ -332,11 +352,17 @@ fn stage_yield(
         rollout_rejected: count(TupleStatus::RolloutRejected),
         final_tuples,
         dropped: count(TupleStatus::Dropped),
-        final_percent_of_loop_accepted: pct(final_tuples, loop_accepted),
+        final_percent_of_loop_accepted: pct(
+            final_tuples.saturating_sub(verified_imports),
+            loop_accepted,
+        ),
         voted: count(TupleStatus::Voted),
         human_decisions,
         human_undos,
         human_decided_tuples,
+        imported_unverified: count(TupleStatus::Imported),
+        verify_failed: count(TupleStatus::VerifyFailed),
+        verified_imports,
     })
 }
 

@@ -109,6 +109,13 @@ pub struct Yield {
     /// Tuples whose current status was set by a person: the decision in effect (the latest that
     /// is neither an undo nor undone) is a human one.
     pub human_decided_tuples: usize,
+    /// Imported bundles this harness has not verified (never counted as loop-accepted).
+    pub imported_unverified: usize,
+    /// Tuples that failed `verify` (C1–C5 or a probe).
+    pub verify_failed: usize,
+    /// Imported bundles that `verify` promoted: verified here, but not by the loop (so not in
+    /// `loop_accepted` nor in the rounds to convergence).
+    pub verified_imports: usize,
 }
 
 /// One A.2.5 coverage target (shared with `taskgen --report`).
@@ -165,8 +172,11 @@ pub struct Stats {
     pub app_pairs: Vec<Share>,
     /// Table 13: instruction lengths.
     pub instruction_lengths: Lengths,
-    /// Rounds the agreement loop took, over the tuples past the loop (`1`, `2`, ...).
+    /// Rounds the agreement loop took, over the tuples past the loop (`1`, `2`, ...); only rounds
+    /// this harness ran (imported and verify rounds are not convergence).
     pub rounds_to_convergence: Vec<Share>,
+    /// Rounds that imported bundles claim (their `adversarial_rounds` / REVIEW.md), shown apart.
+    pub imported_rounds: Vec<Share>,
     /// A.4.3: yield per stage.
     pub yield_per_stage: Yield,
     /// A.2.5 coverage targets.

@@ -137,6 +137,15 @@ pub fn render(s: &Stats) -> String {
     for r in &s.rounds_to_convergence {
         let _ = writeln!(out, "  {:<8} {:>9} {:>7.1}", r.name, r.count, r.percent);
     }
+    if !s.imported_rounds.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nRounds claimed by imported bundles (not run here)\n  Rounds      Tuples       %"
+        );
+        for r in &s.imported_rounds {
+            let _ = writeln!(out, "  {:<8} {:>9} {:>7.1}", r.name, r.count, r.percent);
+        }
+    }
 
     let y = &s.yield_per_stage;
     let _ = writeln!(out, "\nYield per stage (A.4.3, all tuples)");
@@ -151,6 +160,9 @@ pub fn render(s: &Stats) -> String {
         ("rollout-rejected", y.rollout_rejected),
         ("final", y.final_tuples),
         ("dropped", y.dropped),
+        ("imported, unverified", y.imported_unverified),
+        ("verify failed", y.verify_failed),
+        ("verified imports", y.verified_imports),
     ] {
         let _ = writeln!(out, "  {name:<26} {:>8}", thousands(v));
     }

@@ -90,11 +90,15 @@ pub enum TupleStatus {
     Final,
     /// Dropped by a person or a policy.
     Dropped,
+    /// Imported from a bundle this harness has not verified yet (never counted as verified).
+    Imported,
+    /// `verify` replayed it and C1–C5 or a probe failed (the reason is in the decision).
+    VerifyFailed,
 }
 
 impl TupleStatus {
     /// Every status, in pipeline order.
-    pub const ALL: [TupleStatus; 10] = [
+    pub const ALL: [TupleStatus; 12] = [
         Self::Pending,
         Self::InLoop,
         Self::LoopFailed,
@@ -105,6 +109,8 @@ impl TupleStatus {
         Self::RolloutRejected,
         Self::Final,
         Self::Dropped,
+        Self::Imported,
+        Self::VerifyFailed,
     ];
 
     /// The stored name.
@@ -120,12 +126,19 @@ impl TupleStatus {
             Self::RolloutRejected => "rollout_rejected",
             Self::Final => "final",
             Self::Dropped => "dropped",
+            Self::Imported => "imported",
+            Self::VerifyFailed => "verify_failed",
         }
     }
 
     /// Parses a stored name.
     pub fn parse(s: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|x| x.as_str() == s)
+    }
+
+    /// True for tuples this harness has not verified (imported, or failed `verify`).
+    pub fn unverified(self) -> bool {
+        matches!(self, Self::Imported | Self::VerifyFailed)
     }
 
     /// True when the tuple got past the agreement loop (whatever happened later).

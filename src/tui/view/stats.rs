@@ -251,8 +251,16 @@ fn yield_bars(buf: &mut Buffer, r: Rect, st: &Stats, theme: &Theme) {
         ("rollout-rejected", y.rollout_rejected, Role::Reject),
         ("final", y.final_tuples, Role::Keep),
         ("dropped", y.dropped, Role::Muted),
+        // Unverified tuples are shown apart, only when there are any.
+        (
+            "imported, unverified",
+            y.imported_unverified,
+            Role::Undecided,
+        ),
+        ("verify failed", y.verify_failed, Role::Reject),
     ]
     .into_iter()
+    .filter(|(label, value, _)| *value > 0 || !label.contains("verif"))
     .map(|(label, value, role)| BarRow {
         label: label.into(),
         segments: vec![Segment {
