@@ -8,8 +8,8 @@ use clap::Args;
 use super::context::{load_config, open_store};
 use super::Cli;
 use crate::engine::bundle::export::{export, ExportOptions};
-use crate::engine::store::TupleStatus;
 use crate::engine::bundle::hint::empty_export_hint;
+use crate::engine::store::TupleStatus;
 
 /// Arguments of `export`.
 #[derive(Debug, Args)]

@@ -5,9 +5,19 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
-/// Runs tmux; returns its stdout.
-pub fn tmux(args: &[&str]) -> String {
-    let out = Command::new("tmux").args(args).output().expect("tmux runs");
+/// Runs tmux on the server behind `socket` (`tmux -L`); returns its stdout. A failing command
+/// panics with tmux's own message: an empty capture must never pass for an empty screen.
+pub fn tmux(socket: &str, args: &[&str]) -> String {
+    let out = Command::new("tmux")
+        .args(["-L", socket])
+        .args(args)
+        .output()
+        .expect("tmux runs");
+    assert!(
+        out.status.success(),
+        "tmux {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -20,9 +30,11 @@ pub fn available(test: &str) -> bool {
     ok
 }
 
-/// The workbench running in a detached tmux session.
+/// The workbench running in a detached tmux session, on a tmux server of its own: tests run in
+/// parallel, and on one shared server the last session's end stops the server while another
+/// test's `new-session` is connecting to it (an empty screen, then a timeout).
 pub struct Workbench {
-    /// The session name.
+    /// The session name (also its server's socket name).
     pub session: String,
     /// Gets the workbench's exit code once it quits.
     pub exit_file: PathBuf,
@@ -43,17 +55,20 @@ impl Workbench {
             exit_file.display()
         );
         let (w, h) = (w.to_string(), h.to_string());
-        tmux(&[
-            "new-session",
-            "-d",
-            "-s",
+        tmux(
             &session,
-            "-x",
-            &w,
-            "-y",
-            &h,
-            &cmd,
-        ]);
+            &[
+                "new-session",
+                "-d",
+                "-s",
+                &session,
+                "-x",
+                &w,
+                "-y",
+                &h,
+                &cmd,
+            ],
+        );
         Workbench {
             session,
             exit_file,
@@ -65,12 +80,12 @@ impl Workbench {
     pub fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", &self.session];
         args.extend_from_slice(keys);
-        tmux(&args);
+        tmux(&self.session, &args);
     }
 
     /// The screen now.
     pub fn screen(&self) -> String {
-        tmux(&["capture-pane", "-p", "-t", &self.session])
+        tmux(&self.session, &["capture-pane", "-p", "-t", &self.session])
     }
 
     /// Waits (up to `secs`) until `pred` holds for the screen; returns that screen.
@@ -121,7 +136,7 @@ impl Drop for Workbench {
             let _ = c.wait();
         }
         let _ = Command::new("tmux")
-            .args(["kill-session", "-t", &self.session])
+            .args(["-L", &self.session, "kill-server"])
             .output();
     }
 }
