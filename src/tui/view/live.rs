@@ -135,7 +135,7 @@ fn draw_timeline(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
     let rows = order.into_iter().take(visible).map(|t| {
         let (g, role) = status_glyph(&t.status);
         let mut cells = vec![
-            Cell::from(clip(&t.task_id, task_w as usize)),
+            Cell::from(super::clip_middle(&t.task_id, task_w as usize)),
             Cell::from(format!("{:>2}", t.round)),
             Cell::from(t.phase.clone()),
         ];
