@@ -257,3 +257,28 @@ fn ids_are_cut_in_the_middle_keeping_their_distinguishing_end() {
     assert_eq!(cut, "cross…issue_0017");
     let _ = keys(&mut m, &store, "j");
 }
+
+#[test]
+fn the_reward_header_shows_the_instruction_released_by_modify_query() {
+    let (_d, p) = super::filter_fixture::voted_copy();
+    let (mut m, mut store) = super::filter_fixture::model_on(&p, false);
+    // The first tuple's votes are a modify_query majority: the revised query is in force.
+    super::filter_fixture::keys_w(&mut m, &mut store, "5");
+    let data = m.reward.data.as_ref().expect("rewards loaded");
+    let revised = data
+        .revised
+        .clone()
+        .expect("a modify_query outcome in force");
+    assert_ne!(revised, data.instruction);
+    let screen = text(&m, 160, 40);
+    let head: String = revised.chars().take(30).collect();
+    assert!(
+        screen.contains("✎ modified:") && screen.contains(&head),
+        "{screen}"
+    );
+    // A tuple without one shows its instruction as imported.
+    super::filter_fixture::keys_w(&mut m, &mut store, "n n n");
+    let data = m.reward.data.as_ref().expect("rewards loaded");
+    assert_eq!(data.revised, None);
+    assert!(!text(&m, 160, 40).contains("✎ modified:"));
+}
