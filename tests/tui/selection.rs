@@ -184,3 +184,29 @@ fn a_store_error_drops_typed_ahead_keys_instead_of_applying_them_blind() {
     keys_w(&mut m, &mut store, "2");
     assert_eq!(m.screen, Screen::Tuples);
 }
+
+#[test]
+fn a_burst_into_the_inspector_acts_on_the_tuple_once_it_is_drawn() {
+    let (_d, p) = voted_copy();
+    let (mut m, mut store) = model_on(&p, false);
+    let ids = ids(&m);
+    // `z l` before the detail arrived would be reset by its arrival; it waits instead.
+    burst(&mut m, &mut store, seq("j 3 t t z l"));
+    assert_eq!(m.screen, Screen::Inspector);
+    let shown = m
+        .inspector
+        .detail
+        .as_ref()
+        .map(|d| d.task.task.task_id.clone());
+    assert_eq!(shown.as_deref(), Some(ids[1].as_str()));
+    assert_eq!(
+        m.inspector.hscroll, 8,
+        "the sideways scroll applies to the drawn tuple"
+    );
+    assert_eq!(
+        m.inspector.pane.label(),
+        "golden_patch.py",
+        "t t after the load: REVIEW.md → setup → golden"
+    );
+    assert_eq!(m.deferred_keys(), 0);
+}

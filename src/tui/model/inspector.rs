@@ -75,12 +75,20 @@ pub struct InspectorState {
     /// The largest useful `scroll` for the pane as last drawn (kept by the renderer; `None`
     /// until drawn).
     pub scroll_max: Cell<Option<usize>>,
+    /// The load of the requested tuple failed (keys no longer wait for it).
+    pub load_failed: bool,
     /// The widest line of the pane as last drawn, gutter excluded (kept by the renderer; `None`
     /// until drawn).
     pub widest: Cell<Option<usize>>,
 }
 
 impl InspectorState {
+    /// True while the requested tuple's detail is not the one drawn.
+    pub fn loading(&self) -> bool {
+        let shown = self.detail.as_ref().map(|d| d.task.task.task_id.as_str());
+        self.task_id.is_some() && shown != self.task_id.as_deref() && !self.load_failed
+    }
+
     /// Takes a loaded detail if it is the one requested; shows its latest round.
     pub fn accept(&mut self, detail: TaskDetail) {
         if self.task_id.as_deref() != Some(detail.task.task.task_id.as_str()) {

@@ -447,6 +447,7 @@ impl Model {
             return Vec::new();
         };
         self.inspector.task_id = Some(id.clone());
+        self.inspector.load_failed = false;
         vec![EngineCommand::LoadDetail(id)]
     }
 

@@ -4,8 +4,8 @@
 //! it, and when it changes under a screen (a new search result, a reload that drops the tuple) the
 //! screen follows and an open decision prompt is cancelled — a prompt never outlives its tuple.
 //!
-//! Keys that arrive while the model is *settling* (a list view being computed, the Filter
-//! screen's tuple loading, a decision being recorded) wait in order and are replayed once the
+//! Keys that arrive while the model is *settling* (a list view being computed, the Inspector's or
+//! the Filter screen's tuple loading, a decision being recorded) wait in order and are replayed once the
 //! data they depend on is drawn, so `/ invoice enter 6 K` typed in one burst decides on the tuple
 //! the search found, never on the one selected before it.
 
@@ -35,6 +35,7 @@ impl Model {
         let f = &self.filter;
         self.tuples.computing
             || f.busy
+            || (self.screen == Screen::Inspector && self.inspector.loading())
             || (self.screen == Screen::Filter
                 && f.task_id.is_some()
                 && f.current().is_none()
@@ -87,6 +88,9 @@ impl Model {
     pub(super) fn drop_deferred(&mut self, why: &str) {
         if self.filter.task_id.is_some() && self.filter.current().is_none() {
             self.filter.load_failed = true;
+        }
+        if self.inspector.loading() {
+            self.inspector.load_failed = true;
         }
         if !self.deferred.is_empty() {
             let n = self.deferred.len();
