@@ -2,6 +2,12 @@
 //! files, `TestBackend` + insta snapshots of every screen on a store built by the loop with the
 //! scripted agents, and a tmux smoke test in a real terminal.
 
+#[path = "tui/curation.rs"]
+mod curation;
+#[path = "tui/curation_snapshots.rs"]
+mod curation_snapshots;
+#[path = "tui/curation_tmux.rs"]
+mod curation_tmux;
 #[path = "tui/filter.rs"]
 mod filter;
 #[path = "tui/filter_fixture.rs"]
@@ -16,6 +22,8 @@ mod filter_smoke;
 mod filter_snapshots;
 #[path = "tui/fixture.rs"]
 mod fixture;
+#[path = "tui/inspector.rs"]
+mod inspector;
 #[path = "tui/keys.rs"]
 mod keys;
 #[path = "tui/live_jobs.rs"]
@@ -28,6 +36,10 @@ mod live_tmux;
 mod model;
 #[path = "tui/round_runs.rs"]
 mod round_runs;
+#[path = "tui/screen.rs"]
+mod screen;
+#[path = "tui/selection.rs"]
+mod selection;
 #[path = "tui/smoke.rs"]
 mod smoke;
 #[path = "tui/snapshots.rs"]

@@ -60,8 +60,16 @@ pub enum Action {
     NextPane,
     /// Inspector: show the pane as a diff against the previous round.
     ToggleDiff,
+    /// Inspector: wrap long lines / cut them and scroll sideways.
+    ToggleWrap,
+    /// Inspector: scroll sideways to the right (when not wrapping).
+    ScrollRight,
+    /// Inspector: scroll sideways to the left.
+    ScrollLeft,
     /// Re-read the store now.
     Refresh,
+    /// Release the mouse to the terminal (text selection) or capture it again.
+    ToggleMouse,
     // filter screen
     /// Filter: keep the tuple (asks for a reason).
     DecideKeep,
@@ -366,7 +374,7 @@ pub const REGISTRY: &[ActionSpec] = &[
     spec(
         Action::NextPane,
         "next_pane",
-        "Inspector: setup / golden / reward / REVIEW.md",
+        "Inspector: REVIEW.md / setup / golden / reward / script runs",
         &["t"],
     ),
     spec(
@@ -376,10 +384,34 @@ pub const REGISTRY: &[ActionSpec] = &[
         &["D"],
     ),
     spec(
+        Action::ToggleWrap,
+        "wrap",
+        "Inspector: wrap long lines / cut them (then z l, z h scroll sideways)",
+        &["w"],
+    ),
+    spec(
+        Action::ScrollRight,
+        "scroll_right",
+        "Inspector: scroll sideways to the right",
+        &["z l", "z right"],
+    ),
+    spec(
+        Action::ScrollLeft,
+        "scroll_left",
+        "Inspector: scroll sideways to the left",
+        &["z h", "z left"],
+    ),
+    spec(
         Action::Refresh,
         "refresh",
         "Re-read the store now",
         &["r", "ctrl-r"],
+    ),
+    spec(
+        Action::ToggleMouse,
+        "mouse",
+        "Release the mouse for the terminal's text selection (again: capture)",
+        &["m"],
     ),
     // filter screen (screen-local: other screens ignore these keys)
     spec(
@@ -506,6 +538,27 @@ pub const REGISTRY: &[ActionSpec] = &[
         &["{"],
     ),
 ];
+
+/// The screen an action belongs to (its section of the help), or `None` for the actions that
+/// work everywhere.
+pub fn screen_of(action: Action) -> Option<Screen> {
+    use Action as A;
+    match action {
+        A::Open
+        | A::SortNext
+        | A::SortReverse
+        | A::FilterStatus
+        | A::FilterDifficulty
+        | A::FilterApp
+        | A::FilterSeverity
+        | A::ClearFilters => return Some(Screen::Tuples),
+        _ => {}
+    }
+    let d = spec_of(action)?.description;
+    Screen::ALL
+        .into_iter()
+        .find(|s| d.starts_with(&format!("{}: ", s.title())))
+}
 
 /// The registry entry named `name`.
 pub fn by_name(name: &str) -> Option<&'static ActionSpec> {

@@ -5,10 +5,14 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::event::{
+    self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton,
+    MouseEvent, MouseEventKind,
+};
 
 use super::keymap::{Code, Key, Keymap};
 use super::model::{Model, Msg};
+use super::mouse::{Mouse, MouseKind};
 use super::terminal::Tui;
 use super::theme::{no_color_from_env, Theme};
 use super::view;
@@ -60,6 +64,26 @@ pub fn convert_key(k: &KeyEvent) -> Option<Key> {
         code,
         ctrl: k.modifiers.contains(KeyModifiers::CONTROL),
         alt: k.modifiers.contains(KeyModifiers::ALT),
+    })
+}
+
+/// Converts a crossterm mouse event (left clicks and the wheel; shift-wheel scrolls sideways).
+pub fn convert_mouse(m: &MouseEvent) -> Option<Mouse> {
+    let shift = m.modifiers.contains(KeyModifiers::SHIFT);
+    let kind = match m.kind {
+        MouseEventKind::Down(MouseButton::Left) => MouseKind::Click,
+        MouseEventKind::ScrollDown if shift => MouseKind::WheelRight,
+        MouseEventKind::ScrollUp if shift => MouseKind::WheelLeft,
+        MouseEventKind::ScrollDown => MouseKind::WheelDown,
+        MouseEventKind::ScrollUp => MouseKind::WheelUp,
+        MouseEventKind::ScrollRight => MouseKind::WheelRight,
+        MouseEventKind::ScrollLeft => MouseKind::WheelLeft,
+        _ => return None,
+    };
+    Some(Mouse {
+        kind,
+        col: m.column,
+        row: m.row,
     })
 }
 
@@ -125,6 +149,10 @@ fn event_loop(
     let mut last_draw = Instant::now() - FRAME;
     let label = store.display().to_string();
     while !model.quit {
+        model.set_time(Instant::now());
+        if model.expire_notice() {
+            dirty = true;
+        }
         if dirty && last_draw.elapsed() >= FRAME {
             tui.terminal.draw(|f| view::draw(f, model, theme, &label))?;
             last_draw = Instant::now();
@@ -141,6 +169,7 @@ fn event_loop(
                 let msg = match event::read()? {
                     TermEvent::Key(k) => convert_key(&k).map(Msg::Key),
                     TermEvent::Resize(w, h) => Some(Msg::Resize(w, h)),
+                    TermEvent::Mouse(m) => convert_mouse(&m).map(Msg::Mouse),
                     _ => None,
                 };
                 if let Some(m) = msg {
@@ -148,6 +177,9 @@ fn event_loop(
                         workers.send(c);
                     }
                     dirty = true;
+                }
+                if model.mouse_captured != tui.mouse_captured {
+                    tui.capture_mouse(model.mouse_captured)?;
                 }
                 if model.quit || !event::poll(Duration::ZERO)? {
                     break;

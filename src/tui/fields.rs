@@ -63,6 +63,28 @@ pub fn parse(query: &str) -> (Vec<FieldTerm>, Vec<String>) {
     (fields, free)
 }
 
+/// Field names the search knows.
+pub const FIELDS: &[&str] = &[
+    "status", "app", "diff", "sev", "domain", "rounds", "gold", "init",
+];
+
+/// The `name:` terms of a query that look like field terms but name no field, or whose number
+/// does not parse (they are searched as text) — shown to the user as such.
+pub fn unknown(query: &str) -> Vec<String> {
+    query
+        .split_whitespace()
+        .filter_map(|term| {
+            let lower = term.to_lowercase();
+            let (k, v) = lower.split_once(':')?;
+            let looks = !k.is_empty()
+                && k.len() <= 12
+                && k.chars().all(|c| c.is_ascii_alphabetic())
+                && !v.starts_with('/');
+            (looks && !v.is_empty() && field_term(k, v).is_none()).then(|| term.to_string())
+        })
+        .collect()
+}
+
 fn field_term(key: &str, value: &str) -> Option<FieldTerm> {
     if let Some(f) = text_field(key) {
         return (!value.is_empty()).then(|| FieldTerm::Text(f, value.to_string()));
@@ -138,6 +160,10 @@ mod tests {
             "no r(gold) never matches"
         );
         assert!(!f[2].matches(&row("final", 3, Some(0.5))), "status prefix");
+        assert_eq!(
+            unknown("bogus:x rounds:abc status:final http://x a:"),
+            ["bogus:x", "rounds:abc"]
+        );
         let (eq, _) = parse("rounds:1 init:>=0");
         assert!(eq[0].matches(&row("x", 1, None)) && !eq[0].matches(&row("x", 2, None)));
         assert!(eq[1].matches(&row("x", 1, None)));

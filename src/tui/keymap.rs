@@ -252,6 +252,7 @@ impl Keymap {
             err(at, e.message().to_string())
         })?;
         let mut over = HashMap::new();
+        let mut placed = Vec::new();
         for (k, v) in &doc {
             if k != "keys" {
                 return Err(err(k.clone(), "unknown table (only [keys] is read)".into()));
@@ -280,11 +281,64 @@ impl Keymap {
                         .ok_or_else(|| err(format!("{at}[{i}]"), "must be a string".into()))?;
                     let seq = parse_keys(s).map_err(|m| err(format!("{at}[{i}]"), m))?;
                     parsed.push((s.to_string(), seq));
+                    placed.push((format!("{at}[{i}]"), spec.action, s.to_string()));
                 }
                 over.insert(spec.action, parsed);
             }
         }
-        Ok(Self::with_overrides(&over))
+        let map = Self::with_overrides(&over);
+        for (at, action, text) in &placed {
+            if let Some(message) = map.clash(*action, text, &over) {
+                return Err(err(at.clone(), message));
+            }
+        }
+        Ok(map)
+    }
+
+    /// Why binding `text` to `action` takes a key from another action (a key bound elsewhere,
+    /// or a key that is the start of another binding, or starts with one), if it does.
+    fn clash(
+        &self,
+        action: Action,
+        text: &str,
+        over: &HashMap<Action, Vec<(String, Vec<Key>)>>,
+    ) -> Option<String> {
+        let seq = parse_keys(text).ok()?;
+        let name = |a: Action| crate::tui::action::spec_of(a).map_or("?", |s| s.name);
+        // Every binding of the other actions: defaults of the ones not overridden, and overrides.
+        let others = REGISTRY
+            .iter()
+            .filter(|s| s.action != action && !over.contains_key(&s.action))
+            .flat_map(|s| {
+                s.keys
+                    .iter()
+                    .filter_map(move |k| Some((s.action, (*k).to_string(), parse_keys(k).ok()?)))
+            })
+            .chain(
+                over.iter()
+                    .filter(|(a, _)| **a != action)
+                    .flat_map(|(a, keys)| {
+                        keys.iter().map(move |(t, s)| (*a, t.clone(), s.clone()))
+                    }),
+            );
+        for (other, other_text, other_seq) in others {
+            let by = if over.contains_key(&other) {
+                format!("`{}` in this file", name(other))
+            } else {
+                format!("`{}` by default", name(other))
+            };
+            if other_seq == seq {
+                return Some(format!(
+                    "`{text}` is already bound to {by}; rebind that action too or pick another key"
+                ));
+            }
+            if other_seq.starts_with(&seq) || seq.starts_with(&other_seq) {
+                return Some(format!(
+                    "`{text}` overlaps `{other_text}` of {by} (one is the start of the other, so one could never be pressed)"
+                ));
+            }
+        }
+        None
     }
 
     /// Reads a keymap file; a missing file means the defaults.

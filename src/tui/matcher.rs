@@ -102,6 +102,19 @@ fn cmp_f(a: Option<f64>, b: Option<f64>) -> Ordering {
     a.unwrap_or(-1.0).total_cmp(&b.unwrap_or(-1.0))
 }
 
+/// Ranking bonus of an id that is the query (exact) or starts with it (prefix): above any fuzzy
+/// score, so `/mail_01` lists `mail_01` then `mail_010…` before instructions that mention it.
+fn id_bonus(id: &str, query: &str) -> u32 {
+    let (i, q) = (id.as_bytes(), query.as_bytes());
+    if i.len() < q.len() || !i[..q.len()].eq_ignore_ascii_case(q) {
+        0
+    } else if i.len() == q.len() {
+        2_000_000
+    } else {
+        1_000_000
+    }
+}
+
 /// Computes a view. `cache` keeps the lower-cased search text of the rows between calls.
 pub fn compute_view(spec: &ViewSpec, cache: &mut SearchText) -> ViewResult {
     let rows = &spec.rows;
@@ -128,7 +141,7 @@ pub fn compute_view(spec: &ViewSpec, cache: &mut SearchText) -> ViewResult {
                 continue;
             }
             if let Some(s) = score(&texts[i], &terms) {
-                scored.push((i as u32, s));
+                scored.push((i as u32, s.saturating_add(id_bonus(&r.id, &query))));
             }
         }
     }

@@ -69,8 +69,10 @@ pub struct RoundRewards {
 pub struct RewardView {
     /// The task.
     pub task_id: String,
-    /// Its instruction.
+    /// Its instruction as imported.
     pub instruction: String,
+    /// The instruction released by a modify_query decision in force, if any (what is trained on).
+    pub revised: Option<String>,
     /// Rounds, oldest first.
     pub rounds: Vec<RoundRewards>,
     /// One card per rollout trial, oldest first.
@@ -229,9 +231,13 @@ pub fn load_rewards(store: &Store, task_id: &str) -> Result<RewardView, StoreErr
         })
         .collect();
     let trials = store.rollouts(task_id)?.iter().map(trial_card).collect();
+    let revised = crate::engine::filter::effective_outcome(store, task_id)?
+        .filter(|o| o.action == "modify_query")
+        .and_then(|o| o.revised_query);
     Ok(RewardView {
         task_id: task_id.to_string(),
         instruction: task.task.instruction.clone(),
+        revised,
         rounds,
         trials,
     })

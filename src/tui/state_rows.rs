@@ -160,6 +160,28 @@ pub fn build(left: &[StoredState], right: &[StoredState], opts: &BuildOpts<'_>) 
     out
 }
 
+/// The number of changed key paths between `left` and `right` (every environment, volatile keys
+/// masked) — the rows of the flat table, counted once whatever the view.
+pub fn change_count(left: &[StoredState], right: &[StoredState]) -> usize {
+    let mut envs: Vec<&str> = left.iter().chain(right).map(|s| s.env.as_str()).collect();
+    envs.sort_unstable();
+    envs.dedup();
+    let empty = Value::Object(Map::new());
+    envs.iter()
+        .map(|env| {
+            let a = left.iter().find(|s| s.env == *env);
+            let b = right.iter().find(|s| s.env == *env);
+            let globs = b.or(a).map(|s| s.volatile.as_slice()).unwrap_or(&[]);
+            let mask = Mask::new(globs).unwrap_or_default();
+            let (ka, kb) = (
+                a.map_or(&empty, |s| &s.state),
+                b.map_or(&empty, |s| &s.state),
+            );
+            rows_of(&diff(ka, kb, &mask)).len()
+        })
+        .sum()
+}
+
 struct Row {
     path: String,
     kind: Kind,
@@ -291,6 +313,10 @@ pub(crate) fn leaf_lines(
     split: bool,
     out: &mut Vec<DLine>,
 ) {
+    if let Some(text) = super::state_text::text_lines(kind, depth, &label, old, new, masked) {
+        out.extend(text);
+        return;
+    }
     let mut l = DLine::new(kind, depth, label);
     l.masked = masked;
     if split {

@@ -14,6 +14,8 @@ use ratatui::Terminal;
 pub struct Tui {
     /// The ratatui terminal.
     pub terminal: Terminal<CrosstermBackend<Stdout>>,
+    /// Mouse events are sent to the workbench (false: the terminal selects text).
+    pub mouse_captured: bool,
 }
 
 /// Leaves raw mode and the alternate screen (safe to call more than once).
@@ -43,7 +45,21 @@ impl Tui {
             return Err(e);
         }
         let terminal = Terminal::new(CrosstermBackend::new(stdout)).inspect_err(|_| restore())?;
-        Ok(Tui { terminal })
+        Ok(Tui {
+            terminal,
+            mouse_captured: true,
+        })
+    }
+
+    /// Captures the mouse, or releases it to the terminal's own text selection.
+    pub fn capture_mouse(&mut self, on: bool) -> io::Result<()> {
+        if on {
+            execute!(io::stdout(), EnableMouseCapture)?;
+        } else {
+            execute!(io::stdout(), DisableMouseCapture)?;
+        }
+        self.mouse_captured = on;
+        Ok(())
     }
 }
 

@@ -108,3 +108,40 @@ fn themes_keep_modifiers_under_no_color_and_reject_bad_roles() {
     let err = Theme::parse(bad, Path::new("t.toml"), false).expect_err("bad modifier");
     assert_eq!(err.at, "roles.selection.modifiers[0]", "{err}");
 }
+
+#[test]
+fn a_key_already_bound_elsewhere_is_an_error_not_a_silent_unbind() {
+    let cases = [
+        (
+            "[keys]\nquit = [\"j\"]\n",
+            "keys.quit[0]",
+            "`j` is already bound to `down` by default",
+        ),
+        (
+            "[keys]\nhelp = [\"x\"]\nquit = [\"Q\", \"x\"]\n",
+            "keys",
+            "`x` is already bound to",
+        ),
+        (
+            "[keys]\nquit = [\"g\"]\n",
+            "keys.quit[0]",
+            "overlaps `g g` of `top` by default",
+        ),
+        ("[keys]\nquit = [\"z\"]\n", "keys.quit[0]", "overlaps `z l`"),
+    ];
+    for (text, at, msg) in cases {
+        let err = Keymap::from_toml(text, Path::new("my-keys.toml")).expect_err(text);
+        let shown = err.to_string();
+        assert!(err.at.starts_with(at), "{shown}");
+        assert!(
+            shown.contains(msg) && shown.contains("my-keys.toml"),
+            "{shown}"
+        );
+    }
+    // Moving a key: rebind both actions in the file.
+    let ok = "[keys]\nquit = [\"j\"]\ndown = [\"ctrl-n\"]\n";
+    let map = Keymap::from_toml(ok, Path::new("k.toml")).expect("a moved key is fine");
+    assert_eq!(resolve(&map, "j"), Resolved::Action(Action::Quit));
+    // The same key twice for one action is harmless.
+    Keymap::from_toml("[keys]\nquit = [\"q\", \"q\"]\n", Path::new("k.toml")).expect("dup in one");
+}

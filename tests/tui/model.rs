@@ -133,9 +133,9 @@ fn palette_runs_actions_by_name_and_help_toggles() {
         "palette matches descriptions too"
     );
     keys(&mut m, &store, "?");
-    assert_eq!(m.overlay, Overlay::Help(0));
+    assert!(matches!(&m.overlay, Overlay::Help(h) if h.scroll == 0));
     keys(&mut m, &store, "j");
-    assert_eq!(m.overlay, Overlay::Help(1));
+    assert!(matches!(&m.overlay, Overlay::Help(h) if h.scroll == 1));
     keys(&mut m, &store, "esc");
     assert_eq!(m.overlay, Overlay::None);
     let cmds = keys(&mut m, &store, "ctrl-c");

@@ -130,6 +130,7 @@ fn rounds_switch_with_brackets_and_a_new_tuple_opens_on_its_latest_round() {
     };
     st.accept(RewardView {
         task_id: "t1".into(),
+        revised: None,
         instruction: String::new(),
         rounds: vec![round(1, None), round(2, Some(1.0))],
         trials: vec![card("oracle #1", Some(1.0))],
@@ -146,6 +147,7 @@ fn rounds_switch_with_brackets_and_a_new_tuple_opens_on_its_latest_round() {
     assert_eq!(st.round, 1, "clamped");
     st.accept(RewardView {
         task_id: "other".into(),
+        revised: None,
         instruction: String::new(),
         rounds: Vec::new(),
         trials: Vec::new(),

@@ -13,6 +13,7 @@ use crate::tui::keymap::Key;
 use crate::tui::model::Model;
 
 use super::filter_prompt::{Prompt, PromptOutcome};
+use super::notice::Level;
 
 /// Reason recorded for an undo from the workbench.
 pub const UNDO_REASON: &str = "undone from the workbench";
@@ -32,6 +33,8 @@ pub struct FilterState {
     pub actor: String,
     /// True while a decision is with the worker.
     pub busy: bool,
+    /// The load of the tuple shown failed (keys no longer wait for it).
+    pub load_failed: bool,
     /// Tuples decided in this session, latest last (what undo undoes first).
     pub decided: Vec<String>,
 }
@@ -45,6 +48,7 @@ impl Default for FilterState {
             prompt: Prompt::None,
             actor: human_actor(None),
             busy: false,
+            load_failed: false,
             decided: Vec::new(),
         }
     }
@@ -80,6 +84,7 @@ pub fn enter(m: &mut Model) -> Vec<EngineCommand> {
     if m.filter.task_id.as_deref() != Some(id.as_str()) {
         m.filter.scroll = 0;
     }
+    m.filter.load_failed = false;
     m.filter.task_id = Some(id.clone());
     vec![EngineCommand::LoadFilter(id)]
 }
@@ -94,6 +99,7 @@ fn select(m: &mut Model, id: &str) -> Vec<EngineCommand> {
         m.tuples.selected = p;
     }
     m.filter.task_id = Some(id.to_string());
+    m.filter.load_failed = false;
     m.filter.scroll = 0;
     vec![EngineCommand::LoadFilter(id.to_string())]
 }
@@ -221,7 +227,7 @@ pub fn decided(m: &mut Model, d: Decided) -> Vec<EngineCommand> {
     let task = d.cmd.task_id.clone();
     let dec = match d.result {
         Err(e) => {
-            m.notice = Some(format!("{task}: {e} — nothing recorded"));
+            m.say(Level::Error, format!("{task}: {e} — nothing recorded"));
             return vec![EngineCommand::LoadFilter(task)];
         }
         Ok(dec) => dec,

@@ -3,16 +3,22 @@
 
 pub mod filter;
 pub mod filter_prompt;
+pub mod help;
 pub mod inspector;
 pub mod launch;
 pub mod live;
 pub mod live_job;
+pub mod mouse;
+pub mod notice;
 pub mod palette;
 pub mod reward;
 pub mod rollouts;
+pub mod selection;
 pub mod state_diff;
 pub mod stats;
 pub mod tuples;
+
+use std::collections::VecDeque;
 
 use crate::engine::stats::Stats;
 
@@ -40,6 +46,8 @@ pub enum Msg {
     Data(DataUpdate),
     /// The terminal size changed (columns, rows).
     Resize(u16, u16),
+    /// A mouse event.
+    Mouse(crate::tui::mouse::Mouse),
 }
 
 /// An overlay above the screen.
@@ -48,8 +56,8 @@ pub enum Overlay {
     /// None.
     #[default]
     None,
-    /// Key help, scrolled by this many lines.
-    Help(usize),
+    /// Key help (sections, search, scroll).
+    Help(help::HelpState),
     /// The command palette.
     Palette(PaletteState),
 }
@@ -85,14 +93,26 @@ pub struct Model {
     pub stats_text: String,
     /// Stats scroll, in lines.
     pub stats_scroll: usize,
-    /// Message for the status line (errors, notices).
+    /// Message for the status line (errors, notices); its level and age are in `notice_meta`.
     pub notice: Option<String>,
+    /// Level and start time of the notice.
+    pub notice_meta: notice::NoticeMeta,
+    /// The time as last passed by the event loop (notices expire by it).
+    pub clock: Option<std::time::Instant>,
     /// Set when the user asked to quit.
     pub quit: bool,
     /// Terminal size (columns, rows).
     pub size: (u16, u16),
+    /// The mouse is captured by the workbench (false: released to the terminal).
+    pub mouse_captured: bool,
+    /// What the last frame drew where (written by the views).
+    pub hits: crate::tui::mouse::HitMap,
     pending: Vec<Key>,
     rows_loading: bool,
+    /// Keys typed ahead while settling (see [`selection`]).
+    deferred: VecDeque<Key>,
+    /// Where a key deferred during replay goes (the front, in order).
+    defer_at: Option<usize>,
 }
 
 impl Model {
@@ -114,10 +134,16 @@ impl Model {
             stats_text: String::new(),
             stats_scroll: 0,
             notice: None,
+            notice_meta: Default::default(),
+            clock: None,
             quit: false,
             size: (80, 24),
+            mouse_captured: true,
+            hits: Default::default(),
             pending: Vec::new(),
             rows_loading: true,
+            deferred: VecDeque::new(),
+            defer_at: None,
         }
     }
 
@@ -139,18 +165,24 @@ impl Model {
     /// Applies one input; returns the commands for the workers.
     pub fn update(&mut self, msg: Msg) -> Vec<EngineCommand> {
         let cmds = match msg {
-            Msg::Key(k) => self.key(k),
-            Msg::Data(d) => self.data(d),
+            Msg::Key(k) => self.key_in_order(k),
+            Msg::Data(d) => {
+                let mut cmds = self.data(d);
+                cmds.extend(self.replay());
+                cmds
+            }
             Msg::Resize(w, h) => {
                 self.size = (w, h);
                 Vec::new()
             }
+            Msg::Mouse(m) => self.mouse(m),
         };
         // Observer mode: no writing command ever leaves the model.
         let (cmds, refused) = super::readonly::guard(self.readonly, cmds);
-        if refused.is_some() {
-            self.notice = refused;
+        if let Some(r) = refused {
+            self.say(notice::Level::Warning, r);
         }
+        self.stamp_notice();
         cmds
     }
 
@@ -166,7 +198,11 @@ impl Model {
                 self.tuples.loaded = true;
                 return vec![EngineCommand::View(self.tuples.request())];
             }
-            DataUpdate::View(v) => self.tuples.accept(v),
+            DataUpdate::View(v) => {
+                let before = self.selection().map(str::to_string);
+                self.tuples.accept(v);
+                return self.follow_selection(before);
+            }
             DataUpdate::Detail(d) => self.inspector.accept(*d),
             DataUpdate::Stats(s) => {
                 // Rendered once here, not on every frame.
@@ -175,7 +211,10 @@ impl Model {
             }
             DataUpdate::Checks(c) => self.live.apply_checks(c),
             DataUpdate::Live(l) => self.live.accept_summary(*l),
-            DataUpdate::Error(e) => self.notice = Some(e),
+            DataUpdate::Error(e) => {
+                self.say(notice::Level::Error, e.clone());
+                self.drop_deferred(&e);
+            }
             DataUpdate::States(st) => self.state_diff.accept(*st),
             DataUpdate::Filter(d) => self.filter.accept(*d),
             DataUpdate::Decided(d) => return filter::decided(self, *d),
@@ -271,6 +310,11 @@ impl Model {
             }
             return Vec::new();
         }
+        if let Overlay::Help(h) = &mut self.overlay {
+            if h.search_key(k) {
+                return Vec::new();
+            }
+        }
         if self.state_diff.searching {
             return self.state_diff.search_key(k);
         }
@@ -295,6 +339,10 @@ impl Model {
             }
             return vec![EngineCommand::View(self.tuples.request())];
         }
+        if self.settling() {
+            self.defer(k);
+            return Vec::new();
+        }
         self.pending.push(k);
         match self.keymap.resolve(&self.pending) {
             Resolved::Action(a) => {
@@ -318,13 +366,12 @@ impl Model {
         if self.live.confirm != Some(a) {
             self.live.confirm = None;
         }
-        if let Overlay::Help(scroll) = &mut self.overlay {
-            match a {
-                Action::Down => *scroll += 1,
-                Action::Up => *scroll = scroll.saturating_sub(1),
-                Action::Quit | Action::Help | Action::Back => self.overlay = Overlay::None,
-                Action::Palette => self.overlay = Overlay::Palette(PaletteState::default()),
-                _ => {}
+        let page = self.page().max(1) as usize;
+        if let Overlay::Help(h) = &mut self.overlay {
+            if a == Action::Palette {
+                self.overlay = Overlay::Palette(PaletteState::default());
+            } else if !h.act(a, page) {
+                self.overlay = Overlay::None;
             }
             return Vec::new();
         }
@@ -334,7 +381,8 @@ impl Model {
                 self.quit = true;
                 return vec![EngineCommand::Quit];
             }
-            Action::Help => self.overlay = Overlay::Help(0),
+            Action::Help => self.overlay = Overlay::Help(Default::default()),
+            Action::ToggleMouse => self.toggle_mouse(),
             Action::Palette => self.overlay = Overlay::Palette(PaletteState::default()),
             Action::Tab(s) => return self.switch(s),
             Action::NextTab | Action::PrevTab => {
@@ -365,11 +413,26 @@ impl Model {
         Vec::new()
     }
 
+    /// True while keys are text (a search, a prompt, the editor, a form, the palette).
+    pub fn typing(&self) -> bool {
+        self.tuples.searching
+            || self.state_diff.searching
+            || self.filter.capturing()
+            || (self.screen == Screen::Rollouts && self.rollouts.form.is_some())
+            || matches!(self.overlay, Overlay::Palette(_))
+            || matches!(&self.overlay, Overlay::Help(h) if h.searching)
+    }
+
     fn switch(&mut self, s: Screen) -> Vec<EngineCommand> {
         self.screen = s;
         match s {
             Screen::Stats => vec![EngineCommand::LoadStats],
-            Screen::Inspector if self.inspector.task_id.is_none() => self.open_selected(),
+            Screen::Inspector
+                if self.selection().is_some()
+                    && self.inspector.task_id.as_deref() != self.selection() =>
+            {
+                self.open_selected()
+            }
             Screen::StateDiff => {
                 let id = self
                     .tuples
@@ -388,7 +451,10 @@ impl Model {
     /// cursor onto it when it is in the view, so `n`/`N` go on from there).
     fn open_live_selection(&mut self) -> Vec<EngineCommand> {
         let Some(id) = self.live.selected.clone() else {
-            self.notice = Some("no task selected: n/N select a row of the timeline".into());
+            self.say(
+                notice::Level::Warning,
+                "no task selected: n/N select a row of the timeline".into(),
+            );
             return Vec::new();
         };
         self.tuples.select_id(&id);
@@ -397,11 +463,12 @@ impl Model {
         vec![EngineCommand::LoadDetail(id)]
     }
 
-    fn open_selected(&mut self) -> Vec<EngineCommand> {
+    pub(super) fn open_selected(&mut self) -> Vec<EngineCommand> {
         let Some(id) = self.tuples.selected_id().map(str::to_string) else {
             return Vec::new();
         };
         self.inspector.task_id = Some(id.clone());
+        self.inspector.load_failed = false;
         vec![EngineCommand::LoadDetail(id)]
     }
 
@@ -458,32 +525,7 @@ impl Model {
                     _ => {}
                 }
             }
-            Screen::Inspector => match a {
-                Action::NextItem | Action::PrevItem => {
-                    self.tuples
-                        .move_by(if a == Action::NextItem { 1 } else { -1 });
-                    return self.open_selected();
-                }
-                Action::ToggleDiff => {
-                    self.inspector.diff = !self.inspector.diff;
-                    self.inspector.scroll = 0;
-                }
-                Action::NextRound => self.inspector.move_round(1),
-                Action::PrevRound => self.inspector.move_round(-1),
-                Action::NextPane => {
-                    self.inspector.pane = self.inspector.pane.next();
-                    self.inspector.scroll = 0;
-                }
-                Action::Down => self.inspector.scroll += 1,
-                Action::Up => self.inspector.scroll = self.inspector.scroll.saturating_sub(1),
-                Action::PageDown => self.inspector.scroll += page as usize,
-                Action::PageUp => {
-                    self.inspector.scroll = self.inspector.scroll.saturating_sub(page as usize)
-                }
-                Action::Top => self.inspector.scroll = 0,
-                Action::Back => self.screen = Screen::Tuples,
-                _ => {}
-            },
+            Screen::Inspector => return inspector::act(self, a, page),
             Screen::Live => match a {
                 Action::NextItem => self.live.select_by(1),
                 Action::PrevItem => self.live.select_by(-1),

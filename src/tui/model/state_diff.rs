@@ -10,7 +10,7 @@ use crate::tui::action::Action;
 use crate::tui::data::EngineCommand;
 use crate::tui::keymap::{Code, Key};
 use crate::tui::state_data::TupleStates;
-use crate::tui::state_rows::{build, BuildOpts, DLine};
+use crate::tui::state_rows::{build, change_count, BuildOpts, DLine};
 
 /// State diff screen state.
 #[derive(Debug, Default)]
@@ -45,6 +45,9 @@ pub struct StateDiffState {
     pub lines: Vec<DLine>,
     /// Why there is nothing to compare (shown instead of the lines).
     pub empty: Option<String>,
+    /// Changed key paths of the comparison (the engine's diff under the mask): one count
+    /// whatever the view, table or tree, unified or side-by-side.
+    pub changes: usize,
 }
 
 impl StateDiffState {
@@ -146,6 +149,7 @@ impl StateDiffState {
             Err(msg) => {
                 self.empty = Some(msg);
                 self.lines.clear();
+                self.changes = 0;
             }
             Ok((left, right)) => {
                 self.empty = None;
@@ -157,6 +161,7 @@ impl StateDiffState {
                     query: &query,
                 };
                 self.lines = build(&left, &right, &opts);
+                self.changes = change_count(&left, &right);
             }
         }
         self.matches = if query.is_empty() {

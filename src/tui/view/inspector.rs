@@ -2,17 +2,20 @@
 //! the three scripts with line numbers and the scan findings shown under the lines they point at.
 
 use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::score;
+use super::window::{fit, Fit};
 use crate::engine::store::StoredRound;
 use crate::tui::data::{parse_conditions, rewards};
-use crate::tui::diff::{unified, Change};
+use crate::tui::diff::{pairs, unified, words, Change, Piece};
 use crate::tui::highlight::{highlight, Lang};
 use crate::tui::model::inspector::Pane;
 use crate::tui::model::Model;
+use crate::tui::mouse::Target;
 use crate::tui::theme::{check_glyph, status_glyph, Role, Theme};
 
 /// Draws the Inspector.
@@ -91,6 +94,14 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         .highlight_symbol("▌");
     let mut state = ListState::default().with_selected((!d.rounds.is_empty()).then_some(ins.round));
     f.render_stateful_widget(list, left, &mut state);
+    let shown =
+        (left.height.saturating_sub(2) as usize).min(d.rounds.len().saturating_sub(state.offset()));
+    for k in 0..shown {
+        let y = left.y + 1 + k as u16;
+        model
+            .hits
+            .add(left.x, y, left.width, 1, Target::Round(state.offset() + k));
+    }
     let Some(round) = d.rounds.get(ins.round) else {
         let block = Block::default()
             .borders(Borders::ALL)
@@ -99,6 +110,12 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         return;
     };
     let narrow = right.width < 72;
+    let mut x = right.x + 1;
+    for p in Pane::ALL.iter().filter(|p| !narrow || **p == ins.pane) {
+        let w = p.label().chars().count() as u16 + 2;
+        model.hits.add(x, right.y, w, 1, Target::Pane(*p));
+        x += w + 1;
+    }
     let tabs: Vec<Span> = Pane::ALL
         .iter()
         .filter(|p| !narrow || **p == ins.pane)
@@ -115,24 +132,63 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         })
         .chain(narrow.then(|| Span::styled("(t: next pane) ", theme.style(Role::Muted))))
         .collect();
-    let lines = if ins.diff {
+    let (lines, gutter) = if ins.diff && ins.pane != Pane::Runs {
         let prev = ins.round.checked_sub(1).and_then(|i| d.rounds.get(i));
-        diff_lines(
+        let lines = diff_lines(
             prev.map(|p| pane_text(p, ins.pane)),
             pane_text(round, ins.pane),
             theme,
-        )
+        );
+        (lines, 2)
     } else {
         pane_lines(round, ins.pane, theme)
     };
+    let cols = right.width.saturating_sub(2) as usize;
+    let rows = right.height.saturating_sub(2) as usize;
+    let widest = lines
+        .iter()
+        .map(|l| l.width().saturating_sub(gutter))
+        .max()
+        .unwrap_or(0);
+    ins.widest.set(Some(widest));
+    let how = if ins.wrap {
+        Fit::Wrap
+    } else {
+        Fit::Shift(ins.hscroll)
+    };
+    let lines = fit(lines, gutter, cols, how, theme.style(Role::Muted));
+    let max = lines.len().saturating_sub(rows);
+    ins.scroll_max.set(Some(max));
+    let mut tabs = tabs;
+    tabs.push(Span::styled(
+        fit_label(ins, widest, cols - gutter.min(cols)),
+        theme.style(Role::Muted),
+    ));
     let block = Block::default()
         .borders(Borders::ALL)
         .title(Line::from(tabs));
-    let scroll = ins.scroll.min(lines.len().saturating_sub(1)) as u16;
+    let scroll = ins.scroll.min(max) as u16;
     f.render_widget(
         Paragraph::new(lines).block(block).scroll((scroll, 0)),
         right,
     );
+}
+
+/// The pane title's note on how long lines are fitted.
+fn fit_label(
+    ins: &crate::tui::model::inspector::InspectorState,
+    widest: usize,
+    room: usize,
+) -> String {
+    if ins.wrap {
+        " wrap ".into()
+    } else if ins.hscroll > 0 {
+        format!(" ← col {} ", ins.hscroll + 1)
+    } else if widest > room {
+        " › cut (w wrap) ".into()
+    } else {
+        String::new()
+    }
 }
 
 fn pane_text(r: &StoredRound, pane: Pane) -> &str {
@@ -142,11 +198,12 @@ fn pane_text(r: &StoredRound, pane: Pane) -> &str {
         Pane::Setup => s.setup.as_deref().unwrap_or(""),
         Pane::Golden => s.golden.as_deref().unwrap_or(""),
         Pane::Reward => s.reward.as_deref().unwrap_or(""),
+        Pane::Runs => "",
     }
 }
 
 /// The pane as a unified diff against the previous round (`+`/`-` glyphs as well as colour).
-fn diff_lines<'a>(old: Option<&str>, new: &str, theme: &Theme) -> Vec<Line<'a>> {
+fn diff_lines(old: Option<&str>, new: &str, theme: &Theme) -> Vec<Line<'static>> {
     let Some(old) = old else {
         return vec![Line::styled(
             "(first round: nothing to diff against; D toggles)",
@@ -160,28 +217,72 @@ fn diff_lines<'a>(old: Option<&str>, new: &str, theme: &Theme) -> Vec<Line<'a>> 
             theme.style(Role::Muted),
         )];
     }
-    d.into_iter()
-        .map(|(c, text)| match c {
-            Change::Added => Line::styled(format!("+ {text}"), theme.style(Role::DiffAdd)),
-            Change::Removed => Line::styled(format!("- {text}"), theme.style(Role::DiffDel)),
+    let pairs = pairs(&d);
+    let word = |c: Change, i: usize| -> Option<Vec<Piece>> {
+        let j = pairs[i]?;
+        let (old, new) = if c == Change::Removed {
+            (&d[i].1, &d[j].1)
+        } else {
+            (&d[j].1, &d[i].1)
+        };
+        let (o, n) = words(old, new);
+        Some(if c == Change::Removed { o } else { n })
+    };
+    d.iter()
+        .enumerate()
+        .map(|(i, (c, text))| match c {
+            Change::Added | Change::Removed => {
+                let (mark, role) = if *c == Change::Added {
+                    ("+ ", Role::DiffAdd)
+                } else {
+                    ("- ", Role::DiffDel)
+                };
+                let style = theme.style(role);
+                let mut spans = vec![Span::styled(mark, style)];
+                match word(*c, i) {
+                    Some(pieces) => spans.extend(pieces.into_iter().map(|(changed, t)| {
+                        if changed {
+                            Span::styled(t, style.add_modifier(Modifier::REVERSED | Modifier::BOLD))
+                        } else {
+                            Span::styled(t, style)
+                        }
+                    })),
+                    None => spans.push(Span::styled(text.clone(), style)),
+                }
+                Line::from(spans)
+            }
             Change::Same => Line::raw(format!("  {text}")),
-            Change::Hunk => Line::styled(text, theme.style(Role::Title)),
+            Change::Hunk => Line::styled(text.clone(), theme.style(Role::Title)),
         })
         .collect()
 }
 
-fn pane_lines<'a>(round: &StoredRound, pane: Pane, theme: &Theme) -> Vec<Line<'a>> {
+/// The pane's lines and the width of their gutter (kept in place when scrolling sideways).
+fn pane_lines<'a>(round: &StoredRound, pane: Pane, theme: &Theme) -> (Vec<Line<'a>>, usize) {
+    let scripts = &round.round.scripts;
     match pane {
-        Pane::Review => review_lines(&round.round.review_md, theme),
-        Pane::Setup => script_lines(round.round.scripts.setup.as_deref(), &[], theme),
-        Pane::Golden => script_lines(round.round.scripts.golden.as_deref(), &[], theme),
-        Pane::Reward => script_lines(
-            round.round.scripts.reward.as_deref(),
-            &findings(round),
-            theme,
+        Pane::Review => (review_lines(&round.round.review_md, theme), 0),
+        Pane::Setup => (
+            script_lines(scripts.setup.as_deref(), &[], theme),
+            SCRIPT_GUTTER,
+        ),
+        Pane::Golden => (
+            script_lines(scripts.golden.as_deref(), &[], theme),
+            SCRIPT_GUTTER,
+        ),
+        Pane::Reward => (
+            script_lines(scripts.reward.as_deref(), &findings(round), theme),
+            SCRIPT_GUTTER,
+        ),
+        Pane::Runs => (
+            super::inspector_runs::lines(round, theme),
+            super::inspector_runs::GUTTER,
         ),
     }
 }
+
+/// `NNNN ▶ ` before each script line.
+const SCRIPT_GUTTER: usize = 7;
 
 fn round_item<'a>(r: &StoredRound, new_run: Option<u32>, theme: &Theme) -> ListItem<'a> {
     let pass = match r.round.verdict.as_str() {

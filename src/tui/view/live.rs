@@ -171,7 +171,7 @@ fn draw_timeline(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         let chosen = live.selected.as_deref() == Some(t.task_id.as_str());
         let (g, role) = status_glyph(&t.status);
         let mut cells = vec![
-            Cell::from(clip(&t.task_id, task_w as usize)),
+            Cell::from(super::clip_middle(&t.task_id, task_w as usize)),
             Cell::from(format!("{:>2}", t.round)),
             Cell::from(t.phase.clone()),
         ];

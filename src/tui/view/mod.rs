@@ -5,8 +5,10 @@ mod filter;
 mod filter_prompt;
 mod help;
 mod inspector;
+mod inspector_runs;
 mod launch_form;
 mod live;
+mod marks;
 mod palette;
 mod reward;
 mod reward_card;
@@ -15,6 +17,7 @@ mod screenshot;
 mod state_diff;
 mod stats;
 mod tuples;
+mod window;
 
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -22,7 +25,9 @@ use ratatui::widgets::{Paragraph, Tabs};
 use ratatui::Frame;
 
 use super::action::{spec_of, Action, Screen};
+use super::model::notice::Level;
 use super::model::{Model, Overlay};
+use super::mouse::Target;
 use super::theme::{Role, Theme};
 
 /// Draws the whole workbench. `store` labels the status line.
@@ -33,6 +38,7 @@ pub fn draw(f: &mut Frame<'_>, model: &Model, theme: &Theme, store: &str) {
         Constraint::Length(1),
     ])
     .areas(f.area());
+    model.hits.clear();
     draw_tabs(f, tabs, model, theme);
     match model.screen {
         Screen::Live => live::draw(f, body, model, theme),
@@ -47,19 +53,29 @@ pub fn draw(f: &mut Frame<'_>, model: &Model, theme: &Theme, store: &str) {
     draw_status(f, status, model, theme, store);
     match &model.overlay {
         Overlay::None => {}
-        Overlay::Help(scroll) => help::draw(f, model, theme, *scroll),
+        Overlay::Help(h) => help::draw(f, model, theme, h),
         Overlay::Palette(p) => palette::draw(f, model, theme, p),
     }
 }
 
 fn draw_tabs(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
     let narrow = area.width < 110;
-    let titles = Screen::ALL.iter().map(|s| {
-        let key = spec_of(Action::Tab(*s))
-            .and_then(|sp| model.keymap.keys_of(sp.action).first().cloned());
-        let title = if narrow { s.short_title() } else { s.title() };
-        format!("{} {}", key.unwrap_or_default(), title)
-    });
+    let titles: Vec<String> = Screen::ALL
+        .iter()
+        .map(|s| {
+            let key = spec_of(Action::Tab(*s))
+                .and_then(|sp| model.keymap.keys_of(sp.action).first().cloned());
+            let title = if narrow { s.short_title() } else { s.title() };
+            format!("{} {}", key.unwrap_or_default(), title)
+        })
+        .collect();
+    // Clickable: each tab with its left padding (the layout of `Tabs`: " title│ title…").
+    let mut x = area.x;
+    for (s, t) in Screen::ALL.iter().zip(&titles) {
+        let w = 1 + Span::raw(t.as_str()).width() as u16;
+        model.hits.add(x, area.y, w, 1, Target::Tab(*s));
+        x += w + 1;
+    }
     let tabs = Tabs::new(titles)
         .padding(" ", "")
         .select(model.screen.index())
@@ -75,7 +91,17 @@ fn draw_status(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme, stor
         spans.push(Span::styled(" READ-ONLY ", theme.style(Role::Alert)));
     }
     if let Some(n) = &model.notice {
-        spans.push(Span::styled(format!(" ⚠ {n} "), theme.style(Role::Alert)));
+        let level = model.notice_meta.level;
+        let role = match level {
+            Level::Info => Role::Title,
+            Level::Success => Role::Keep,
+            Level::Warning => Role::Undecided,
+            Level::Error => Role::Alert,
+        };
+        spans.push(Span::styled(
+            format!(" {} {n} ", level.glyph()),
+            theme.style(role),
+        ));
     }
     let help = model
         .keymap
@@ -89,10 +115,26 @@ fn draw_status(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme, stor
         .first()
         .cloned()
         .unwrap_or_else(|| ":".into());
-    spans.push(Span::styled(
-        format!(" {help} help · {palette} commands"),
-        theme.style(Role::Muted),
-    ));
+    if !model.mouse_captured {
+        spans.push(Span::styled(
+            " mouse released ",
+            theme.style(Role::Undecided),
+        ));
+    }
+    // The two hints are buttons too.
+    let mut x = area.x + Line::from(spans.clone()).width() as u16;
+    for (text, action) in [
+        (format!(" {help} help"), Action::Help),
+        (" · ".to_string(), Action::Help),
+        (format!("{palette} commands"), Action::Palette),
+    ] {
+        let w = Span::raw(text.as_str()).width() as u16;
+        if text != " · " {
+            model.hits.add(x, area.y, w, 1, Target::Button(action));
+        }
+        x += w;
+        spans.push(Span::styled(text, theme.style(Role::Muted)));
+    }
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
@@ -108,13 +150,29 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
 }
 
 /// `text` cut to `width` characters (with an ellipsis when cut).
-fn clip(text: &str, width: usize) -> String {
+pub fn clip(text: &str, width: usize) -> String {
     if text.chars().count() <= width {
         return text.to_string();
     }
     let mut s: String = text.chars().take(width.saturating_sub(1)).collect();
     s.push('…');
     s
+}
+
+/// `text` cut in the middle to `width` characters, keeping its start and its distinguishing end
+/// (`cross_chat-to-issue_0017` → `cross_chat…issue_0017`).
+pub fn clip_middle(text: &str, width: usize) -> String {
+    let n = text.chars().count();
+    if n <= width {
+        return text.to_string();
+    }
+    if width < 3 {
+        return clip(text, width);
+    }
+    let (head, tail) = marks::middle_split(width);
+    let start: String = text.chars().take(head).collect();
+    let end: String = text.chars().skip(n - tail).collect();
+    format!("{start}…{end}")
 }
 
 /// A reward as `0.00`, or `  – ` when unknown.

@@ -62,13 +62,18 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
             data.trials.len()
         )),
     ]);
-    let instr = Line::from(Span::styled(
-        format!(
-            " {}",
-            clip(&data.instruction, head.width.saturating_sub(2) as usize)
-        ),
-        theme.style(Role::Muted),
-    ));
+    let w = head.width.saturating_sub(2) as usize;
+    let instr = match &data.revised {
+        // After modify_query the released instruction is the one rewarded and trained on.
+        Some(q) => Line::from(vec![
+            Span::styled(" ✎ modified: ", theme.style(Role::Modified)),
+            Span::raw(clip(q, w.saturating_sub(13))),
+        ]),
+        None => Line::from(Span::styled(
+            format!(" {}", clip(&data.instruction, w)),
+            theme.style(Role::Muted),
+        )),
+    };
     f.render_widget(Paragraph::new(vec![summary, instr]), head);
     let cards = st.cards();
     if st.raw {

@@ -84,17 +84,7 @@ fn header<'a>(st: &StateDiffState, theme: &Theme) -> Line<'a> {
         .as_ref()
         .and_then(|d| d.rounds.get(st.round))
         .map_or(0, |r| r.round_no);
-    let changed = st
-        .lines
-        .iter()
-        .filter(|l| {
-            l.fold.is_none()
-                && !l.heading
-                && !l.masked
-                && l.kind != Kind::Same
-                && l.kind != Kind::Info
-        })
-        .count();
+    let changed = st.changes;
     Line::from(vec![
         Span::styled(
             format!("round {round_no}/{rounds} "),

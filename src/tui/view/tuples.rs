@@ -6,9 +6,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Row, Table, TableState};
 use ratatui::Frame;
 
+use super::marks::{marked, row_marks};
 use super::{clip, score};
 use crate::tui::model::Model;
+use crate::tui::mouse::Target;
 use crate::tui::theme::{status_glyph, Role, Theme};
+use ratatui::style::Style;
 
 /// Draws the tuple list.
 pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
@@ -41,6 +44,17 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         title.push(Span::styled(
             format!("/{}{cursor} ", t.query),
             theme.style(Role::Undecided),
+        ));
+    }
+    let unknown = crate::tui::fields::unknown(&t.query);
+    if !unknown.is_empty() {
+        title.push(Span::styled(
+            format!(
+                "⚠ unknown field {} searched as text (fields: {}) ",
+                unknown.join(" "),
+                crate::tui::fields::FIELDS.join(" ")
+            ),
+            theme.style(Role::Alert),
         ));
     }
     if t.loaded && !t.complete {
@@ -113,13 +127,20 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
     let end = (offset + visible).min(t.view.len());
     let rows = t.view[offset..end].iter().map(|&i| {
         let r = &t.rows[i as usize];
+        let (id_marks, instr_marks) = row_marks(&t.query, &r.id, &r.instruction);
         let (glyph, role) = status_glyph(&r.status);
         let mut cells = vec![
             Cell::from(Span::styled(
                 format!("{glyph} {}", clip(&r.status, 13)),
                 theme.style(role),
             )),
-            Cell::from(clip(&r.id, if wide { 32 } else { 22 })),
+            Cell::from(marked(
+                &r.id,
+                &id_marks,
+                if wide { 32 } else { 22 },
+                true,
+                Style::default(),
+            )),
         ];
         if wide {
             cells.push(Cell::from(clip(&r.app, 12)));
@@ -143,7 +164,13 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
             Cell::from(format!("{:>3}", r.rounds)),
             Cell::from(score(r.r_gold)),
             Cell::from(score(r.r_init)),
-            Cell::from(clip(&r.instruction, instr_w.max(1))),
+            Cell::from(marked(
+                &r.instruction,
+                &instr_marks,
+                instr_w.max(1),
+                false,
+                Style::default(),
+            )),
         ]);
         Row::new(cells)
     });
@@ -151,6 +178,10 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         .header(Row::new(header).style(theme.style(Role::Title)))
         .row_highlight_style(theme.style(Role::Selection))
         .highlight_symbol("▌");
+    for (k, pos) in (offset..end).enumerate() {
+        let y = inner.y + 1 + k as u16;
+        model.hits.add(inner.x, y, inner.width, 1, Target::Row(pos));
+    }
     let mut state = TableState::default().with_selected(Some(t.selected - offset));
     f.render_stateful_widget(table, inner, &mut state);
 }

@@ -1,0 +1,139 @@
+//! The one selection shared by every screen, and type-ahead that keeps key bursts honest.
+//!
+//! The selection is the tuple under the Tuples cursor ([`Model::selection`]); every screen shows
+//! it, and when it changes under a screen (a new search result, a reload that drops the tuple) the
+//! screen follows and an open decision prompt is cancelled — a prompt never outlives its tuple.
+//!
+//! Keys that arrive while the model is *settling* (a list view being computed, the Inspector's or
+//! the Filter screen's tuple loading, a decision being recorded) wait in order and are replayed once the
+//! data they depend on is drawn, so `/ invoice enter 6 K` typed in one burst decides on the tuple
+//! the search found, never on the one selected before it.
+
+use super::notice::Level;
+use super::{filter, reward, rollouts, Model};
+use crate::tui::action::Screen;
+use crate::tui::data::EngineCommand;
+use crate::tui::keymap::{Code, Key};
+use crate::tui::model::filter_prompt::Prompt;
+
+/// Keys kept while settling; more than this is a stuck load, and the burst is dropped.
+pub const MAX_DEFERRED: usize = 256;
+
+impl Model {
+    /// The selected tuple: the one every screen shows and every decision applies to.
+    pub fn selection(&self) -> Option<&str> {
+        self.tuples.selected_id()
+    }
+
+    /// Keys waiting for the data they depend on.
+    pub fn deferred_keys(&self) -> usize {
+        self.deferred.len()
+    }
+
+    /// True while a key could act on data that is not drawn yet.
+    pub(super) fn settling(&self) -> bool {
+        let f = &self.filter;
+        self.tuples.computing
+            || f.busy
+            || (self.screen == Screen::Inspector && self.inspector.loading())
+            || (self.screen == Screen::Filter
+                && f.task_id.is_some()
+                && f.current().is_none()
+                && !f.load_failed)
+    }
+
+    /// Routes a key: straight to the model, or behind the keys already waiting.
+    pub(super) fn key_in_order(&mut self, k: Key) -> Vec<EngineCommand> {
+        if k.ctrl && k.code == Code::Char('c') {
+            return self.key(k);
+        }
+        if !self.deferred.is_empty() {
+            self.defer(k);
+            return Vec::new();
+        }
+        self.key(k)
+    }
+
+    /// Keeps `k` for later (in arrival order).
+    pub(super) fn defer(&mut self, k: Key) {
+        if self.deferred.len() >= MAX_DEFERRED {
+            self.deferred.clear();
+            self.say(
+                Level::Warning,
+                format!("{MAX_DEFERRED} keys waited for the store and were dropped — nothing was decided"),
+            );
+            return;
+        }
+        let at = self.defer_at.unwrap_or(self.deferred.len());
+        self.deferred.insert(at.min(self.deferred.len()), k);
+        self.defer_at = self.defer_at.map(|i| i + 1);
+    }
+
+    /// Replays waiting keys while nothing is settling.
+    pub(super) fn replay(&mut self) -> Vec<EngineCommand> {
+        let mut cmds = Vec::new();
+        while !self.settling() {
+            let Some(k) = self.deferred.pop_front() else {
+                break;
+            };
+            // A key deferred again while replaying goes back to the front, in order.
+            self.defer_at = Some(0);
+            cmds.extend(self.key(k));
+            self.defer_at = None;
+        }
+        cmds
+    }
+
+    /// A store error: waiting keys are dropped (they may have depended on what failed).
+    pub(super) fn drop_deferred(&mut self, why: &str) {
+        if self.filter.task_id.is_some() && self.filter.current().is_none() {
+            self.filter.load_failed = true;
+        }
+        if self.inspector.loading() {
+            self.inspector.load_failed = true;
+        }
+        if !self.deferred.is_empty() {
+            let n = self.deferred.len();
+            self.deferred.clear();
+            self.say(
+                Level::Error,
+                format!("{why} — {n} key(s) typed ahead were dropped, nothing decided"),
+            );
+        }
+    }
+
+    /// After the selection may have changed from `before`: the shown screen follows it and an
+    /// open decision prompt for another tuple is cancelled.
+    pub(super) fn follow_selection(&mut self, before: Option<String>) -> Vec<EngineCommand> {
+        let now = self.selection().map(str::to_string);
+        if now == before {
+            return Vec::new();
+        }
+        if let Some(task) = prompt_task(&self.filter.prompt) {
+            if now.as_deref() != Some(task) {
+                let to = now.as_deref().unwrap_or("nothing");
+                self.say(
+                    Level::Warning,
+                    format!("selection changed to {to}: the decision on {task} was cancelled — nothing recorded"),
+                );
+                self.filter.prompt = Prompt::None;
+            }
+        }
+        match self.screen {
+            Screen::Inspector => self.open_selected(),
+            Screen::Filter => filter::enter(self),
+            Screen::StateDiff => self.state_diff.open(now.as_deref()),
+            Screen::Reward => reward::open(self),
+            Screen::Rollouts => rollouts::open(self),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The tuple an open prompt decides on.
+fn prompt_task(p: &Prompt) -> Option<&str> {
+    match p {
+        Prompt::None => None,
+        Prompt::Reason { task_id, .. } | Prompt::Editor { task_id, .. } => Some(task_id),
+    }
+}
