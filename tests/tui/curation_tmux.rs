@@ -12,14 +12,17 @@ fn mouse(wb: &Workbench, button: u8, col: usize, row: usize) {
     let hex: Vec<String> = report.bytes().map(|b| format!("{b:02x}")).collect();
     let mut args = vec!["send-keys", "-t", &wb.session, "-H"];
     args.extend(hex.iter().map(String::as_str));
-    tmux(&args);
+    tmux(&wb.session, &args);
 }
 
 /// Whether the application in the pane has asked for mouse reports.
 fn mouse_mode(wb: &Workbench) -> String {
-    tmux(&["display", "-p", "-t", &wb.session, "#{mouse_any_flag}"])
-        .trim()
-        .to_string()
+    tmux(
+        &wb.session,
+        &["display", "-p", "-t", &wb.session, "#{mouse_any_flag}"],
+    )
+    .trim()
+    .to_string()
 }
 
 fn wait_mouse_mode(wb: &Workbench, want: &str) {

@@ -453,7 +453,7 @@ impl Model {
         let Some(id) = self.live.selected.clone() else {
             self.say(
                 notice::Level::Warning,
-                "no task selected: n/N select a row of the timeline".into(),
+                "no task selected: n/N select a row of the timeline",
             );
             return Vec::new();
         };
