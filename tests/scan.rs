@@ -159,8 +159,8 @@ fn hardcoded_success_returns_prints_and_unconditional_increments() {
                return 1.0 if d == 'x' else 0.0\n    except Exception:\n        return 1.0\n";
     assert_eq!(
         rules(src),
-        vec![RuleId::HardcodedSuccess],
-        "success on the failure path"
+        vec![RuleId::ErrorPathSuccess],
+        "success on the failure path is the more specific error-path-success"
     );
 }
 

@@ -3,6 +3,7 @@
 
 use super::facts::AwardKind;
 use super::flow::Flow;
+use super::judge::contribution;
 use super::py::{ast, start};
 use super::taint::Val;
 use ast::{Expr, Operator};
@@ -92,8 +93,13 @@ impl Flow<'_> {
             (Operator::Mult, Some(x), Some(y)) => Some(x * y),
             _ => None,
         };
+        let mut taint = old.taint.clone().joined(&val.taint);
+        if matches!(a.op, Operator::Add | Operator::Sub) {
+            let cond = self.gate_pc();
+            taint.judge_w = old.taint.judge_w + contribution(&val.taint, val.num, &cond);
+        }
         let combined = Val {
-            taint: old.taint.clone().joined(&val.taint),
+            taint,
             num,
             text: None,
             flaglike: old.flaglike && val.flaglike,
@@ -171,12 +177,7 @@ impl Flow<'_> {
             .unwrap_or_default();
         let mut v = val;
         if let Some(ctrl) = self.local_pc() {
-            if ctrl.inspects() {
-                v.taint.clear_markers();
-            }
-            v.taint.join(&ctrl);
-            // A value stored under a truthy-constant condition is as constant as that flag.
-            v.taint.bool_true = v.taint.bool_true.or(ctrl.truthy);
+            super::flow::join_ctrl(&mut v, &ctrl);
         }
         merged.taint.join(&v.taint);
         merged.num = None;

@@ -5,7 +5,8 @@ use std::rc::Rc;
 
 use super::expr::dotted;
 use super::flow::Flow;
-use super::py::ast;
+use super::judge::{is_judge_call, judge_output};
+use super::py::{ast, start};
 use super::taint::{Taint, Val};
 use ast::Expr;
 
@@ -155,6 +156,25 @@ impl Flow<'_> {
             self.reward_print(c);
             return Val::default();
         }
+        match (name.as_deref(), c.func.as_ref()) {
+            (Some(n), _) => self.artifact_call(c, n),
+            (None, Expr::Attribute(a)) => self.artifact_call(c, a.attr.as_str()),
+            _ => {}
+        }
+        let local = name.as_deref().is_some_and(|n| {
+            self.funcs.contains_key(n) || self.funcs.contains_key(n.rsplit('.').next().unwrap_or(n))
+        });
+        let http_texts = || {
+            let mut texts = Vec::new();
+            for a in c.arguments.args.iter().take(2) {
+                self.texts(a, &mut texts);
+            }
+            texts.iter_mut().for_each(|t| t.make_ascii_lowercase());
+            texts
+        };
+        if is_judge_call(c, name.as_deref(), local, &http_texts) {
+            return judge_output(start(c));
+        }
         if let Some(n) = name.as_deref() {
             if let Some(summary) = self.funcs.get(n) {
                 let mut v = summary.clone();
@@ -211,12 +231,26 @@ impl Flow<'_> {
                     self.store_item(n.id.as_str(), v);
                 }
             }
+            // `json.loads(reply)`, `re.findall(p, reply)` on a judge's reply: still the judge's.
+            let module = matches!(attr.value.as_ref(), Expr::Name(m) if self.lookup(m.id.as_str()).is_none());
+            if module
+                && args.iter().any(|(a, _)| a.taint.judge.is_some())
+                && !args.iter().any(|(a, _)| a.taint.env)
+            {
+                self.env_reads += 1;
+                let mut t = Taint::default();
+                for (a, _) in &args {
+                    t.join(&a.taint.clone().unmarked());
+                }
+                return Val::of(t);
+            }
             let mut t = recv.taint.clone();
             if !ACCESSORS.contains(&method) {
                 t.clear_markers();
                 if !PURE_METHODS.contains(&method) && !MUTATORS.contains(&method) {
-                    // Anything else on an object (read_text, json, find_all) reads the world.
-                    t.env = true;
+                    // Anything else on an object (read_text, json, find_all) reads the world —
+                    // except parsing a judge's reply (`resp.json()`), which is still the judge.
+                    t.env |= recv.taint.judge.is_none() || recv.taint.env;
                     self.env_reads += 1;
                 }
             }
@@ -227,6 +261,9 @@ impl Flow<'_> {
         }
         self.env_reads += 1;
         let mut t = Taint::env();
+        // `json.loads(reply)`, `re.search(p, reply)`: parsing a judge's output is the judge's.
+        let parses_judge = args.iter().any(|(a, _)| a.taint.judge.is_some())
+            && !args.iter().any(|(a, _)| a.taint.env);
         for (a, e) in &args {
             t.join(&a.taint.clone().unmarked());
             // An unknown callee may fill a container it is given (`exec(code, ns)`).
@@ -239,6 +276,9 @@ impl Flow<'_> {
                     self.store_item(n.id.as_str(), Val::env());
                 }
             }
+        }
+        if parses_judge {
+            t.env = false;
         }
         Val::of(t)
     }

@@ -4,16 +4,43 @@ use serde::{Deserialize, Serialize};
 
 use super::{RuleId, ScanReport};
 
-/// How scan findings decide agreement condition C5.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Default of [`ScanConfig::judge_max_weight`].
+pub const DEFAULT_JUDGE_MAX_WEIGHT: f64 = 0.5;
+
+/// How scan findings decide agreement condition C5, and the one tunable rule limit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ScanConfig {
     /// Rules whose findings are still reported (to the curator and the Discriminator) but do
     /// not fail C5. Empty by default: every rule fails C5. `syntax-error` always fails.
     pub advisory: Vec<RuleId>,
+    /// `judge-delegation` fires when more than this share of the reward (0–1) comes from an
+    /// LLM judge's output, or when the reward is the judge's output alone. Default 0.5.
+    pub judge_max_weight: f64,
+}
+
+impl Default for ScanConfig {
+    fn default() -> Self {
+        ScanConfig {
+            advisory: Vec::new(),
+            judge_max_weight: DEFAULT_JUDGE_MAX_WEIGHT,
+        }
+    }
 }
 
 impl ScanConfig {
+    /// Check the limits: `judge_max_weight` must be a number in [0, 1].
+    pub fn validate(&self) -> Result<(), String> {
+        if !(0.0..=1.0).contains(&self.judge_max_weight) {
+            return Err(format!(
+                "[scan] judge_max_weight = {} is out of range: give a share of the reward \
+                 between 0 and 1 (default {DEFAULT_JUDGE_MAX_WEIGHT})",
+                self.judge_max_weight
+            ));
+        }
+        Ok(())
+    }
+
     /// True when the report fails condition C5 under this configuration.
     pub fn fails_c5(&self, report: &ScanReport) -> bool {
         report

@@ -3,6 +3,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+use super::errpath::ErrKind;
 use super::flow::{Flow, PcKind};
 use super::py::ast;
 use super::taint::{Taint, Val};
@@ -10,8 +11,9 @@ use ast::{Expr, Stmt};
 
 impl Flow<'_> {
     /// A `try` body: once a statement has read the environment, the rest runs only if that read
-    /// succeeded (a parse, a sheet lookup), which counts as an inspection.
-    pub(super) fn try_body(&mut self, stmts: &[Stmt]) {
+    /// succeeded (a parse, a sheet lookup), which counts as an inspection. Returns whether the
+    /// body read the environment (then its `else` runs only after a successful read).
+    pub(super) fn try_body(&mut self, stmts: &[Stmt]) -> bool {
         let depth = self.pc.len();
         let mut guarded = false;
         for stmt in stmts {
@@ -25,11 +27,18 @@ impl Flow<'_> {
             }
         }
         self.pc.truncate(depth);
+        guarded
     }
 
     pub(super) fn if_stmt(&mut self, i: &ast::StmtIf) -> Option<Taint> {
         let test = self.eval(&i.test).taint;
-        self.branch(PcKind::Branch, test.clone(), &i.body);
+        if self.is_error_test(&i.test) {
+            self.pc.push((PcKind::Branch, test.clone()));
+            self.error_block(ErrKind::Branch, super::py::start(i), &i.body);
+            self.pc.pop();
+        } else {
+            self.branch(PcKind::Branch, test.clone(), &i.body);
+        }
         let mut prior = test.clone().negated();
         let mut has_else = false;
         let mut else_exits = false;

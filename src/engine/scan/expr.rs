@@ -6,7 +6,7 @@ use std::rc::Rc;
 use super::assign::const_key;
 use super::flow::Flow;
 use super::py::{ast, start};
-use super::taint::{Taint, Val};
+use super::taint::{wmax, Taint, Val};
 use ast::{BoolOp, CmpOp, Expr, Number, Operator, UnaryOp};
 
 /// `a.b.c` for a chain of names and attributes.
@@ -106,7 +106,12 @@ impl Flow<'_> {
             }
             Expr::BinOp(b) => {
                 let l = self.eval(&b.left);
-                let r = self.eval(&b.right);
+                let mut r = self.eval(&b.right);
+                let judge_w = super::judge::binop_weight(b.op, &l, &r);
+                if matches!(b.op, Operator::Div | Operator::FloorDiv | Operator::Mod) {
+                    // A default denominator set in a handler (`except: total = 1`) is no success.
+                    r.taint.err_success = None;
+                }
                 let num = match (l.num, r.num) {
                     (Some(x), Some(y)) => match b.op {
                         Operator::Add => Some(x + y),
@@ -122,8 +127,10 @@ impl Flow<'_> {
                     (Operator::Div, Some(x), Some(y)) => Some(Rc::from(format!("{x}/{y}"))),
                     _ => None,
                 };
+                let mut taint = l.taint.joined(&r.taint);
+                taint.judge_w = judge_w;
                 Val {
-                    taint: l.taint.joined(&r.taint),
+                    taint,
                     num,
                     text,
                     flaglike: false,
@@ -176,8 +183,17 @@ impl Flow<'_> {
                     body.taint.clear_markers();
                     orelse.taint.clear_markers();
                 }
+                // `0.7 if llm_ok else 0.0`: the judge decides as much as the larger branch.
+                let mut judge_w = wmax(body.taint.judge_w, orelse.taint.judge_w);
+                if test.taint.judge.is_some() {
+                    for n in [body.num, orelse.num] {
+                        judge_w = wmax(judge_w, n.map_or(f64::NAN, f64::abs));
+                    }
+                }
+                let mut taint = test.taint.joined(&body.taint).joined(&orelse.taint);
+                taint.judge_w = judge_w;
                 Val {
-                    taint: test.taint.joined(&body.taint).joined(&orelse.taint),
+                    taint,
                     num: if body.num == orelse.num {
                         body.num
                     } else {

@@ -1,6 +1,7 @@
 //! What the data-flow pass records for the rules: every place score is awarded and every
 //! place a success value leaves the script.
 
+use super::errpath::ErrPath;
 use super::taint::Taint;
 
 /// How a score-bearing value is produced.
@@ -31,6 +32,13 @@ pub(crate) struct Award {
     pub value: Taint,
     /// The awarded value when statically known.
     pub num: Option<f64>,
+    /// The error path (except handler, finally, error branch) the award is made on, if any.
+    pub error_path: Option<ErrPath>,
+    /// For a `return`: the value is a bare `True`/`False`-like flag, not a score.
+    pub bool_return: bool,
+    /// For a `return`: the returned value is a float or the function is named like a check
+    /// (`verify`, `check_*`, `score`), so a positive constant there is a success value.
+    pub success_return: bool,
 }
 
 impl Award {
@@ -69,9 +77,24 @@ impl Award {
     }
 }
 
+/// A read of one of the Generator's artifacts (`golden_patch.py`, a hidden expected state).
+#[derive(Debug, Clone)]
+pub(crate) struct ArtifactRead {
+    /// Byte offset of the argument (or import) naming the artifact.
+    pub offset: usize,
+    /// The call or statement that reads it (`open`, `json.load`, `import`).
+    pub via: String,
+    /// The path or module as written or resolved.
+    pub path: String,
+    /// What kind of artifact it is, for the message.
+    pub what: &'static str,
+}
+
 /// All awards of one script, in source order.
 #[derive(Debug, Default)]
 pub(crate) struct Facts {
     /// The awards.
     pub awards: Vec<Award>,
+    /// Reads of the Generator's artifacts, in source order.
+    pub artifacts: Vec<ArtifactRead>,
 }

@@ -8,6 +8,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
+use super::errpath::{catches_failure, ErrKind, ErrPath};
 use super::facts::{Award, AwardKind, Facts};
 use super::py::{ast, start, Lines};
 use super::taint::{Taint, Val};
@@ -49,6 +50,19 @@ pub(crate) struct Flow<'s> {
     pub(super) global_names: Vec<HashSet<String>>,
     /// Names of the enclosing functions.
     pub(super) fn_names: Vec<String>,
+    /// The error paths (handlers, finally blocks, error branches) being walked.
+    pub(super) err_ctx: Vec<ErrPath>,
+    /// Names a failure handler set to a truthy value (`error = str(e)`).
+    pub(super) err_truthy: HashSet<String>,
+    /// Names a failure handler set to a falsy constant (`data = None`).
+    pub(super) err_falsy: HashSet<String>,
+    /// Functions that return a failure value (`None` from a handler).
+    pub(super) err_falsy_fns: HashSet<String>,
+    /// The exception name (`except E as exc`) of the failure handler being walked.
+    pub(super) handler_exc: Option<String>,
+    /// Names bound to a path naming a Generator artifact, as far as it is known
+    /// (`GT = os.path.join(os.path.dirname(__file__), "gt", "x.json")`).
+    pub(super) artifact_names: HashMap<String, String>,
 }
 
 /// Run the pass over a module. A first, non-recording round summarises functions only when
@@ -71,6 +85,12 @@ pub(crate) fn analyze(suite: &[Stmt], lines: &Lines) -> Facts {
         attr_vars: false,
         global_names: Vec::new(),
         fn_names: Vec::new(),
+        err_ctx: Vec::new(),
+        err_truthy: HashSet::default(),
+        err_falsy: HashSet::default(),
+        err_falsy_fns: HashSet::default(),
+        handler_exc: None,
+        artifact_names: HashMap::default(),
     };
     if pre.needs_summaries {
         flow.block(suite);
@@ -81,6 +101,28 @@ pub(crate) fn analyze(suite: &[Stmt], lines: &Lines) -> Facts {
     flow.record = true;
     flow.block(suite);
     flow.facts
+}
+
+/// Make a stored value control-dependent on `ctrl`: markers drop under a real inspection; a
+/// truthy-constant condition makes the value as constant as that flag; under a condition
+/// taken from an LLM judge the value is the judge's to the extent of its own size (`ok = True`
+/// is wholly the judge's, `bonus = 0.3` is 0.3 of it), not the condition's weight.
+pub(super) fn join_ctrl(val: &mut Val, ctrl: &Taint) {
+    if ctrl.inspects() {
+        val.taint.clear_markers();
+    }
+    let (w, err) = (val.taint.judge_w, val.taint.err_success);
+    val.taint.join(ctrl);
+    // `if failed: score = 0.0` stores no success, whatever the condition.
+    if val.num.is_some_and(|n| n <= 0.0) {
+        val.taint.err_success = err;
+    }
+    val.taint.judge_w = if ctrl.judge.is_some() && w == 0.0 {
+        val.num.map_or(f64::NAN, f64::abs)
+    } else {
+        w
+    };
+    val.taint.bool_true = val.taint.bool_true.or(ctrl.truthy);
 }
 
 /// Score-like variable names: `score`, `total_reward`, `points_earned`, `credit`. Not
@@ -137,11 +179,23 @@ impl<'s> Flow<'s> {
 
     /// Record an award (second pass only).
     pub(super) fn award(&mut self, kind: AwardKind, offset: usize, val: &Val) {
+        self.award_return(kind, offset, val, (false, false));
+    }
+
+    /// Record an award; `ret` is `(bool_return, success_return)` for a `return`.
+    pub(super) fn award_return(
+        &mut self,
+        kind: AwardKind,
+        offset: usize,
+        val: &Val,
+        ret: (bool, bool),
+    ) {
         if !self.record {
             return;
         }
         let cond = self.gate_pc();
         let local_cond = self.local_pc().unwrap_or_default();
+        let error_path = self.error_path();
         self.facts.awards.push(Award {
             kind,
             offset,
@@ -149,11 +203,15 @@ impl<'s> Flow<'s> {
             local_cond,
             value: val.taint.clone(),
             num: val.num,
+            error_path,
+            bool_return: ret.0,
+            success_return: ret.1,
         });
     }
 
     /// Bind `name` to `val`, weakly when under a condition or loop of this function.
     pub(super) fn store_name(&mut self, name: &str, mut val: Val, offset: usize) {
+        self.mark_error_store(name, &mut val, offset);
         // `global x` inside a function: the store goes to the module scope, and whether the
         // function runs at all is unknown, so it is a weak update there.
         let last = self.scopes.len().saturating_sub(1);
@@ -190,15 +248,14 @@ impl<'s> Flow<'s> {
                 if val.taint.placeholder == old.taint.placeholder {
                     val.taint.placeholder = None;
                 }
+                // `ok = ok and check` after `except: ok = True`: evaluated since.
+                if val.flaglike && val.taint.err_success == old.taint.err_success {
+                    val.taint.err_success = None;
+                }
             }
         }
         if let Some(ctrl) = &ctrl {
-            if ctrl.inspects() {
-                val.taint.clear_markers();
-            }
-            val.taint.join(ctrl);
-            // A value stored under a truthy-constant condition is as constant as that flag.
-            val.taint.bool_true = val.taint.bool_true.or(ctrl.truthy);
+            join_ctrl(&mut val, ctrl);
         }
         if val.flaglike && !val.taint.inspects() && val.taint.bool_true.is_none() {
             val.taint.truthy = None;
@@ -248,6 +305,7 @@ impl<'s> Flow<'s> {
                     Some(v) => self.eval(v),
                     None => Val::default(),
                 };
+                self.note_failure_return(ret.value.as_deref());
                 // A function named like a parameter (`max_score()`, `weight_for()`) returning a
                 // constant is configuration, not a success value.
                 let config_like = self.fn_names.last().is_some_and(|n| {
@@ -257,7 +315,8 @@ impl<'s> Flow<'s> {
                         .any(|w| n.contains(w))
                 });
                 if !self.returns.is_empty() && !config_like {
-                    self.award(AwardKind::Return, start(ret), &val);
+                    let info = self.return_info(ret.value.as_deref(), &val);
+                    self.award_return(AwardKind::Return, start(ret), &val, info);
                 }
                 let cond = self.gate_pc().unmarked();
                 if let Some(rets) = self.returns.last_mut() {
@@ -274,6 +333,8 @@ impl<'s> Flow<'s> {
             }
             Stmt::Assign(a) => {
                 for target in &a.targets {
+                    self.note_failure_assign(target, &a.value);
+                    self.note_path_name(target, &a.value);
                     self.score_assign(target, &a.value, start(a));
                     self.assign_expr(target, &a.value, start(a));
                 }
@@ -317,7 +378,7 @@ impl<'s> Flow<'s> {
                 }
             }
             Stmt::Try(t) => {
-                self.try_body(&t.body);
+                let read = self.try_body(&t.body);
                 for handler in &t.handlers {
                     let ast::ExceptHandler::ExceptHandler(h) = handler;
                     if let Some(name) = &h.name {
@@ -325,10 +386,26 @@ impl<'s> Flow<'s> {
                     }
                     // Reaching a handler says nothing about the state being right: an award
                     // there inspects nothing.
-                    self.branch(PcKind::Handler, Taint::default(), &h.body);
+                    self.pc.push((PcKind::Handler, Taint::default()));
+                    if catches_failure(h) {
+                        let exc = h.name.as_ref().map(|n| n.as_str().to_string());
+                        let outer = std::mem::replace(&mut self.handler_exc, exc);
+                        self.error_block(ErrKind::Handler, start(h), &h.body);
+                        self.handler_exc = outer;
+                    } else {
+                        self.block(&h.body);
+                    }
+                    self.pc.pop();
                 }
-                self.block(&t.orelse);
-                self.block(&t.finalbody);
+                // `else` runs only when the body (and its reads) succeeded.
+                if read && !t.orelse.is_empty() {
+                    self.branch(PcKind::Guard, Taint::env(), &t.orelse);
+                } else {
+                    self.block(&t.orelse);
+                }
+                if let Some(first) = t.finalbody.first() {
+                    self.error_block(ErrKind::Finally, start(first), &t.finalbody);
+                }
             }
             Stmt::Assert(a) => return Some(self.eval(&a.test).taint.unmarked()),
             Stmt::Global(g) => {
@@ -338,6 +415,7 @@ impl<'s> Flow<'s> {
             }
             Stmt::Import(i) => {
                 for a in &i.names {
+                    self.artifact_import(a.name.as_str(), start(a));
                     if let Some(local) = &a.asname {
                         self.aliases
                             .insert(local.as_str().to_string(), a.name.as_str().to_string());
@@ -349,6 +427,7 @@ impl<'s> Flow<'s> {
                 for a in &i.names {
                     let local = a.asname.as_ref().unwrap_or(&a.name).as_str();
                     let qualified = format!("{module}.{}", a.name.as_str());
+                    self.artifact_import(&qualified, start(a));
                     self.aliases.insert(local.to_string(), qualified);
                 }
             }

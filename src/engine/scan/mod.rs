@@ -14,16 +14,23 @@
 //! - `subprocess`: any way of running external processes, through any alias or dynamic import;
 //! - `comment-only-check`: an award justified only by a comment asserting a check;
 //! - `dynamic-code`: `exec`/`eval`/`compile` of strings built at run time;
+//! - `error-path-success`: an except handler, finally block or error branch awards success;
+//! - `generator-artifact`: the script reads golden/setup scripts, their outputs or hidden
+//!   copies of the expected state;
+//! - `judge-delegation`: the score comes wholly, or above `judge_max_weight`, from an LLM judge;
 //! - `syntax-error`: the script does not parse.
 
+mod artifacts;
 mod assign;
 mod calls;
 mod config;
 mod control;
 pub mod corpus;
+mod errpath;
 mod expr;
 mod facts;
 mod flow;
+mod judge;
 mod prepass;
 mod printed;
 mod py;
@@ -33,7 +40,7 @@ mod taint;
 
 use std::path::{Path, PathBuf};
 
-pub use config::ScanConfig;
+pub use config::{ScanConfig, DEFAULT_JUDGE_MAX_WEIGHT};
 pub use report::{Finding, RuleId, ScanReport};
 
 /// Failure to scan a file at all (distinct from a finding).
@@ -63,8 +70,15 @@ const DEEP_STACK: usize = 256 * 1024 * 1024;
 /// common case runs inline (spawning a thread per file would cost a third of the scan time).
 const INLINE_DEPTH: usize = 300;
 
-/// Scan one reward script given as text. `path_label` is copied into every finding.
+/// Scan one reward script given as text with the default [`ScanConfig`]. `path_label` is
+/// copied into every finding.
 pub fn scan_source(path_label: &str, source: &str) -> ScanReport {
+    scan_source_with(path_label, source, &ScanConfig::default())
+}
+
+/// Scan one reward script given as text under `config` (its rule limits; which findings fail
+/// C5 is [`ScanConfig::fails_c5`]'s decision).
+pub fn scan_source_with(path_label: &str, source: &str, config: &ScanConfig) -> ScanReport {
     let lines = py::Lines::new(source);
     let parsed = py::parse(source).and_then(|module| match module.complexity_error() {
         Some(err) => {
@@ -96,9 +110,9 @@ pub fn scan_source(path_label: &str, source: &str) -> ScanReport {
         }
     };
     if module.depth_bound <= INLINE_DEPTH {
-        return analyse(path_label, &lines, module.suite);
+        return analyse(path_label, &lines, module.suite, config);
     }
-    match on_deep_stack(|| analyse(path_label, &lines, module.suite)) {
+    match on_deep_stack(|| analyse(path_label, &lines, module.suite, config)) {
         Some(report) => report,
         None => ScanReport {
             file: path_label.to_string(),
@@ -131,9 +145,14 @@ fn on_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Option<T> {
 }
 
 /// Run the data-flow pass and the rules over a parsed module (consumes and drops the AST).
-fn analyse(path_label: &str, lines: &py::Lines, suite: py::Suite) -> ScanReport {
+fn analyse(
+    path_label: &str,
+    lines: &py::Lines,
+    suite: py::Suite,
+    config: &ScanConfig,
+) -> ScanReport {
     let facts = flow::analyze(&suite, lines);
-    let mut findings: Vec<Finding> = rules::run(&suite, &facts, lines)
+    let mut findings: Vec<Finding> = rules::run(&suite, &facts, lines, config)
         .into_iter()
         .map(|hit| {
             let (line, column) = lines.position(hit.offset);

@@ -20,13 +20,20 @@ pub enum RuleId {
     CommentOnlyCheck,
     /// `exec`/`eval`/`compile` of a string built at run time.
     DynamicCode,
+    /// An error path (except handler, finally, error branch) awards, returns or prints success.
+    ErrorPathSuccess,
+    /// The script reads the Generator's artifacts (setup/golden scripts, their outputs, hidden
+    /// copies of the expected state) instead of the environment's state.
+    GeneratorArtifact,
+    /// The score is taken wholly, or above the configured weight, from an LLM judge.
+    JudgeDelegation,
     /// The script does not parse; C5 fails because nothing can be verified.
     SyntaxError,
 }
 
 impl RuleId {
     /// Every rule id, in reporting order.
-    pub const ALL: [RuleId; 8] = [
+    pub const ALL: [RuleId; 11] = [
         RuleId::BoolFlagConstant,
         RuleId::PlaceholderFlag,
         RuleId::HardcodedSuccess,
@@ -34,6 +41,9 @@ impl RuleId {
         RuleId::Subprocess,
         RuleId::CommentOnlyCheck,
         RuleId::DynamicCode,
+        RuleId::ErrorPathSuccess,
+        RuleId::GeneratorArtifact,
+        RuleId::JudgeDelegation,
         RuleId::SyntaxError,
     ];
 
@@ -47,6 +57,9 @@ impl RuleId {
             RuleId::Subprocess => "subprocess",
             RuleId::CommentOnlyCheck => "comment-only-check",
             RuleId::DynamicCode => "dynamic-code",
+            RuleId::ErrorPathSuccess => "error-path-success",
+            RuleId::GeneratorArtifact => "generator-artifact",
+            RuleId::JudgeDelegation => "judge-delegation",
             RuleId::SyntaxError => "syntax-error",
         }
     }

@@ -27,6 +27,24 @@ pub(crate) struct Taint {
     pub truthy: Option<usize>,
     /// Byte offset of a constant flag assignment (falsy or derived) never evaluated since.
     pub placeholder: Option<usize>,
+    /// Byte offset of the LLM-judge call this value was computed from (see `judge.rs`).
+    pub judge: Option<usize>,
+    /// Largest share of the value the judge's output can make up, judge outputs being in
+    /// [0, 1] (`0.4 * llm` is 0.4); 0 when no judge is involved, NaN when the coefficient is
+    /// not statically known.
+    pub judge_w: f64,
+    /// Byte offset of a constant success value (`1.0`, `True`) stored on an error path (an
+    /// `except` handler, a `finally`, an error branch) that this value still carries.
+    pub err_success: Option<usize>,
+}
+
+/// Join of two judge weights: the larger, NaN (unknown) winning.
+pub(crate) fn wmax(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
 }
 
 impl Taint {
@@ -40,7 +58,7 @@ impl Taint {
 
     /// True when the value depends on anything observed in the environment.
     pub fn inspects(&self) -> bool {
-        self.env || self.exists || self.absent
+        self.env || self.exists || self.absent || self.judge.is_some()
     }
 
     /// True when the value carries any constant-flag marker.
@@ -59,6 +77,9 @@ impl Taint {
         self.bool_true = self.bool_true.or(other.bool_true);
         self.truthy = self.truthy.or(other.truthy);
         self.placeholder = self.placeholder.or(other.placeholder);
+        self.judge = self.judge.or(other.judge);
+        self.judge_w = wmax(self.judge_w, other.judge_w);
+        self.err_success = self.err_success.or(other.err_success);
     }
 
     /// Join returning a new value.
@@ -92,6 +113,8 @@ impl Taint {
         std::mem::swap(&mut self.exists, &mut self.absent);
         self.bool_true = None;
         self.truthy = None;
+        // `not failed`: the side where the error did not happen.
+        self.err_success = None;
         self
     }
 }

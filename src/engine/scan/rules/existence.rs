@@ -25,7 +25,12 @@ pub(super) fn check(facts: &Facts, hits: &mut Vec<Hit>) {
             continue;
         }
         let gate = award.gate();
-        if !gate.exists || gate.env || gate.absent || award.flag_markers().has_marker() {
+        if !gate.exists
+            || gate.env
+            || gate.judge.is_some()
+            || gate.absent
+            || award.flag_markers().has_marker()
+        {
             continue;
         }
         hits.push(Hit {

@@ -20,6 +20,9 @@ pub(super) fn check(facts: &Facts, lines: &Lines, hits: &mut Vec<Hit>) {
         if award.flag_markers().has_marker() {
             continue;
         }
+        if super::errpath::direct(award) {
+            continue;
+        }
         let constant = !award.value.inspects();
         let threshold = match award.kind {
             AwardKind::Set => continue,
