@@ -1,14 +1,21 @@
 //! Sessions of one app, persisted on disk and cached in memory.
 //!
 //! Layout under `<state_dir>/<app>/`: `sessions/<sid>.json` (atomic: written to `tmp/` then
-//! renamed), `uploads/<sid>/<stored name>`. The file's modification time is the last access
-//! (refreshed at most every [`TOUCH_EVERY`] on reads), so the TTL survives restarts. At most
-//! `cache_capacity` sessions stay loaded (LRU); a slot in use is never evicted, so a reader
-//! never sees a state older than the last acknowledged write.
+//! renamed), `journal.log` (group commit, see [`super::journal`]), `uploads/<sid>/<stored
+//! name>`. A write is acknowledged once its journal record is synced and its session file is
+//! up to date; the file's modification time is the last access (refreshed at most every
+//! [`TOUCH_EVERY`] on reads), so the TTL survives restarts.
+//!
+//! Memory is bounded in bytes (`cache_bytes`) as well as in sessions (`cache_capacity`): the
+//! store accounts every buffer a cached session holds (its snapshot texts, the `/go` parts, the
+//! gzip body) and evicts idle sessions, least recently used first, to their persisted form. A
+//! slot in use is never evicted, so a reader never sees a state older than the last
+//! acknowledged write; a write whose state cannot fit even then is refused with
+//! [`EnvError::OverBudget`].
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
 
@@ -17,20 +24,38 @@ use hashlink::LruCache;
 use serde_json::Value;
 
 use super::apps::App;
-use super::session::{Action, SessionFile, Snapshot};
+use super::body::Chunks;
+use super::journal::{self, Journal, JournalStats, Op};
+use super::session::{Action, GoParts, SessionFile, Snapshot};
 use super::{validate_sid, EnvError, ServerConfig};
 
 /// Reads refresh a session's on-disk access time at most this often.
 pub const TOUCH_EVERY: Duration = Duration::from_secs(30);
 
+mod budget;
+mod gc;
+
+pub use budget::CacheStats;
+
+/// Bytes a cached slot costs beyond its buffers (key, LRU node, slot, locks), for accounting.
+const SLOT_OVERHEAD: u64 = 512;
+
 #[derive(Default)]
 struct Slot {
+    /// The last acknowledged state (what readers see).
     snap: Option<Snapshot>,
+    /// The write that produced `snap`.
+    seq: u64,
+    /// The newest accepted write whose journal record is still being committed.
+    head: Option<(u64, Snapshot)>,
+    next_seq: u64,
     on_disk: bool,
-    go_cache: Option<Bytes>,
+    go_parts: Option<GoParts>,
     go_gzip: Option<Bytes>,
     last_access: Option<SystemTime>,
     last_touch: Option<SystemTime>,
+    /// Bytes accounted to this slot in the store's total.
+    held: u64,
 }
 
 /// The sessions of one app.
@@ -38,10 +63,14 @@ pub struct SessionStore {
     app: Arc<App>,
     root: PathBuf,
     ttl: Duration,
-    fsync: bool,
     capacity: usize,
+    budget: u64,
     cache: Mutex<LruCache<String, Arc<Mutex<Slot>>>>,
-    tmp_counter: AtomicU64,
+    journal: Journal,
+    held: AtomicU64,
+    evictions: AtomicU64,
+    refused: AtomicU64,
+    trim_debt: AtomicU64,
 }
 
 /// The content coding of a `/go` body (gzip when the client accepts it; cached per state).
@@ -53,12 +82,13 @@ pub enum Encoding {
     Gzip,
 }
 
-fn gzip(data: &[u8]) -> Result<Bytes, EnvError> {
+fn gzip(body: &Chunks) -> Result<Bytes, EnvError> {
     let mut enc = flate2::write::GzEncoder::new(
-        Vec::with_capacity(data.len() / 4),
+        Vec::with_capacity(body.len() as usize / 4),
         flate2::Compression::fast(),
     );
-    enc.write_all(data)
+    body.parts()
+        .try_for_each(|p| enc.write_all(p))
         .and_then(|_| enc.finish())
         .map(Bytes::from)
         .map_err(|e| EnvError::io("gzip /go body", "<memory>", e))
@@ -78,21 +108,27 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl SessionStore {
-    /// Opens (creating directories) the store of `app` under `cfg.state_dir`.
+    /// Opens (creating directories) the store of `app` under `cfg.state_dir`, replaying its
+    /// journal first.
     pub fn open(app: Arc<App>, cfg: &ServerConfig) -> Result<SessionStore, EnvError> {
         let root = cfg.state_dir.join(app.name());
         for sub in ["sessions", "uploads", "tmp"] {
             let dir = root.join(sub);
             std::fs::create_dir_all(&dir).map_err(|e| EnvError::io("create directory", &dir, e))?;
         }
+        let journal = Journal::open(&root, cfg.fsync, cfg.checkpoint_bytes)?;
         Ok(SessionStore {
             app,
             root,
             ttl: Duration::from_secs(cfg.session_ttl_secs),
-            fsync: cfg.fsync,
             capacity: cfg.cache_capacity.max(1),
+            budget: cfg.cache_bytes.max(1 << 20),
             cache: Mutex::new(LruCache::new_unbounded()),
-            tmp_counter: AtomicU64::new(0),
+            journal,
+            held: AtomicU64::new(0),
+            evictions: AtomicU64::new(0),
+            refused: AtomicU64::new(0),
+            trim_debt: AtomicU64::new(0),
         })
     }
 
@@ -116,25 +152,16 @@ impl SessionStore {
     }
 
     fn slot(&self, sid: &str) -> Arc<Mutex<Slot>> {
-        let mut cache = lock(&self.cache);
-        if let Some(slot) = cache.get(sid) {
-            return slot.clone();
-        }
-        let slot = Arc::new(Mutex::new(Slot::default()));
-        cache.insert(sid.to_string(), slot.clone());
-        while cache.len() > self.capacity {
-            // Oldest first; skip slots somebody is using.
-            let victim = cache
-                .iter()
-                .find(|(_, s)| Arc::strong_count(s) == 1)
-                .map(|(k, _)| k.clone());
-            match victim {
-                Some(k) => {
-                    cache.remove(&k);
-                }
-                None => break,
+        let slot = {
+            let mut cache = lock(&self.cache);
+            if let Some(slot) = cache.get(sid) {
+                return slot.clone();
             }
-        }
+            let slot = Arc::new(Mutex::new(Slot::default()));
+            cache.insert(sid.to_string(), slot.clone());
+            slot
+        };
+        self.make_room(0);
         slot
     }
 
@@ -160,6 +187,7 @@ impl SessionStore {
             }
             Err(e) => return Err(EnvError::io("read session", &path, e)),
         }
+        self.reaccount(slot);
         Ok(())
     }
 
@@ -180,29 +208,11 @@ impl SessionStore {
         }
     }
 
-    fn persist(&self, sid: &str, snap: &Snapshot) -> Result<(), EnvError> {
-        let bytes = snap.file_bytes(&self.app);
-        let n = self.tmp_counter.fetch_add(1, Ordering::Relaxed);
-        let tmp = self
-            .root
-            .join("tmp")
-            .join(format!("{sid}.{}.{n}.tmp", std::process::id()));
-        let dest = self.session_path(sid);
-        let write = || -> std::io::Result<()> {
-            let mut f = std::fs::File::create(&tmp)?;
-            f.write_all(&bytes)?;
-            if self.fsync {
-                f.sync_all()?;
-            }
-            std::fs::rename(&tmp, &dest)
-        };
-        write().map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            EnvError::io("write session", &dest, e)
-        })
-    }
-
-    /// Applies a `POST /post` action and returns the new `state_id`.
+    /// Applies a `POST /post` action and returns the new `state_id` once the write is durable.
+    ///
+    /// The session's lock is held while the new state is computed and its journal record
+    /// queued (so writes to one session keep their order), not while the record is synced:
+    /// concurrent writes, to one session or many, share the sync.
     pub fn apply(
         &self,
         sid: &str,
@@ -210,78 +220,124 @@ impl SessionStore {
         state: Option<Value>,
     ) -> Result<String, EnvError> {
         validate_sid(sid)?;
-        let slot = self.slot(sid);
-        let mut slot = lock(&slot);
-        self.load(sid, &mut slot)?;
-        let mut snap = slot
-            .snap
-            .clone()
-            .unwrap_or_else(|| Snapshot::defaults(&self.app));
-        snap.apply(&self.app, action, state)?;
-        if action == Action::Reset {
-            let dir = self.uploads_dir(sid);
-            match std::fs::remove_dir_all(&dir) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(EnvError::io("delete uploads", &dir, e)),
+        let slot_arc = self.slot(sid);
+        let (seq, snap, ack) = {
+            let mut slot = lock(&slot_arc);
+            self.load(sid, &mut slot)?;
+            let mut snap = match (&slot.head, &slot.snap) {
+                (Some((_, head)), _) => head.clone(),
+                (None, Some(snap)) => snap.clone(),
+                (None, None) => Snapshot::defaults(&self.app),
+            };
+            snap.apply(&self.app, action, state)?;
+            self.admit(sid, snap.held_bytes() + SLOT_OVERHEAD)?;
+            if action == Action::Reset {
+                let dir = self.uploads_dir(sid);
+                match std::fs::remove_dir_all(&dir) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(EnvError::io("delete uploads", &dir, e)),
+                }
+            }
+            let ack = self
+                .journal
+                .submit(sid, Op::Put(snap.file_bytes(&self.app)))?;
+            slot.next_seq += 1;
+            let seq = slot.next_seq;
+            slot.head = Some((seq, snap.clone()));
+            self.reaccount(&mut slot);
+            (seq, snap, ack)
+        };
+        let result = journal::wait(ack);
+        let mut slot = lock(&slot_arc);
+        if slot.head.as_ref().is_some_and(|(s, _)| *s == seq) {
+            slot.head = None;
+        }
+        match result {
+            Ok(()) if seq > slot.seq => {
+                slot.snap = Some(snap.clone());
+                slot.seq = seq;
+                slot.on_disk = true;
+                slot.go_parts = None;
+                slot.go_gzip = None;
+                let now = SystemTime::now();
+                slot.last_access = Some(now);
+                slot.last_touch = Some(now);
+            }
+            Ok(()) => {}
+            Err(e) => {
+                // Not durable: forget what is in memory; the file holds the last acknowledged
+                // state.
+                slot.head = None;
+                slot.snap = None;
+                slot.go_parts = None;
+                slot.go_gzip = None;
+                self.reaccount(&mut slot);
+                return Err(e);
             }
         }
-        self.persist(sid, &snap)?;
-        let id = snap.state_id.clone();
-        slot.snap = Some(snap);
-        slot.on_disk = true;
-        slot.go_cache = None;
-        slot.go_gzip = None;
-        let now = SystemTime::now();
-        slot.last_access = Some(now);
-        slot.last_touch = Some(now);
-        Ok(id)
+        self.reaccount(&mut slot);
+        drop(slot);
+        drop(slot_arc);
+        self.make_room(0);
+        Ok(snap.state_id)
     }
 
     /// The session's snapshots (defaults for a session never written).
     pub fn snapshot(&self, sid: &str) -> Result<Snapshot, EnvError> {
         validate_sid(sid)?;
-        let slot = self.slot(sid);
-        let mut slot = lock(&slot);
+        let slot_arc = self.slot(sid);
+        let mut slot = lock(&slot_arc);
         self.load(sid, &mut slot)?;
         self.touch(sid, &mut slot);
-        Ok(slot
+        let snap = slot
             .snap
             .clone()
-            .unwrap_or_else(|| Snapshot::defaults(&self.app)))
+            .unwrap_or_else(|| Snapshot::defaults(&self.app));
+        drop(slot);
+        drop(slot_arc);
+        self.make_room(0);
+        Ok(snap)
     }
 
-    /// The `GET /go` body, computed once per state and cached.
-    pub fn go_body(&self, sid: &str, encoding: Encoding) -> Result<Bytes, EnvError> {
+    /// The `GET /go` body, its per-state parts computed once and cached.
+    pub fn go_body(&self, sid: &str, encoding: Encoding) -> Result<Chunks, EnvError> {
         validate_sid(sid)?;
-        let slot = self.slot(sid);
-        let mut slot = lock(&slot);
+        let slot_arc = self.slot(sid);
+        let mut slot = lock(&slot_arc);
         self.load(sid, &mut slot)?;
         self.touch(sid, &mut slot);
-        let plain = match &slot.go_cache {
-            Some(body) => body.clone(),
+        let snap = slot
+            .snap
+            .clone()
+            .unwrap_or_else(|| Snapshot::defaults(&self.app));
+        let parts = match &slot.go_parts {
+            Some(p) => p.clone(),
             None => {
-                let body = match &slot.snap {
-                    Some(snap) => snap.go_body(&self.app, sid),
-                    None => Snapshot::defaults(&self.app).go_body(&self.app, sid),
-                };
-                slot.go_cache = Some(body.clone());
-                body
+                let p = snap.go_parts(&self.app, sid)?;
+                slot.go_parts = Some(p.clone());
+                p
             }
         };
-        if encoding == Encoding::Identity {
-            return Ok(plain);
-        }
-        if let Some(z) = &slot.go_gzip {
-            return Ok(z.clone());
-        }
-        let z = gzip(&plain)?;
-        slot.go_gzip = Some(z.clone());
-        Ok(z)
+        let plain = Chunks::new(snap.go_chunks(&parts));
+        let body = match (encoding, &slot.go_gzip) {
+            (Encoding::Identity, _) => plain,
+            (Encoding::Gzip, Some(z)) => Chunks::new([z.clone()]),
+            (Encoding::Gzip, None) => {
+                let z = gzip(&plain)?;
+                slot.go_gzip = Some(z.clone());
+                Chunks::new([z])
+            }
+        };
+        self.reaccount(&mut slot);
+        drop(slot);
+        drop(slot_arc);
+        self.make_room(0);
+        Ok(body)
     }
 
     /// The cached `/go` body when it is available without any file-system access.
-    pub fn cached_go_body(&self, sid: &str, encoding: Encoding) -> Option<Bytes> {
+    pub fn cached_go_body(&self, sid: &str, encoding: Encoding) -> Option<Chunks> {
         let slot = lock(&self.cache).get(sid)?.clone();
         let mut slot = slot.try_lock().ok()?;
         let now = SystemTime::now();
@@ -292,8 +348,11 @@ impl SessionStore {
             return None;
         }
         let body = match encoding {
-            Encoding::Identity => slot.go_cache.clone()?,
-            Encoding::Gzip => slot.go_gzip.clone()?,
+            Encoding::Identity => {
+                let snap = slot.snap.as_ref()?;
+                Chunks::new(snap.go_chunks(slot.go_parts.as_ref()?))
+            }
+            Encoding::Gzip => Chunks::new([slot.go_gzip.clone()?]),
         };
         slot.last_access = Some(now);
         Some(body)
@@ -307,7 +366,8 @@ impl SessionStore {
         self.load(sid, &mut slot)?;
         if !slot.on_disk {
             if let Some(snap) = &slot.snap {
-                self.persist(sid, snap)?;
+                self.journal
+                    .commit(sid, Op::Put(snap.file_bytes(&self.app)))?;
             }
             slot.on_disk = true;
         }
@@ -319,22 +379,26 @@ impl SessionStore {
     pub fn delete(&self, sid: &str) -> Result<bool, EnvError> {
         validate_sid(sid)?;
         let slot = self.slot(sid);
-        let mut guard = lock(&slot);
+        let guard = lock(&slot);
         let existed = self.remove_files(sid)?;
-        *guard = Slot::default();
-        drop(guard);
-        drop(slot);
-        lock(&self.cache).remove(sid);
+        self.forget(sid, guard);
         Ok(existed)
     }
 
-    fn remove_files(&self, sid: &str) -> Result<bool, EnvError> {
-        let path = self.session_path(sid);
-        let existed = match std::fs::remove_file(&path) {
-            Ok(()) => true,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
-            Err(e) => return Err(EnvError::io("delete session", &path, e)),
+    /// Empties a slot whose session is gone and drops it from the cache.
+    fn forget(&self, sid: &str, mut guard: MutexGuard<'_, Slot>) {
+        *guard = Slot {
+            held: guard.held,
+            ..Slot::default()
         };
+        self.reaccount(&mut guard);
+        drop(guard);
+        lock(&self.cache).remove(sid);
+    }
+
+    fn remove_files(&self, sid: &str) -> Result<bool, EnvError> {
+        let existed = self.session_path(sid).exists();
+        self.journal.commit(sid, Op::Delete)?;
         let dir = self.uploads_dir(sid);
         match std::fs::remove_dir_all(&dir) {
             Ok(()) => Ok(true),
@@ -343,64 +407,9 @@ impl SessionStore {
         }
     }
 
-    /// Deletes sessions untouched for longer than the TTL (as of `now`).
-    pub fn gc(&self, now: SystemTime) -> Result<GcReport, EnvError> {
-        let dir = self.root.join("sessions");
-        let mut report = GcReport::default();
-        let entries =
-            std::fs::read_dir(&dir).map_err(|e| EnvError::io("list sessions", &dir, e))?;
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let Some(sid) = name.strip_suffix(".json") else {
-                continue;
-            };
-            if validate_sid(sid).is_err() {
-                continue;
-            }
-            let path = self.session_path(sid);
-            let disk_time = || std::fs::metadata(&path).and_then(|m| m.modified()).ok();
-            let is_expired = |last: Option<SystemTime>| {
-                last.is_some_and(|t| now.duration_since(t).unwrap_or_default() > self.ttl)
-            };
-            // Cheap check first, without promoting the session in the LRU.
-            let cached = lock(&self.cache).peek(sid).cloned();
-            let mem_access = cached.and_then(|s| lock(&s).last_access);
-            if !is_expired([disk_time(), mem_access].into_iter().flatten().max()) {
-                report.alive += 1;
-                continue;
-            }
-            let slot = self.slot(sid);
-            let mut guard = lock(&slot);
-            if is_expired([disk_time(), guard.last_access].into_iter().flatten().max()) {
-                self.remove_files(sid)?;
-                *guard = Slot::default();
-                drop(guard);
-                drop(slot);
-                lock(&self.cache).remove(sid);
-                report.expired += 1;
-            } else {
-                report.alive += 1;
-            }
-        }
-        self.sweep_tmp(now);
-        Ok(report)
-    }
-
-    /// Removes temp files left by a crash mid-write (older than a minute).
-    fn sweep_tmp(&self, now: SystemTime) {
-        let dir = self.root.join("tmp");
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let old = entry
-                .metadata()
-                .and_then(|m| m.modified())
-                .is_ok_and(|t| now.duration_since(t).unwrap_or_default() > Duration::from_secs(60));
-            if old {
-                let _ = std::fs::remove_file(entry.path());
-            }
-        }
+    /// The group-commit journal's counters.
+    pub fn journal_stats(&self) -> &JournalStats {
+        self.journal.stats()
     }
 
     /// Root directory of this app's sessions.
