@@ -122,17 +122,15 @@ fn compile(
 /// The deny-list program (`EPERM`).
 pub fn deny_program() -> Result<BpfProgram, SeccompError> {
     let arch = arch()?;
-    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = DENIED
-        .iter()
-        .map(|(_, nr)| (i64::from(*nr), Vec::new()))
-        .collect();
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
+        DENIED.iter().map(|(_, nr)| (*nr, Vec::new())).collect();
     let clone_rules = NAMESPACE_FLAGS
         .iter()
         .map(|flag| masked(0, *flag, *flag).and_then(|c| rule(vec![c])))
         .collect::<Result<Vec<_>, _>>()?;
-    rules.insert(i64::from(libc::SYS_clone), clone_rules);
+    rules.insert(libc::SYS_clone, clone_rules);
     let tiocsti = masked(1, 0xffff_ffff, TIOCSTI)?;
-    rules.insert(i64::from(libc::SYS_ioctl), vec![rule(vec![tiocsti])?]);
+    rules.insert(libc::SYS_ioctl, vec![rule(vec![tiocsti])?]);
     let body = compile(rules, libc::EPERM, arch)?;
     let mut prog = Vec::with_capacity(body.len() + 3);
     if matches!(arch, TargetArch::x86_64) {
@@ -152,7 +150,7 @@ pub fn deny_program() -> Result<BpfProgram, SeccompError> {
 
 /// The `clone3` program (`ENOSYS`: the C library then uses `clone`, which the deny-list checks).
 pub fn clone3_program() -> Result<BpfProgram, SeccompError> {
-    let rules = BTreeMap::from([(i64::from(libc::SYS_clone3), Vec::new())]);
+    let rules = BTreeMap::from([(libc::SYS_clone3, Vec::new())]);
     compile(rules, libc::ENOSYS, arch()?)
 }
 

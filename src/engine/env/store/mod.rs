@@ -387,11 +387,9 @@ impl SessionStore {
 
     /// Empties a slot whose session is gone and drops it from the cache.
     fn forget(&self, sid: &str, mut guard: MutexGuard<'_, Slot>) {
-        *guard = Slot {
-            held: guard.held,
-            ..Slot::default()
-        };
-        self.reaccount(&mut guard);
+        self.held
+            .fetch_sub(guard.held, std::sync::atomic::Ordering::Relaxed);
+        *guard = Slot::default();
         drop(guard);
         lock(&self.cache).remove(sid);
     }
