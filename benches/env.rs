@@ -10,41 +10,19 @@
 
 #[path = "../tests/common/http.rs"]
 mod http;
+#[path = "env_support.rs"]
+mod support;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
-use tuplewright::engine::env::{self, App, ServerConfig};
+use serde_json::json;
+use support::{bench_app, ms, percentile, state_of_size};
+use tuplewright::engine::env::{self, ServerConfig};
 
 const CONNECTIONS: usize = 64;
 const RUN: Duration = Duration::from_secs(5);
-
-fn state_of_size(bytes: usize) -> Value {
-    let mut items = Vec::new();
-    let mut size = 0;
-    let mut i = 0;
-    while size < bytes {
-        let item = json!({"id": format!("item-{i}"), "title": format!("Product number {i}"), "vendor": "BasicWear",
-            "price": 10 + i % 90, "tags": ["a", "b"], "description": "A sturdy everyday item made to last for years."});
-        size += item.to_string().len() + 1;
-        items.push(item);
-        i += 1;
-    }
-    json!({"products": items, "store": {"name": "Bench"}})
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.3} ms", d.as_secs_f64() * 1e3)
-}
 
 async fn throughput(addr: std::net::SocketAddr, label: &str, path: &str, gzip: bool) {
     let stop = Arc::new(AtomicBool::new(false));
@@ -153,11 +131,7 @@ fn main() {
             state_dir: dir.path().to_path_buf(),
             ..ServerConfig::default()
         };
-        // An app with an empty seed, so the session's state is exactly the generated one.
-        let manifest = "name = \"ecommerce-admin\"\ntitle = \"Bench\"\nkind = \"state-api\"\n\
-                        port = 3104\ndescription = \"bench\"\n";
-        let app = Arc::new(App::parse("bench", manifest, Some("{}")).expect("app"));
-        let handle = env::spawn(cfg, vec![app]).await.expect("spawn");
+        let handle = env::spawn(cfg, vec![bench_app()]).await.expect("spawn");
         let addr = handle.addr("ecommerce-admin").expect("addr");
         let store = handle.store("ecommerce-admin").expect("store");
         println!(

@@ -57,6 +57,19 @@ struct ServeArgs {
     /// Largest accepted request body in bytes (larger gets 413).
     #[arg(long, default_value_t = 16 * 1024 * 1024)]
     body_limit_bytes: usize,
+    /// Most bytes the loaded sessions may hold in memory together; idle sessions are evicted to
+    /// disk beyond it, and a state that cannot fit is refused (507).
+    #[arg(long, default_value_t = ServerConfig::default().cache_bytes)]
+    cache_bytes: u64,
+    /// Most open connections per app (the next one gets 503 too_many_connections).
+    #[arg(long, default_value_t = ServerConfig::default().max_connections)]
+    max_connections: usize,
+    /// A request head must arrive within this many milliseconds of its first byte.
+    #[arg(long, default_value_t = ServerConfig::default().header_timeout_ms)]
+    header_timeout_ms: u64,
+    /// A connection on which nothing moves for this many milliseconds is closed.
+    #[arg(long, default_value_t = ServerConfig::default().idle_timeout_ms)]
+    idle_timeout_ms: u64,
 }
 
 #[derive(Debug, Args)]
@@ -120,6 +133,10 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         apps_dir: args.apps_dir,
         body_limit_bytes: args.body_limit_bytes,
         session_ttl_secs: args.ttl_secs,
+        cache_bytes: args.cache_bytes,
+        max_connections: args.max_connections,
+        header_timeout_ms: args.header_timeout_ms,
+        idle_timeout_ms: args.idle_timeout_ms,
         ..ServerConfig::default()
     };
     let _ = tracing_subscriber::fmt()

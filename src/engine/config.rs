@@ -267,6 +267,10 @@ file_size_bytes = 536870912
 open_files = 256
 # Size of the private /tmp tmpfs of each run.
 tmp_bytes = 268435456
+# Size of the private /dev/shm tmpfs of each run.
+shm_bytes = 67108864
+# Memory of all of a run's processes together (a cgroup per run where the machine allows; 0 = none).
+memory_bytes = 1073741824
 capture_bytes = 1048576
 request_body_bytes = 16777216
 

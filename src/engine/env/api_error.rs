@@ -42,6 +42,8 @@ impl From<EnvError> for ApiError {
             EnvError::UnknownAction(_) => (StatusCode::BAD_REQUEST, "unknown_action"),
             EnvError::StateNotObject(_) => (StatusCode::BAD_REQUEST, "state_not_object"),
             EnvError::InvalidFileName(_) => (StatusCode::BAD_REQUEST, "invalid_file_name"),
+            EnvError::OverBudget { .. } => (StatusCode::INSUFFICIENT_STORAGE, "over_budget"),
+            EnvError::Journal(_) => (StatusCode::SERVICE_UNAVAILABLE, "not_durable"),
             _ => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         };
         ApiError::new(status, code, e.to_string())

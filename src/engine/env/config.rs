@@ -32,9 +32,25 @@ pub struct ServerConfig {
     /// How many sessions' snapshots are kept loaded in memory (LRU); the rest live on disk
     /// only. Default 512.
     pub cache_capacity: usize,
-    /// `fsync` each session file before its atomic rename (durable across power loss).
-    /// Default true.
+    /// Most bytes the loaded sessions may hold in memory together (snapshot texts, `/go` parts,
+    /// gzip bodies); idle sessions are evicted to disk beyond it, and a write whose state cannot
+    /// fit is refused (507). Default 256 MiB.
+    pub cache_bytes: u64,
+    /// Sync the journal before acknowledging a write (durable across power loss; the writes
+    /// that arrive together share one sync). Default true.
     pub fsync: bool,
+    /// Journal size at which the session files are synced and the journal emptied.
+    /// Default 64 MiB.
+    pub checkpoint_bytes: u64,
+    /// Most open connections per app; beyond it a connection gets `503 too_many_connections`
+    /// and is closed. Default 4096 (lowered to fit the process's open-file limit).
+    pub max_connections: usize,
+    /// A request's head (request line and headers) must arrive within this many milliseconds
+    /// of its first byte, or the connection is closed. Default 10 000.
+    pub header_timeout_ms: u64,
+    /// A connection on which no byte moves for this many milliseconds is closed. Default
+    /// 60 000.
+    pub idle_timeout_ms: u64,
 }
 
 impl Default for ServerConfig {
@@ -48,7 +64,12 @@ impl Default for ServerConfig {
             session_ttl_secs: 3600,
             gc_interval_secs: 60,
             cache_capacity: 512,
+            cache_bytes: 256 << 20,
             fsync: true,
+            checkpoint_bytes: 64 << 20,
+            max_connections: 4096,
+            header_timeout_ms: 10_000,
+            idle_timeout_ms: 60_000,
         }
     }
 }

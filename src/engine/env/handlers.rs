@@ -2,6 +2,7 @@
 //! status; role checks happen here, before any state is touched.
 
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
@@ -115,6 +116,12 @@ pub async fn health(State(st): State<Arc<AppState>>) -> Response {
         "port": st.app.manifest.port,
         "refused_writes": st.audit.count(),
         "cached_sessions": st.store.cached_len(),
+        "cache": st.store.cache_stats(),
+        "journal": {
+            "records": st.store.journal_stats().records.load(Ordering::Relaxed),
+            "batches": st.store.journal_stats().batches.load(Ordering::Relaxed),
+        },
+        "connections": st.conns.snapshot(),
     }))
     .into_response()
 }
@@ -134,8 +141,9 @@ pub async fn go(State(st): State<Arc<AppState>>, params: Params, headers: Header
             blocking(move || store.go_body(&sid, encoding)).await?
         }
     };
+    let body = Body::new(body);
     Ok(match encoding {
-        Encoding::Identity => json_bytes(body),
+        Encoding::Identity => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
         Encoding::Gzip => (
             [
                 (header::CONTENT_TYPE, "application/json"),

@@ -4,16 +4,21 @@
 //! - [`apps`]: the built-in apps (manifest + default seed), embedded in the binary.
 //! - [`merge`], [`mask`], [`diff`]: snapshot semantics — deep merge, volatile-field masks, the
 //!   B.3.3 flat diff and the element-level `changes` extension.
-//! - [`store`]: sessions persisted on disk (atomic writes), an LRU of loaded snapshots, TTL GC.
-//! - [`server`]: the axum HTTP server with role enforcement; [`server::spawn`] embeds it.
+//! - [`store`]: sessions persisted on disk (atomic writes through the group-commit [`journal`]),
+//!   a byte-bounded LRU of loaded snapshots, TTL GC.
+//! - [`server`]: the axum HTTP server with role enforcement; [`server::spawn`] embeds it;
+//!   [`conn`] serves its connections (cap, header and idle timeouts).
 //! - [`files`]: provisions a fresh per-environment home directory for the files domain.
 
 pub mod api_error;
 pub mod apps;
+pub mod body;
 pub mod config;
+pub mod conn;
 pub mod diff;
 pub mod files;
 pub mod handlers;
+pub mod journal;
 pub mod mask;
 pub mod merge;
 pub mod role;
@@ -22,6 +27,8 @@ pub mod session;
 pub mod store;
 pub mod uploads;
 
+#[cfg(test)]
+mod limits_tests;
 #[cfg(test)]
 mod tests;
 
@@ -70,6 +77,22 @@ pub enum EnvError {
     /// An upload name that cannot be served back safely.
     #[error("invalid file name {0:?}")]
     InvalidFileName(String),
+    /// The journal could not make a write durable (the write was not acknowledged).
+    #[error("{0}")]
+    Journal(String),
+    /// A state larger than the whole in-memory budget, or one that cannot fit beside the
+    /// sessions in use right now.
+    #[error("session {sid:?}: a state of {bytes} bytes {why} (env.cache_bytes = {budget})")]
+    OverBudget {
+        /// The session.
+        sid: String,
+        /// Bytes the new state needs in memory.
+        bytes: u64,
+        /// The configured budget.
+        budget: u64,
+        /// Why it does not fit.
+        why: &'static str,
+    },
     /// A file-system operation failed.
     #[error("{op} {path}: {source}")]
     Io {

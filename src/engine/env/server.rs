@@ -1,5 +1,5 @@
-//! The state API server: one axum router per app, each on its own port, plus the garbage
-//! collector. [`spawn`] starts it embedded (the engine uses loopback ephemeral ports);
+//! The state API server: one axum router per app, each on its own port (served by
+//! [`conn::serve`] with a connection cap and header/idle timeouts), plus the garbage collector. [`spawn`] starts it embedded (the engine uses loopback ephemeral ports);
 //! `tuplewright env serve` uses the same function.
 
 use std::collections::VecDeque;
@@ -10,13 +10,13 @@ use std::time::{Duration, SystemTime};
 
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{delete, get, post};
-use axum::serve::ListenerExt;
 use axum::Router;
 use serde::Serialize;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use super::apps::App;
+use super::conn::{self, ConnLimits, ConnStats};
 use super::handlers;
 use super::store::SessionStore;
 use super::{EnvError, ServerConfig};
@@ -100,6 +100,8 @@ pub struct AppState {
     pub audit: Arc<Audit>,
     /// Body limit in bytes.
     pub body_limit: usize,
+    /// The listener's connection counters.
+    pub conns: Arc<ConnStats>,
 }
 
 /// The router of one app (exposed for tests and for embedding in another server).
@@ -127,6 +129,8 @@ pub struct ServedApp {
     pub addr: SocketAddr,
     /// Its session store (create, reset and read sessions from Rust).
     pub store: Arc<SessionStore>,
+    /// Its listener's connection counters.
+    pub conns: Arc<ConnStats>,
 }
 
 /// A running server: its apps' addresses, stores and the shutdown switch.
@@ -189,29 +193,26 @@ pub async fn spawn(cfg: ServerConfig, apps: Vec<Arc<App>>) -> Result<ServerHandl
             .local_addr()
             .map_err(|e| EnvError::io("bind", bind.to_string(), e))?;
         let store = Arc::new(SessionStore::open(app.clone(), &cfg)?);
+        let conns = Arc::new(ConnStats::default());
         let state = Arc::new(AppState {
             app: app.clone(),
             store: store.clone(),
             audit: audit.clone(),
             body_limit: cfg.body_limit_bytes,
+            conns: conns.clone(),
         });
-        let mut stop = rx.clone();
-        let service = router(state);
-        tasks.push(tokio::spawn(async move {
-            let signal = async move {
-                while stop.changed().await.is_ok() {
-                    if *stop.borrow() {
-                        break;
-                    }
-                }
-            };
-            if let Err(e) = axum::serve(listener.tap_io(set_nodelay), service)
-                .with_graceful_shutdown(signal)
-                .await
-            {
-                tracing::error!(error = %e, "state API server stopped with an error");
-            }
-        }));
+        let limits = ConnLimits {
+            max_connections: cfg.max_connections,
+            header_timeout: Duration::from_millis(cfg.header_timeout_ms.max(1)),
+            idle_timeout: Duration::from_millis(cfg.idle_timeout_ms.max(1)),
+        };
+        tasks.push(tokio::spawn(conn::serve(
+            listener,
+            router(state),
+            limits,
+            conns.clone(),
+            rx.clone(),
+        )));
         tasks.push(tokio::spawn(gc_loop(
             store.clone(),
             cfg.gc_interval_secs,
@@ -221,6 +222,7 @@ pub async fn spawn(cfg: ServerConfig, apps: Vec<Arc<App>>) -> Result<ServerHandl
             name: app.name().to_string(),
             addr,
             store,
+            conns,
         });
     }
     Ok(ServerHandle {
@@ -229,13 +231,6 @@ pub async fn spawn(cfg: ServerConfig, apps: Vec<Arc<App>>) -> Result<ServerHandl
         shutdown: tx,
         tasks,
     })
-}
-
-/// Responses are written whole; Nagle's algorithm would only delay their last segment.
-fn set_nodelay(tcp: &mut tokio::net::TcpStream) {
-    if let Err(e) = tcp.set_nodelay(true) {
-        tracing::debug!(error = %e, "could not set TCP_NODELAY");
-    }
 }
 
 async fn gc_loop(store: Arc<SessionStore>, every_secs: u64, mut stop: watch::Receiver<bool>) {

@@ -1,12 +1,12 @@
 //! One session's snapshots, the `POST /post` actions, and the JSON bodies of `/go` and
 //! `/state`.
 //!
-//! Each snapshot is kept both parsed (for diffs and merges) and serialized (compact JSON,
-//! computed once per write): the `state_id` hashes those bytes, and response bodies and the
-//! session file are assembled from them without re-serializing megabytes of state.
+//! Each snapshot is kept as its compact JSON only (computed once per write; parsed again when a
+//! merge or a diff needs the value): the `state_id` hashes those bytes, and response bodies and
+//! the session file are assembled from them without re-serializing megabytes of state.
 
+use std::borrow::Cow;
 use std::str::FromStr;
-use std::sync::Arc;
 
 use axum::body::Bytes;
 use serde::Deserialize;
@@ -65,38 +65,85 @@ pub(crate) struct SessionFile {
     pub current: Option<Value>,
 }
 
-/// One snapshot: parsed and serialized.
+/// One snapshot, held as its compact JSON text only: parsing happens when a merge or a diff
+/// needs the value, so a cached session costs about its JSON size, in few large allocations
+/// the allocator can give back.
 #[derive(Debug, Clone)]
 pub struct State {
-    /// The parsed value.
-    pub value: Arc<Value>,
     /// Its compact JSON text.
     pub json: Bytes,
+    /// Whether this is the app's default seed (stored as `null` in the session file).
+    seed: bool,
 }
 
 impl State {
-    fn new(value: Value) -> State {
-        let json = Bytes::from(serde_json::to_vec(&value).unwrap_or_default());
+    fn new(value: &Value) -> State {
         State {
-            value: Arc::new(value),
-            json,
+            json: Bytes::from(serde_json::to_vec(value).unwrap_or_default()),
+            seed: false,
         }
     }
 
     fn seed(app: &App) -> State {
         State {
-            value: app.seed.clone(),
             json: app.seed_json.clone(),
+            seed: true,
+        }
+    }
+
+    /// The parsed value.
+    pub fn value(&self) -> Result<Value, EnvError> {
+        serde_json::from_slice(&self.json).map_err(|e| EnvError::BadApp {
+            app: "<session>".into(),
+            detail: format!("cached state does not parse: {e}"),
+        })
+    }
+
+    /// The parsed value, borrowing the app's parsed seed when it is the seed.
+    fn value_in<'a>(&self, app: &'a App) -> Result<Cow<'a, Value>, EnvError> {
+        if self.seed {
+            Ok(Cow::Borrowed(app.seed.as_ref()))
+        } else {
+            self.value().map(Cow::Owned)
         }
     }
 
     /// The JSON stored in the session file: `null` for the app's seed.
-    fn file_part(&self, app: &App) -> &[u8] {
-        if Arc::ptr_eq(&self.value, &app.seed) {
+    fn file_part(&self) -> &[u8] {
+        if self.seed {
             b"null"
         } else {
             &self.json
         }
+    }
+
+    /// Bytes of memory this state holds of its own (the seed is the app's, shared).
+    pub fn held_bytes(&self) -> u64 {
+        if self.seed {
+            0
+        } else {
+            self.json.len() as u64
+        }
+    }
+}
+
+/// The parts of a `GET /go` body computed per state: everything but the two snapshot texts,
+/// which the body references instead of copying.
+#[derive(Debug, Clone)]
+pub struct GoParts {
+    /// `{"sid":…,"state_id":…,"initial_state":`
+    pub head: Bytes,
+    /// `,"state_diff":…,"changes":…}`
+    pub tail: Bytes,
+}
+
+/// Between the two snapshot texts of a `/go` body.
+const GO_MID: &[u8] = b",\"current_state\":";
+
+impl GoParts {
+    /// Bytes of memory the parts hold.
+    pub fn held_bytes(&self) -> u64 {
+        (self.head.len() + self.tail.len()) as u64
     }
 }
 
@@ -131,14 +178,24 @@ impl Snapshot {
 
     /// Rebuilds from the disk form.
     pub(crate) fn from_file(app: &App, file: SessionFile) -> Snapshot {
+        let had_initial = file.initial.is_some();
         let initial = file
             .initial
-            .map(State::new)
+            .map(|v| State::new(&v))
             .unwrap_or_else(|| State::seed(app));
-        let current = file
-            .current
-            .map(State::new)
-            .unwrap_or_else(|| State::seed(app));
+        // After `set` the two snapshots are equal: share one buffer.
+        let current = match file.current {
+            Some(v) if !had_initial => State::new(&v),
+            Some(v) => {
+                let c = State::new(&v);
+                if c.json == initial.json {
+                    initial.clone()
+                } else {
+                    c
+                }
+            }
+            None => State::seed(app),
+        };
         Snapshot {
             state_id: state_id(&current.json),
             initial,
@@ -149,7 +206,8 @@ impl Snapshot {
 
     /// The disk form as JSON bytes (default snapshots stored as `null`).
     pub(crate) fn file_bytes(&self, app: &App) -> Vec<u8> {
-        let (i, c) = (self.initial.file_part(app), self.current.file_part(app));
+        let _ = app;
+        let (i, c) = (self.initial.file_part(), self.current.file_part());
         let mut out = Vec::with_capacity(i.len() + c.len() + 80);
         out.extend_from_slice(b"{\"version\":1,\"has_custom_state\":");
         out.extend_from_slice(if self.has_custom_state {
@@ -181,17 +239,18 @@ impl Snapshot {
         match (action, state) {
             (Action::Reset, _) => *self = Snapshot::defaults(app),
             (Action::Set, Some(s)) => {
-                let v = State::new(merged(&app.seed, s));
+                let v = State::new(&merged(&app.seed, s));
                 self.initial = v.clone();
                 self.current = v;
                 self.has_custom_state = true;
             }
             (Action::SetCurrent, Some(s)) => {
-                self.current = State::new(s);
+                self.current = State::new(&s);
                 self.has_custom_state = true;
             }
             (Action::Merge, Some(s)) => {
-                self.current = State::new(merged(&self.current.value, s));
+                let base = self.current.value_in(app)?;
+                self.current = State::new(&merged(&base, s));
                 self.has_custom_state = true;
             }
             (_, None) => {}
@@ -200,36 +259,46 @@ impl Snapshot {
         Ok(())
     }
 
-    /// The body of `GET /go`: `{sid, state_id, initial_state, current_state, state_diff,
-    /// changes}`, assembled from the cached snapshot texts.
-    pub fn go_body(&self, app: &App, sid: &str) -> Bytes {
-        let d = diff::diff(&self.initial.value, &self.current.value, &app.mask);
-        let diff_json = serde_json::to_vec(&d.state_diff).unwrap_or_default();
-        let changes_json = serde_json::to_vec(&d.changes).unwrap_or_default();
-        let mut out = Vec::with_capacity(
-            self.initial.json.len()
-                + self.current.json.len()
-                + diff_json.len()
-                + changes_json.len()
-                + 256,
-        );
-        head(&mut out, sid, &self.state_id);
-        out.extend_from_slice(b",\"initial_state\":");
-        out.extend_from_slice(&self.initial.json);
-        out.extend_from_slice(b",\"current_state\":");
-        out.extend_from_slice(&self.current.json);
-        out.extend_from_slice(b",\"state_diff\":");
-        out.extend_from_slice(&diff_json);
-        out.extend_from_slice(b",\"changes\":");
-        out.extend_from_slice(&changes_json);
-        out.push(b'}');
-        Bytes::from(out)
+    /// The per-state parts of the `GET /go` body `{sid, state_id, initial_state,
+    /// current_state, state_diff, changes}` (the diff is computed here).
+    pub fn go_parts(&self, app: &App, sid: &str) -> Result<GoParts, EnvError> {
+        let (initial, current) = (self.initial.value_in(app)?, self.current.value_in(app)?);
+        let d = diff::diff(&initial, &current, &app.mask);
+        let mut head = Vec::with_capacity(128);
+        head_of(&mut head, sid, &self.state_id);
+        head.extend_from_slice(b",\"initial_state\":");
+        let mut tail = b",\"state_diff\":".to_vec();
+        let _ = serde_json::to_writer(&mut tail, &d.state_diff);
+        tail.extend_from_slice(b",\"changes\":");
+        let _ = serde_json::to_writer(&mut tail, &d.changes);
+        tail.push(b'}');
+        Ok(GoParts {
+            head: Bytes::from(head),
+            tail: Bytes::from(tail),
+        })
+    }
+
+    /// The `GET /go` body as its five parts (no snapshot text is copied).
+    pub fn go_chunks(&self, parts: &GoParts) -> [Bytes; 5] {
+        [
+            parts.head.clone(),
+            self.initial.json.clone(),
+            Bytes::from_static(GO_MID),
+            self.current.json.clone(),
+            parts.tail.clone(),
+        ]
+    }
+
+    /// Bytes of memory the two snapshots hold (once when they share a buffer).
+    pub fn held_bytes(&self) -> u64 {
+        let shared = self.initial.json.as_ptr() == self.current.json.as_ptr();
+        self.initial.held_bytes() + if shared { 0 } else { self.current.held_bytes() }
     }
 
     /// The body of `GET /state`: `{sid, state_id, stored_state, has_custom_state}`.
     pub fn state_body(&self, sid: &str) -> Bytes {
         let mut out = Vec::with_capacity(self.current.json.len() + 160);
-        head(&mut out, sid, &self.state_id);
+        head_of(&mut out, sid, &self.state_id);
         out.extend_from_slice(b",\"stored_state\":");
         out.extend_from_slice(&self.current.json);
         out.extend_from_slice(b",\"has_custom_state\":");
@@ -244,7 +313,7 @@ impl Snapshot {
 }
 
 /// `{"sid":…,"state_id":…` (sids and ids are plain ASCII, but encode them properly anyway).
-fn head(out: &mut Vec<u8>, sid: &str, state_id: &str) {
+fn head_of(out: &mut Vec<u8>, sid: &str, state_id: &str) {
     out.extend_from_slice(b"{\"sid\":");
     let _ = serde_json::to_writer(&mut *out, sid);
     out.extend_from_slice(b",\"state_id\":");

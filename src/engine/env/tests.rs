@@ -84,7 +84,12 @@ fn ten_thousand_sessions_keep_memory_bounded() {
     }
     for i in [0, 17, 4999, 9999] {
         assert_eq!(
-            *store.snapshot(&format!("s{i}")).unwrap().current.value,
+            store
+                .snapshot(&format!("s{i}"))
+                .unwrap()
+                .current
+                .value()
+                .unwrap(),
             json!({"n": i})
         );
     }

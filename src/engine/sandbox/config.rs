@@ -23,6 +23,11 @@ pub struct Limits {
     pub open_files: u64,
     /// Size of the sandbox's private `/tmp` (a tmpfs, so it is memory) in bytes.
     pub tmp_bytes: u64,
+    /// Size of the sandbox's private `/dev/shm` (a tmpfs: POSIX shared memory, semaphores).
+    pub shm_bytes: u64,
+    /// Memory of all the sandbox's processes together, tmpfs pages included (a memory cgroup
+    /// per run, where the machine allows one; see `sandbox::cgroup`). 0 = no cgroup.
+    pub memory_bytes: u64,
     /// Bytes of stdout (and separately of stderr) kept; the rest is counted and dropped, keeping the
     /// head and the last 64 KiB so the final `REWARD:` line survives.
     pub capture_bytes: usize,
@@ -40,6 +45,8 @@ impl Default for Limits {
             file_size_bytes: 512 << 20,
             open_files: 256,
             tmp_bytes: 256 << 20,
+            shm_bytes: 64 << 20,
+            memory_bytes: 1 << 30,
             capture_bytes: 1 << 20,
             request_body_bytes: 16 << 20,
         }

@@ -3,12 +3,14 @@
 //! Inside the sandbox the script sees: `/usr` (and the `/bin`, `/lib*`, `/sbin` links) read-only;
 //! a handful of `/etc` files (the dynamic-linker cache, time zone, MIME types and a generated
 //! `passwd`, `group`, `hosts`); the script virtualenv read-only; a private `/proc`, `/dev` and
-//! `/tmp`; `/tmp/task_web_sid`; `/tmp/.tw/` with the bootstrap, `tw_reward.py`, the script and the
+//! `/tmp` (size-limited tmpfs), a read-only `/dev` whose `/dev/shm` is a size-limited tmpfs;
+//! `/tmp/task_web_sid`; `/tmp/.tw/` with the bootstrap, `tw_reward.py`, the script and the
 //! forwarder socket; and the environment's home at `/home/user` (writable for setup/golden,
 //! read-only for reader). Nothing else of the host exists there: other environments' homes, the
 //! engine's store and `/root` are simply not mounted. Network: a private namespace whose only
 //! reachable service is the forwarder. Scripts cannot create nested user namespaces
-//! (`--disable-userns`), and inherit no engine file descriptor (see `process`).
+//! (`--disable-userns`), inherit no engine file descriptor (see `process`), and run under the
+//! seccomp filter of `seccomp`.
 
 use std::ffi::OsString;
 use std::fs;
@@ -139,6 +141,10 @@ pub struct BwrapPlan<'a> {
     pub env: &'a [(String, String)],
     /// Size of the private `/tmp` tmpfs in bytes.
     pub tmp_bytes: u64,
+    /// Size of the private `/dev/shm` tmpfs in bytes.
+    pub shm_bytes: u64,
+    /// Descriptors (in the bwrap process) holding seccomp programs to install.
+    pub seccomp_fds: &'a [i32],
 }
 
 fn push(args: &mut Vec<OsString>, items: &[&str]) {
@@ -209,12 +215,19 @@ pub fn bwrap_args(plan: &BwrapPlan<'_>) -> Vec<OsString> {
             push_bind(&mut a, "--ro-bind", venv, v);
         }
     }
-    push(&mut a, &["--proc", "/proc", "--dev", "/dev"]);
-    let tmp_size = plan.tmp_bytes.max(1 << 20).to_string();
+    // The private /dev is a tmpfs too: read-only, with a size-limited /dev/shm on it, so no
+    // writable mount in the sandbox is bounded only by the host's RAM.
     push(
         &mut a,
-        &["--perms", "1777", "--size", &tmp_size, "--tmpfs", "/tmp"],
+        &["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"],
     );
+    for (bytes, dir) in [(plan.shm_bytes, "/dev/shm"), (plan.tmp_bytes, "/tmp")] {
+        let size = bytes.max(1 << 20).to_string();
+        push(
+            &mut a,
+            &["--perms", "1777", "--size", &size, "--tmpfs", dir],
+        );
+    }
     push_bind(
         &mut a,
         "--ro-bind",
@@ -253,6 +266,9 @@ pub fn bwrap_args(plan: &BwrapPlan<'_>) -> Vec<OsString> {
     );
     for (k, v) in plan.env {
         push(&mut a, &["--setenv", k, v]);
+    }
+    for fd in plan.seccomp_fds {
+        push(&mut a, &["--add-seccomp-fd", &fd.to_string()]);
     }
     push(&mut a, &["--json-status-fd", "3", "--"]);
     a.push(plan.python.as_os_str().to_owned());

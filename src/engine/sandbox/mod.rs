@@ -9,6 +9,7 @@
 //! Generator's scripts and every other environment are never mounted.
 
 mod capture;
+pub mod cgroup;
 pub mod config;
 pub mod layout;
 mod outcome;
@@ -19,6 +20,7 @@ pub mod proxy;
 pub mod result;
 pub mod reward;
 mod run;
+pub mod seccomp;
 pub mod setup;
 mod uids;
 

@@ -49,6 +49,12 @@ pub fn classify(exit: &Exit, limits: &Limits, sandboxed: bool) -> Result<Outcome
             None => (None, Some(libc::SIGKILL)),
         }
     };
+    // The run's memory cgroup killed something and the script did not succeed: the memory limit.
+    if exit.oom_killed && code != Some(0) {
+        return Ok(Outcome::LimitExceeded {
+            limit: LimitKind::Memory,
+        });
+    }
     if let Some(sig) = signal {
         return Ok(match sig {
             libc::SIGXCPU => Outcome::LimitExceeded {
@@ -94,6 +100,7 @@ mod tests {
                 ..Captured::default()
             },
             notes: Vec::new(),
+            oom_killed: false,
         }
     }
 
@@ -132,6 +139,30 @@ mod tests {
             Outcome::Ok,
             "a marker never turns success into failure"
         );
+    }
+
+    #[test]
+    fn a_cgroup_oom_kill_is_the_memory_limit_unless_the_script_succeeded() {
+        let l = Limits::default();
+        let report = "{ \"child-pid\": 7 }\n{ \"exit-code\": 137 }\n";
+        let mut e = exit(report, "", false);
+        assert_eq!(
+            classify(&e, &l, true).unwrap(),
+            Outcome::Signal { signal: 9 }
+        );
+        e.oom_killed = true;
+        assert_eq!(
+            classify(&e, &l, true).unwrap(),
+            Outcome::LimitExceeded {
+                limit: LimitKind::Memory
+            }
+        );
+        let ok = exit("{ \"child-pid\": 7 }\n{ \"exit-code\": 0 }\n", "", false);
+        let ok = Exit {
+            oom_killed: true,
+            ..ok
+        };
+        assert_eq!(classify(&ok, &l, true).unwrap(), Outcome::Ok);
     }
 
     #[test]

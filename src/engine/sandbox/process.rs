@@ -1,7 +1,8 @@
 //! Spawning the sandbox (or the bare interpreter): limits, descriptor hygiene, timeout kill and
 //! output capture.
 
-use std::os::unix::io::AsRawFd;
+use std::fs::File;
+use std::os::unix::io::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
@@ -28,6 +29,33 @@ pub struct Exit {
     pub stderr: Captured,
     /// Remarks for the result.
     pub notes: Vec<String>,
+    /// Whether the run's memory cgroup killed a process at its limit (set by the caller).
+    pub oom_killed: bool,
+}
+
+/// The first descriptor number [`Handoff::fds`] get in the child (3 is bwrap's status report).
+pub const FIRST_HANDOFF_FD: RawFd = 4;
+
+/// What the child gets besides its limits: descriptors it inherits at fixed numbers, and the
+/// cgroup it joins before it executes anything.
+#[derive(Debug, Default)]
+pub struct Handoff {
+    /// Inherited as `FIRST_HANDOFF_FD`, `FIRST_HANDOFF_FD + 1`, ... (e.g. seccomp programs).
+    pub fds: Vec<File>,
+    /// An open `cgroup.procs`; the child writes `0` to it (joins the cgroup) first thing.
+    pub cgroup_procs: Option<File>,
+}
+
+/// A close-on-exec duplicate of `f` numbered 64 or above, so moving descriptors to their fixed
+/// numbers in the child can never overwrite another one still to be moved.
+fn high_dup(f: &File) -> std::io::Result<OwnedFd> {
+    // SAFETY: fcntl(F_DUPFD_CLOEXEC) on a descriptor we own; the result is a new descriptor.
+    let fd = unsafe { libc::fcntl(f.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 64) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just created and is owned by nobody else.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
 fn set_limit(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> std::io::Result<()> {
@@ -55,22 +83,33 @@ pub async fn execute(
     mut cmd: tokio::process::Command,
     limits: &Limits,
     status_path: Option<&Path>,
+    handoff: Handoff,
     live: Option<LogSink>,
 ) -> std::io::Result<Exit> {
     let status_file = match status_path {
-        Some(p) => Some(std::fs::File::create(p)?),
+        Some(p) => Some(high_dup(&std::fs::File::create(p)?)?),
         None => None,
     };
     let status_fd = status_file.as_ref().map(|f| f.as_raw_fd());
+    let handed: Vec<OwnedFd> = handoff.fds.iter().map(high_dup).collect::<Result<_, _>>()?;
+    let handed_fds: Vec<RawFd> = handed.iter().map(|f| f.as_raw_fd()).collect();
+    let cgroup_fd = handoff.cgroup_procs.as_ref().map(|f| f.as_raw_fd());
     let l = limits.clone();
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     cmd.process_group(0).kill_on_drop(true);
-    // SAFETY: the closure only calls async-signal-safe functions (setrlimit, close_range, dup2,
-    // fcntl).
+    // SAFETY: the closure only calls async-signal-safe functions (write, setrlimit, close_range,
+    // dup2) and allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
+            if let Some(fd) = cgroup_fd {
+                // Join the run's cgroup before anything else; the descriptor was opened by the
+                // engine, so the kernel checks the opener's rights.
+                if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
             set_limit(
                 libc::RLIMIT_CPU,
                 l.cpu_seconds,
@@ -96,10 +135,14 @@ pub async fn execute(
             {
                 return Err(std::io::Error::last_os_error());
             }
+            // Every source is numbered 64 or above (`high_dup`), so no dup2 overwrites one.
             if let Some(fd) = status_fd {
-                if fd == 3 {
-                    libc::fcntl(3, libc::F_SETFD, 0);
-                } else if libc::dup2(fd, 3) < 0 {
+                if libc::dup2(fd, 3) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            for (i, fd) in handed_fds.iter().enumerate() {
+                if libc::dup2(*fd, FIRST_HANDOFF_FD + i as RawFd) < 0 {
                     return Err(std::io::Error::last_os_error());
                 }
             }
@@ -108,6 +151,8 @@ pub async fn execute(
     }
     let mut child = cmd.spawn()?;
     drop(status_file);
+    drop(handed);
+    drop(handoff);
     let pid = child.id().unwrap_or(0);
     let cap = limits.capture_bytes;
     let live_out = live.clone().map(|s| (s, Stream::Stdout));
@@ -166,6 +211,7 @@ pub async fn execute(
         stdout,
         stderr,
         notes,
+        oom_killed: false,
     })
 }
 

@@ -12,7 +12,7 @@ use super::policy::Role;
 pub enum LimitKind {
     /// `RLIMIT_CPU` (SIGXCPU / SIGKILL).
     Cpu,
-    /// `RLIMIT_AS` (MemoryError).
+    /// `RLIMIT_AS` (MemoryError), or the run's memory cgroup killed a process at its limit.
     Memory,
     /// `RLIMIT_NPROC` (fork or thread creation failed with EAGAIN).
     Processes,

@@ -6,13 +6,15 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use super::cgroup::MemoryCgroup;
 use super::config::{Limits, SandboxConfig};
 use super::layout::{self, BwrapPlan, RunDir};
 use super::policy::Role;
+use super::process::{Handoff, FIRST_HANDOFF_FD};
 use super::proxy::{self, Listen};
 use super::result::{LogSink, RunResult};
 use super::uids;
-use super::{outcome, ownership, process};
+use super::{outcome, ownership, process, seccomp};
 
 /// The environment a script runs against.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -320,8 +322,29 @@ pub async fn run_script_streaming(
     if !extra_forwards.is_empty() {
         env.push(("TW_FORWARD_EXTRA".into(), extra_forwards.join(",")));
     }
+    let mut cgroup = None;
     let exit = if sandboxed {
         env.push(("PYTHONPATH".into(), format!("{}/lib", layout::IN_TW_DIR)));
+        let mut handoff = Handoff::default();
+        match seccomp::program_files() {
+            Ok(files) => handoff.fds = files,
+            Err(e) => notes.push(format!("{e}: the script runs without a system-call filter")),
+        }
+        let seccomp_fds: Vec<i32> = (0..handoff.fds.len() as i32)
+            .map(|i| FIRST_HANDOFF_FD + i)
+            .collect();
+        if limits.memory_bytes > 0 && as_root {
+            match MemoryCgroup::create(limits.memory_bytes) {
+                Ok(mut cg) => {
+                    handoff.cgroup_procs = cg.take_procs();
+                    cgroup = Some(cg);
+                }
+                Err(why) => notes.push(format!(
+                    "no memory cgroup ({why}): memory is bounded per process by RLIMIT_AS and \
+                     the tmpfs mounts by their sizes"
+                )),
+            }
+        }
         let plan = BwrapPlan {
             run: &run,
             home: &spec.home,
@@ -333,6 +356,8 @@ pub async fn run_script_streaming(
             sockets: &sockets,
             env: &env,
             tmp_bytes: limits.tmp_bytes,
+            shm_bytes: limits.shm_bytes,
+            seccomp_fds: &seccomp_fds,
         };
         let mut cmd = tokio::process::Command::new(&cfg.bwrap_path);
         cmd.args(layout::bwrap_args(&plan));
@@ -345,7 +370,7 @@ pub async fn run_script_streaming(
                 uid
             ));
         }
-        process::execute(cmd, limits, Some(&run.path("status.json")), live).await
+        process::execute(cmd, limits, Some(&run.path("status.json")), handoff, live).await
     } else {
         notes.push(
             "UNSANDBOXED: ran without bubblewrap (--unsafe-no-sandbox): no file-system, network \
@@ -361,7 +386,7 @@ pub async fn run_script_streaming(
         cmd.current_dir(&spec.home)
             .env_clear()
             .envs(env.iter().map(|(k, v)| (k, v)));
-        process::execute(cmd, limits, None, live).await
+        process::execute(cmd, limits, None, Handoff::default(), live).await
     };
     let mut log = proxy::ProxyLog::default();
     for p in proxies {
@@ -369,7 +394,18 @@ pub async fn run_script_streaming(
         log.refused.extend(l.refused);
         log.forwarded += l.forwarded;
     }
-    let exit = exit.map_err(io_err("running the script"))?;
+    let mut exit = exit.map_err(io_err("running the script"))?;
+    if let Some(cg) = cgroup {
+        exit.oom_killed = cg.oom_kills() > 0;
+        if let Some(peak) = cg.peak() {
+            notes.push(format!(
+                "memory cgroup peak: {} MiB of {} MiB",
+                peak >> 20,
+                limits.memory_bytes >> 20
+            ));
+        }
+        cg.release().await;
+    }
     notes.extend(exit.notes.iter().cloned());
     let outcome = outcome::classify(&exit, limits, sandboxed)?;
     Ok(RunResult {

@@ -1,0 +1,417 @@
+//! Sessions of one app, persisted on disk and cached in memory.
+//!
+//! Layout under `<state_dir>/<app>/`: `sessions/<sid>.json` (atomic: written to `tmp/` then
+//! renamed), `journal.log` (group commit, see [`super::journal`]), `uploads/<sid>/<stored
+//! name>`. A write is acknowledged once its journal record is synced and its session file is
+//! up to date; the file's modification time is the last access (refreshed at most every
+//! [`TOUCH_EVERY`] on reads), so the TTL survives restarts.
+//!
+//! Memory is bounded in bytes (`cache_bytes`) as well as in sessions (`cache_capacity`): the
+//! store accounts every buffer a cached session holds (its snapshot texts, the `/go` parts, the
+//! gzip body) and evicts idle sessions, least recently used first, to their persisted form. A
+//! slot in use is never evicted, so a reader never sees a state older than the last
+//! acknowledged write; a write whose state cannot fit even then is refused with
+//! [`EnvError::OverBudget`].
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, SystemTime};
+
+use axum::body::Bytes;
+use hashlink::LruCache;
+use serde_json::Value;
+
+use super::apps::App;
+use super::body::Chunks;
+use super::journal::{self, Journal, JournalStats, Op};
+use super::session::{Action, GoParts, SessionFile, Snapshot};
+use super::{validate_sid, EnvError, ServerConfig};
+
+/// Reads refresh a session's on-disk access time at most this often.
+pub const TOUCH_EVERY: Duration = Duration::from_secs(30);
+
+mod budget;
+mod gc;
+
+pub use budget::CacheStats;
+
+/// Bytes a cached slot costs beyond its buffers (key, LRU node, slot, locks), for accounting.
+const SLOT_OVERHEAD: u64 = 512;
+
+#[derive(Default)]
+struct Slot {
+    /// The last acknowledged state (what readers see).
+    snap: Option<Snapshot>,
+    /// The write that produced `snap`.
+    seq: u64,
+    /// The newest accepted write whose journal record is still being committed.
+    head: Option<(u64, Snapshot)>,
+    next_seq: u64,
+    on_disk: bool,
+    go_parts: Option<GoParts>,
+    go_gzip: Option<Bytes>,
+    last_access: Option<SystemTime>,
+    last_touch: Option<SystemTime>,
+    /// Bytes accounted to this slot in the store's total.
+    held: u64,
+}
+
+/// The sessions of one app.
+pub struct SessionStore {
+    app: Arc<App>,
+    root: PathBuf,
+    ttl: Duration,
+    capacity: usize,
+    budget: u64,
+    cache: Mutex<LruCache<String, Arc<Mutex<Slot>>>>,
+    journal: Journal,
+    held: AtomicU64,
+    evictions: AtomicU64,
+    refused: AtomicU64,
+    trim_debt: AtomicU64,
+}
+
+/// The content coding of a `/go` body (gzip when the client accepts it; cached per state).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// Plain JSON.
+    Identity,
+    /// gzip-compressed JSON (`Content-Encoding: gzip`).
+    Gzip,
+}
+
+fn gzip(body: &Chunks) -> Result<Bytes, EnvError> {
+    let mut enc = flate2::write::GzEncoder::new(
+        Vec::with_capacity(body.len() as usize / 4),
+        flate2::Compression::fast(),
+    );
+    body.parts()
+        .try_for_each(|p| enc.write_all(p))
+        .and_then(|_| enc.finish())
+        .map(Bytes::from)
+        .map_err(|e| EnvError::io("gzip /go body", "<memory>", e))
+}
+
+/// What a garbage-collection pass did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GcReport {
+    /// Sessions deleted because untouched for longer than the TTL.
+    pub expired: usize,
+    /// Sessions still alive on disk.
+    pub alive: usize,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl SessionStore {
+    /// Opens (creating directories) the store of `app` under `cfg.state_dir`, replaying its
+    /// journal first.
+    pub fn open(app: Arc<App>, cfg: &ServerConfig) -> Result<SessionStore, EnvError> {
+        let root = cfg.state_dir.join(app.name());
+        for sub in ["sessions", "uploads", "tmp"] {
+            let dir = root.join(sub);
+            std::fs::create_dir_all(&dir).map_err(|e| EnvError::io("create directory", &dir, e))?;
+        }
+        let journal = Journal::open(&root, cfg.fsync, cfg.checkpoint_bytes)?;
+        Ok(SessionStore {
+            app,
+            root,
+            ttl: Duration::from_secs(cfg.session_ttl_secs),
+            capacity: cfg.cache_capacity.max(1),
+            budget: cfg.cache_bytes.max(1 << 20),
+            cache: Mutex::new(LruCache::new_unbounded()),
+            journal,
+            held: AtomicU64::new(0),
+            evictions: AtomicU64::new(0),
+            refused: AtomicU64::new(0),
+            trim_debt: AtomicU64::new(0),
+        })
+    }
+
+    /// The app served.
+    pub fn app(&self) -> &Arc<App> {
+        &self.app
+    }
+
+    /// Number of sessions currently loaded in memory.
+    pub fn cached_len(&self) -> usize {
+        lock(&self.cache).len()
+    }
+
+    fn session_path(&self, sid: &str) -> PathBuf {
+        self.root.join("sessions").join(format!("{sid}.json"))
+    }
+
+    /// Directory of a session's uploads.
+    pub fn uploads_dir(&self, sid: &str) -> PathBuf {
+        self.root.join("uploads").join(sid)
+    }
+
+    fn slot(&self, sid: &str) -> Arc<Mutex<Slot>> {
+        let slot = {
+            let mut cache = lock(&self.cache);
+            if let Some(slot) = cache.get(sid) {
+                return slot.clone();
+            }
+            let slot = Arc::new(Mutex::new(Slot::default()));
+            cache.insert(sid.to_string(), slot.clone());
+            slot
+        };
+        self.make_room(0);
+        slot
+    }
+
+    fn load(&self, sid: &str, slot: &mut Slot) -> Result<(), EnvError> {
+        if slot.snap.is_some() {
+            return Ok(());
+        }
+        let path = self.session_path(sid);
+        match std::fs::read(&path) {
+            Ok(bytes) => {
+                let file: SessionFile =
+                    serde_json::from_slice(&bytes).map_err(|e| EnvError::CorruptSession {
+                        path: path.clone(),
+                        detail: e.to_string(),
+                    })?;
+                slot.snap = Some(Snapshot::from_file(&self.app, file));
+                slot.on_disk = true;
+                slot.last_touch = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                slot.snap = Some(Snapshot::defaults(&self.app));
+                slot.on_disk = false;
+            }
+            Err(e) => return Err(EnvError::io("read session", &path, e)),
+        }
+        self.reaccount(slot);
+        Ok(())
+    }
+
+    /// Records an access; refreshes the file's mtime when the last refresh is old.
+    fn touch(&self, sid: &str, slot: &mut Slot) {
+        let now = SystemTime::now();
+        slot.last_access = Some(now);
+        let stale = slot
+            .last_touch
+            .is_none_or(|t| now.duration_since(t).unwrap_or_default() >= TOUCH_EVERY);
+        if slot.on_disk && stale {
+            let path = self.session_path(sid);
+            if let Ok(f) = std::fs::File::options().append(true).open(&path) {
+                if f.set_modified(now).is_ok() {
+                    slot.last_touch = Some(now);
+                }
+            }
+        }
+    }
+
+    /// Applies a `POST /post` action and returns the new `state_id` once the write is durable.
+    ///
+    /// The session's lock is held while the new state is computed and its journal record
+    /// queued (so writes to one session keep their order), not while the record is synced:
+    /// concurrent writes, to one session or many, share the sync.
+    pub fn apply(
+        &self,
+        sid: &str,
+        action: Action,
+        state: Option<Value>,
+    ) -> Result<String, EnvError> {
+        validate_sid(sid)?;
+        let slot_arc = self.slot(sid);
+        let (seq, snap, ack) = {
+            let mut slot = lock(&slot_arc);
+            self.load(sid, &mut slot)?;
+            let mut snap = match (&slot.head, &slot.snap) {
+                (Some((_, head)), _) => head.clone(),
+                (None, Some(snap)) => snap.clone(),
+                (None, None) => Snapshot::defaults(&self.app),
+            };
+            snap.apply(&self.app, action, state)?;
+            self.admit(sid, snap.held_bytes() + SLOT_OVERHEAD)?;
+            if action == Action::Reset {
+                let dir = self.uploads_dir(sid);
+                match std::fs::remove_dir_all(&dir) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(EnvError::io("delete uploads", &dir, e)),
+                }
+            }
+            let ack = self
+                .journal
+                .submit(sid, Op::Put(snap.file_bytes(&self.app)))?;
+            slot.next_seq += 1;
+            let seq = slot.next_seq;
+            slot.head = Some((seq, snap.clone()));
+            self.reaccount(&mut slot);
+            (seq, snap, ack)
+        };
+        let result = journal::wait(ack);
+        let mut slot = lock(&slot_arc);
+        if slot.head.as_ref().is_some_and(|(s, _)| *s == seq) {
+            slot.head = None;
+        }
+        match result {
+            Ok(()) if seq > slot.seq => {
+                slot.snap = Some(snap.clone());
+                slot.seq = seq;
+                slot.on_disk = true;
+                slot.go_parts = None;
+                slot.go_gzip = None;
+                let now = SystemTime::now();
+                slot.last_access = Some(now);
+                slot.last_touch = Some(now);
+            }
+            Ok(()) => {}
+            Err(e) => {
+                // Not durable: forget what is in memory; the file holds the last acknowledged
+                // state.
+                slot.head = None;
+                slot.snap = None;
+                slot.go_parts = None;
+                slot.go_gzip = None;
+                self.reaccount(&mut slot);
+                return Err(e);
+            }
+        }
+        self.reaccount(&mut slot);
+        drop(slot);
+        drop(slot_arc);
+        self.make_room(0);
+        Ok(snap.state_id)
+    }
+
+    /// The session's snapshots (defaults for a session never written).
+    pub fn snapshot(&self, sid: &str) -> Result<Snapshot, EnvError> {
+        validate_sid(sid)?;
+        let slot_arc = self.slot(sid);
+        let mut slot = lock(&slot_arc);
+        self.load(sid, &mut slot)?;
+        self.touch(sid, &mut slot);
+        let snap = slot
+            .snap
+            .clone()
+            .unwrap_or_else(|| Snapshot::defaults(&self.app));
+        drop(slot);
+        drop(slot_arc);
+        self.make_room(0);
+        Ok(snap)
+    }
+
+    /// The `GET /go` body, its per-state parts computed once and cached.
+    pub fn go_body(&self, sid: &str, encoding: Encoding) -> Result<Chunks, EnvError> {
+        validate_sid(sid)?;
+        let slot_arc = self.slot(sid);
+        let mut slot = lock(&slot_arc);
+        self.load(sid, &mut slot)?;
+        self.touch(sid, &mut slot);
+        let snap = slot
+            .snap
+            .clone()
+            .unwrap_or_else(|| Snapshot::defaults(&self.app));
+        let parts = match &slot.go_parts {
+            Some(p) => p.clone(),
+            None => {
+                let p = snap.go_parts(&self.app, sid)?;
+                slot.go_parts = Some(p.clone());
+                p
+            }
+        };
+        let plain = Chunks::new(snap.go_chunks(&parts));
+        let body = match (encoding, &slot.go_gzip) {
+            (Encoding::Identity, _) => plain,
+            (Encoding::Gzip, Some(z)) => Chunks::new([z.clone()]),
+            (Encoding::Gzip, None) => {
+                let z = gzip(&plain)?;
+                slot.go_gzip = Some(z.clone());
+                Chunks::new([z])
+            }
+        };
+        self.reaccount(&mut slot);
+        drop(slot);
+        drop(slot_arc);
+        self.make_room(0);
+        Ok(body)
+    }
+
+    /// The cached `/go` body when it is available without any file-system access.
+    pub fn cached_go_body(&self, sid: &str, encoding: Encoding) -> Option<Chunks> {
+        let slot = lock(&self.cache).get(sid)?.clone();
+        let mut slot = slot.try_lock().ok()?;
+        let now = SystemTime::now();
+        let fresh = slot
+            .last_touch
+            .is_some_and(|t| now.duration_since(t).unwrap_or_default() < TOUCH_EVERY);
+        if slot.on_disk && !fresh {
+            return None;
+        }
+        let body = match encoding {
+            Encoding::Identity => {
+                let snap = slot.snap.as_ref()?;
+                Chunks::new(snap.go_chunks(slot.go_parts.as_ref()?))
+            }
+            Encoding::Gzip => Chunks::new([slot.go_gzip.clone()?]),
+        };
+        slot.last_access = Some(now);
+        Some(body)
+    }
+
+    /// Ensures the session exists on disk (used before storing uploads).
+    pub fn ensure(&self, sid: &str) -> Result<(), EnvError> {
+        validate_sid(sid)?;
+        let slot = self.slot(sid);
+        let mut slot = lock(&slot);
+        self.load(sid, &mut slot)?;
+        if !slot.on_disk {
+            if let Some(snap) = &slot.snap {
+                self.journal
+                    .commit(sid, Op::Put(snap.file_bytes(&self.app)))?;
+            }
+            slot.on_disk = true;
+        }
+        self.touch(sid, &mut slot);
+        Ok(())
+    }
+
+    /// Drops a session (snapshots and uploads). Returns whether it existed on disk.
+    pub fn delete(&self, sid: &str) -> Result<bool, EnvError> {
+        validate_sid(sid)?;
+        let slot = self.slot(sid);
+        let guard = lock(&slot);
+        let existed = self.remove_files(sid)?;
+        self.forget(sid, guard);
+        Ok(existed)
+    }
+
+    /// Empties a slot whose session is gone and drops it from the cache.
+    fn forget(&self, sid: &str, mut guard: MutexGuard<'_, Slot>) {
+        self.held
+            .fetch_sub(guard.held, std::sync::atomic::Ordering::Relaxed);
+        *guard = Slot::default();
+        drop(guard);
+        lock(&self.cache).remove(sid);
+    }
+
+    fn remove_files(&self, sid: &str) -> Result<bool, EnvError> {
+        let existed = self.session_path(sid).exists();
+        self.journal.commit(sid, Op::Delete)?;
+        let dir = self.uploads_dir(sid);
+        match std::fs::remove_dir_all(&dir) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(existed),
+            Err(e) => Err(EnvError::io("delete uploads", &dir, e)),
+        }
+    }
+
+    /// The group-commit journal's counters.
+    pub fn journal_stats(&self) -> &JournalStats {
+        self.journal.stats()
+    }
+
+    /// Root directory of this app's sessions.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+}
