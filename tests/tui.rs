@@ -24,6 +24,8 @@ mod live_jobs;
 mod live_tmux;
 #[path = "tui/model.rs"]
 mod model;
+#[path = "tui/similar.rs"]
+mod similar;
 #[path = "tui/smoke.rs"]
 mod smoke;
 #[path = "tui/snapshots.rs"]

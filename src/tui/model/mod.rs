@@ -10,6 +10,7 @@ pub mod live_job;
 pub mod palette;
 pub mod reward;
 pub mod rollouts;
+pub mod similar;
 pub mod state_diff;
 pub mod stats;
 pub mod tuples;
@@ -79,6 +80,8 @@ pub struct Model {
     pub filter: FilterState,
     /// Rollouts screen.
     pub rollouts: RolloutsState,
+    /// The Tuples screen's similar-tuples panel.
+    pub similar: similar::SimilarState,
     /// Latest statistics.
     pub stats: Option<Box<Stats>>,
     /// The statistics as the engine renders them (`tuplewright stats`).
@@ -110,6 +113,7 @@ impl Model {
             reward: RewardState::default(),
             filter: FilterState::default(),
             rollouts: RolloutsState::default(),
+            similar: similar::SimilarState::default(),
             stats: None,
             stats_text: String::new(),
             stats_scroll: 0,
@@ -183,6 +187,7 @@ impl Model {
             DataUpdate::Trials(t) => return rollouts::accept_list(self, *t),
             DataUpdate::Trial(t) => self.rollouts.accept_trial(*t),
             DataUpdate::ScreenshotReady => {}
+            DataUpdate::Similar(u) => self.similar.accept(*u),
             DataUpdate::Events(events) => {
                 let changes = events.iter().any(|e| {
                     matches!(
@@ -391,6 +396,9 @@ impl Model {
         let page = self.page();
         match self.screen {
             Screen::Tuples => {
+                if let Some(cmds) = similar::act(self, a) {
+                    return cmds;
+                }
                 let t = &mut self.tuples;
                 let refilter = |t: &mut TuplesState| vec![EngineCommand::View(t.request())];
                 match a {
