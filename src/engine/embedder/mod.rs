@@ -76,7 +76,7 @@ pub struct Selected {
     pub kind: Kind,
     /// Cache key: identifies the model (vectors of different models never mix).
     pub key: String,
-    /// Human-readable: what is used, e.g. `all-MiniLM-L6-v2 (local, /opt/…/model)`.
+    /// Human-readable: what is used, e.g. `all-MiniLM-L6-v2 (local)`.
     pub label: String,
     /// Why a weaker embedder than asked for was chosen (`auto` without the model), if so.
     pub degraded: Option<String>,
@@ -138,7 +138,7 @@ pub fn select(
         let m = LocalEmbedder::load(&dir, cfg.batch_size)?;
         Ok(Selected {
             key: m.key().to_string(),
-            label: format!("all-MiniLM-L6-v2 (local, {})", dir.display()),
+            label: "all-MiniLM-L6-v2 (local)".into(),
             kind: Kind::Model,
             embedder: Box::new(m),
             degraded: None,
