@@ -40,6 +40,8 @@ mod round_runs;
 mod screen;
 #[path = "tui/selection.rs"]
 mod selection;
+#[path = "tui/similar.rs"]
+mod similar;
 #[path = "tui/smoke.rs"]
 mod smoke;
 #[path = "tui/snapshots.rs"]

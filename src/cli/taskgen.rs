@@ -13,9 +13,10 @@ use super::context::{load_config, open_store};
 use super::Cli;
 use crate::engine::bundle::taskgen::parse_task;
 use crate::engine::config::Config;
+use crate::engine::embedder::cache::{save, Cached};
+use crate::engine::embedder::{select, Backend, Kind};
 use crate::engine::providers::{provider_from_spec, ProviderConfig};
 use crate::engine::store::{StoreError, TaskFilter, Usage as StoredUsage};
-use crate::engine::taskgen::embed::{Embedder, HttpEmbedder};
 use crate::engine::taskgen::generate::{generate_with, Hooks, Request};
 use crate::engine::taskgen::llm::LlmAuthor;
 use crate::engine::taskgen::report::{matrix_of, report};
@@ -41,14 +42,16 @@ Leaves of skills/<app>/taxonomy.toml are sampled in three passes (breadth: every
 under-covered matrix cells, cross-app and hard up-weighted; edge: rare primitives). Each task is \
 labelled with the scenario-matrix cell (platform, category, difficulty, scenario, task type) and carries \
 the scripted `template` + `slots`, so `tuplewright run FILE` can realise it offline. Near-duplicates \
-(4-gram overlap > 50%, cosine >= 0.85 on hashed character n-grams, > 3 per instruction template per app) \
-are regenerated under a \"diversify\" instruction; rejection counts are printed and stored as a \
+(4-gram overlap > 50%, cosine >= 0.85 on the sentence embeddings of the local all-MiniLM-L6-v2 \
+model and on hashed character 3-grams, > 3 per instruction template per app) are regenerated under a \"diversify\" instruction; rejection counts are printed and stored as a \
 `taskgen` event. Tasks are written to --out (task-gen JSON, atomically) and upserted into the store.\n\n\
 With --agent openai:MODEL[@URL] or anthropic:MODEL an LLM writes each (t, c) from the taxonomy \
 leaf, the matrix cell and the app's SKILL.md (prompts/taskgen.md); its JSON answer is checked \
 strictly and a rejected candidate is re-asked with a \"diversify\" note naming the reason. With \
---embeddings-url (or [taskgen.embeddings] in tuplewright.toml) an OpenAI-compatible /embeddings \
-endpoint adds a semantic cosine check. Settings come from [taskgen]; flags override them.\n\n\
+--embeddings-url (or [taskgen.embeddings] base_url) an OpenAI-compatible /embeddings endpoint \
+embeds instead of the local model; without the model (not installed: `tuplewright sandbox setup`) \
+only the character 3-grams are checked, and the summary says so. --embedder picks one explicitly. \
+Vectors are cached per instruction hash in the store. Settings come from [taskgen]; flags override them.\n\n\
 Examples:\n  tuplewright taskgen --app mail --app files --n 200 --seed 7 --out tasks.json\n  \
 tuplewright taskgen --agent openai:gpt-4.1-mini --embeddings-url https://api.openai.com/v1 --n 50\n  \
 tuplewright taskgen --report\n  tuplewright taskgen --report --input tasks.json";
@@ -92,6 +95,10 @@ pub struct TaskgenArgs {
     /// Embeddings model name.
     #[arg(long)]
     pub embeddings_model: Option<String>,
+    /// Near-duplicate embedding: auto (endpoint if set, else the local model, else char 3-grams),
+    /// model, endpoint, ngram (default: [taskgen.embeddings] backend).
+    #[arg(long)]
+    pub embedder: Option<Backend>,
     /// Cosine similarity at or above which a candidate is a near-duplicate.
     #[arg(long)]
     pub cosine: Option<f32>,
@@ -117,6 +124,9 @@ fn effective(config: &Config, args: &TaskgenArgs) -> TaskgenConfig {
     }
     if let Some(m) = &args.embeddings_model {
         cfg.embeddings.model = m.clone();
+    }
+    if let Some(b) = args.embedder {
+        cfg.embeddings.backend = b;
     }
     if let Some(c) = args.cosine {
         cfg.cosine_threshold = c;
@@ -217,13 +227,31 @@ pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
             &skills,
         )?),
     };
-    let embedder = HttpEmbedder::from_config(&cfg.embeddings)?;
+    let chosen = select(
+        &cfg.embeddings,
+        cfg.embeddings.backend,
+        &config.sandbox.venv_dir,
+    )?;
+    let cached = chosen.for_dedup().map(Cached::new);
+    if let (Some(c), false) = (&cached, args.no_store) {
+        let texts: Vec<&str> = prior
+            .iter()
+            .filter_map(|t| t["task_instruction"].as_str())
+            .collect();
+        c.preload(&open_store(cli, &config)?, &chosen.key, &texts)?;
+    }
     let hooks = Hooks {
         author: author.as_ref(),
-        embedder: embedder.as_ref().map(|e| e as &dyn Embedder),
+        embedder: cached
+            .as_ref()
+            .map(|c| c as &dyn crate::engine::taskgen::embed::Embedder),
         on_embed_error: cfg.embeddings.on_error,
     };
     let batch = generate_with(&req, &cfg, &taxonomies, &Seeds::builtin()?, &prior, hooks)?;
+    let check = json!({"embedder": chosen.kind, "label": chosen.label, "degraded": chosen.degraded,
+        "floor": "hashed character 3-grams",
+        "cache_hits": cached.as_ref().map_or(0, Cached::hits),
+        "computed": cached.as_ref().map_or(0, Cached::computed)});
     let doc = json!({"tasks": batch.tasks});
     // The author's token usage, stored under the `taskgen` stage (costed by `stats`).
     let llm_usage = author.as_ref().map(|a| {
@@ -251,7 +279,8 @@ pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
     }
     let summary = json!({"generated": batch.tasks.len(), "requested": args.n, "candidates": batch.candidates,
         "exhausted_slots": batch.exhausted, "rejections": batch.rejections, "seed": args.seed,
-        "agent": cfg.agent, "embeddings": (!cfg.embeddings.base_url.is_empty()).then(|| cfg.embeddings.model.clone()),
+        "agent": cfg.agent, "embeddings": (chosen.kind == Kind::Endpoint).then(|| cfg.embeddings.model.clone()),
+        "near_duplicate_check": check,
         "embedding_fallbacks": batch.embedding_fallbacks,
         "llm_tokens": llm_usage.as_ref().map(|u| json!({"input": u.input_tokens, "output": u.output_tokens})),
         "out": args.out.as_ref().map(|p| p.display().to_string())});
@@ -271,6 +300,10 @@ pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
         store.write(|tx| -> Result<(), StoreError> {
             for r in &records {
                 tx.upsert_task(r)?;
+            }
+            if let Some(c) = &cached {
+                let texts: Vec<&str> = records.iter().map(|r| r.instruction.as_str()).collect();
+                save(tx, &chosen.key, &c.fresh_for(&texts))?;
             }
             tx.append_event("taskgen", None, &summary)?;
             if let Some(u) = &llm_usage {
@@ -301,6 +334,18 @@ pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
                 .as_ref()
                 .map_or(String::new(), |p| format!("; wrote {}", p.display()))
         );
+        println!(
+            "near-duplicate check: {}{}",
+            chosen.label,
+            if chosen.kind == Kind::Ngram {
+                String::new()
+            } else {
+                " + hashed character 3-grams (floor)".to_string()
+            }
+        );
+        if let Some(why) = &chosen.degraded {
+            eprintln!("warning: {why}; only the weaker character 3-gram check ran");
+        }
         if batch.embedding_fallbacks > 0 {
             eprintln!(
                 "warning: the embeddings endpoint failed for {} candidate(s); they were checked offline only",

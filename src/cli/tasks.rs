@@ -1,4 +1,4 @@
-//! `tuplewright tasks list|show`: browse the store from the command line.
+//! `tuplewright tasks list|show|similar`: browse the store from the command line.
 
 use std::process::ExitCode;
 
@@ -7,11 +7,14 @@ use serde_json::json;
 
 use super::context::{load_config, open_store};
 use super::Cli;
+use crate::engine::embedder::{select, similar, Backend};
 use crate::engine::store::TaskFilter;
 
 /// Arguments of `tasks`.
 #[derive(Debug, Args)]
-#[command(about = "List tasks or show one task with its rounds, votes and decisions")]
+#[command(
+    about = "List tasks, show one task with its rounds, votes and decisions, or its nearest neighbours"
+)]
 pub struct TasksArgs {
     #[command(subcommand)]
     pub command: TasksCommand,
@@ -46,6 +49,21 @@ pub enum TasksCommand {
         #[arg(long)]
         json: bool,
     },
+    /// The tasks whose instructions are closest to this one's (sentence-embedding cosine; vectors
+    /// are cached in the store, so only new instructions are embedded).
+    Similar {
+        /// The task id.
+        task_id: String,
+        /// How many neighbours.
+        #[arg(long, default_value_t = 10)]
+        top: usize,
+        /// auto, model, endpoint or ngram (default: [taskgen.embeddings] backend).
+        #[arg(long)]
+        embedder: Option<Backend>,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn clip(s: &str, n: usize) -> String {
@@ -60,7 +78,7 @@ fn clip(s: &str, n: usize) -> String {
 /// Runs `tasks`.
 pub fn run(cli: &Cli, args: &TasksArgs) -> anyhow::Result<ExitCode> {
     let config = load_config(cli)?;
-    let store = open_store(cli, &config)?;
+    let mut store = open_store(cli, &config)?;
     match &args.command {
         TasksCommand::List {
             status,
@@ -96,6 +114,39 @@ pub fn run(cli: &Cli, args: &TasksArgs) -> anyhow::Result<ExitCode> {
                 );
             }
             println!("{} task(s)", tasks.len());
+        }
+        TasksCommand::Similar {
+            task_id,
+            top,
+            embedder,
+            json,
+        } => {
+            let e = &config.taskgen.embeddings;
+            let sel = select(e, embedder.unwrap_or(e.backend), &config.sandbox.venv_dir)?;
+            let s = similar::nearest(&mut store, &sel, task_id, *top, true)?;
+            if *json {
+                println!("{}", serde_json::to_string_pretty(&s)?);
+                return Ok(ExitCode::SUCCESS);
+            }
+            if let Some(why) = &s.degraded {
+                eprintln!("warning: {why}; ranking by the weaker character 3-grams");
+            }
+            println!("{}  {}", s.task_id, clip(&s.instruction, 100));
+            println!(
+                "nearest of {} task(s) by {} ({} embedded now)",
+                s.corpus.saturating_sub(1),
+                s.embedder,
+                s.computed
+            );
+            println!("{:<7} {:<40} INSTRUCTION", "COSINE", "TASK");
+            for n in &s.neighbours {
+                println!(
+                    "{:<7.3} {:<40} {}",
+                    n.cosine,
+                    n.task_id,
+                    clip(&n.instruction, 80)
+                );
+            }
         }
         TasksCommand::Show { task_id, json } => {
             let task = store.task(task_id)?;

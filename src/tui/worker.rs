@@ -29,6 +29,8 @@ pub struct Workers {
     out: Sender<DataUpdate>,
     // live jobs
     jobs: Option<super::jobs::JobRunner>,
+    // similar tuples
+    similar: Option<(Sender<String>, JoinHandle<()>)>,
 }
 
 impl Workers {
@@ -60,7 +62,18 @@ impl Workers {
             readonly,
             out: out3,
             jobs: None,
+            similar: None,
         })
+    }
+
+    /// Starts the similar-tuples worker (see [`super::similar_data`]); without it `LoadSimilar` is
+    /// answered with an error.
+    pub fn with_similar(
+        mut self,
+        settings: super::similar_data::SimilarSettings,
+    ) -> std::io::Result<Self> {
+        self.similar = Some(super::similar_data::spawn(settings, self.out.clone())?);
+        Ok(self)
     }
 
     /// Routes the job commands to `jobs` from now on (without it they are answered with an error).
@@ -88,6 +101,11 @@ impl Workers {
                 let _ = self.view_tx.send(None);
                 let _ = self.store_tx.send(EngineCommand::Quit);
             }
+            EngineCommand::LoadSimilar(id) if self.similar.is_some() => {
+                if let Some((tx, _)) = &self.similar {
+                    let _ = tx.send(id);
+                }
+            }
             EngineCommand::StartRun(_)
             | EngineCommand::StartRollouts { .. }
             | EngineCommand::PauseJob
@@ -109,6 +127,10 @@ impl Workers {
     pub fn stop(mut self) {
         let _ = self.stop_jobs();
         self.send(EngineCommand::Quit);
+        if let Some((tx, h)) = self.similar.take() {
+            drop(tx);
+            self.handles.push(h);
+        }
         for h in self.handles {
             let _ = h.join();
         }
@@ -142,6 +164,9 @@ pub fn handle(store: &Store, cmd: &EngineCommand) -> Vec<DataUpdate> {
             "this build cannot drive jobs from the workbench yet".into(),
         )),
         EngineCommand::View(_) | EngineCommand::Quit => return Vec::new(),
+        EngineCommand::LoadSimilar(_) => Ok(DataUpdate::Error(
+            "similar tuples need the similar-tuples worker (Workers::with_similar)".into(),
+        )),
         // states
         EngineCommand::LoadStates(id) => {
             super::state_data::load_states(store, id).map(|s| DataUpdate::States(Box::new(s)))

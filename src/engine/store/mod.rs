@@ -13,6 +13,7 @@
 
 mod blobs;
 mod decisions;
+mod embeddings;
 mod events;
 mod records;
 mod rounds;

@@ -18,6 +18,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/v5.sql"),
     include_str!("migrations/v6.sql"),
     include_str!("migrations/v8.sql"),
+    include_str!("migrations/v9.sql"),
 ];
 
 /// The schema version this binary writes.

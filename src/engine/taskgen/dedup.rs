@@ -9,8 +9,10 @@
 //!    collisions inflate similarity slightly; it does catch reorderings and small edits that the
 //!    4-gram check misses. Vectors sit in one contiguous buffer scanned linearly (256 multiply-adds
 //!    per earlier task; see benches/taskgen.rs for the measured cost at 10,000 tasks).
-//!    With an embeddings endpoint ([`super::embed`]) the endpoint's vectors are checked as well
-//!    ([`Dedup::admit_with`]); the offline check stays as a floor.
+//!    With a sentence embedder — by default the in-process all-MiniLM-L6-v2 of
+//!    [`crate::engine::embedder`], or an embeddings endpoint ([`super::embed`]) — its vectors are
+//!    checked as well ([`Dedup::admit_with`]); the character 3-gram check stays as a floor. Its
+//!    vectors also sit in one contiguous buffer scanned linearly.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -55,8 +57,10 @@ pub struct Dedup {
     vectors: Vec<f32>,
     templates: HashMap<String, usize>,
     docs: u32,
-    /// Endpoint vectors per document (None: not embedded, e.g. after a fallback).
-    ext: Vec<Option<Vec<f32>>>,
+    /// Sentence-embedder vectors of the documents that have one, contiguous (`ext_dim` each).
+    ext: Vec<f32>,
+    /// Dimension of the `ext` vectors (0 until the first one).
+    ext_dim: usize,
     /// Preloaded texts still to be embedded by the endpoint (document number, text).
     pending: Vec<(u32, String)>,
     /// Rejections per reason name.
@@ -196,11 +200,11 @@ impl Dedup {
         };
         if let Some(v) = &v {
             let threshold = self.cfg.cosine_threshold;
-            if self
-                .ext
-                .iter()
-                .flatten()
-                .any(|o| o.len() == v.len() && cosine(v, o) >= threshold)
+            if v.len() == self.ext_dim
+                && self
+                    .ext
+                    .chunks_exact(self.ext_dim)
+                    .any(|o| cosine(v, o) >= threshold)
             {
                 return Ok(Err(self.reject(Repeat::NearDuplicate)));
             }
@@ -209,18 +213,15 @@ impl Dedup {
         Ok(Ok(()))
     }
 
-    /// Embeds the preloaded corpus (in batches) so candidates are compared with it too.
+    /// Embeds the preloaded corpus (in batches of `batch_size`) so candidates are compared with it
+    /// too. Called by [`Dedup::admit_with`] before the first candidate; a no-op afterwards.
     pub fn embed_pending(&mut self, e: &dyn Embedder, on_error: OnError) -> Result<(), EmbedError> {
         let pending = std::mem::take(&mut self.pending);
         let batch = self.cfg.embeddings.batch_size.max(1);
         for chunk in pending.chunks(batch) {
             let texts: Vec<&str> = chunk.iter().map(|(_, t)| t.as_str()).collect();
             match e.embed(&texts) {
-                Ok(vs) => {
-                    for ((id, _), v) in chunk.iter().zip(vs) {
-                        self.ext[*id as usize] = Some(v);
-                    }
-                }
+                Ok(vs) => vs.into_iter().for_each(|v| self.push_ext(v)),
                 Err(err) if on_error == OnError::Fallback => {
                     tracing::warn!(error = %err, "embedding the stored corpus failed; those tasks are checked offline only");
                     self.embedding_fallbacks += chunk.len();
@@ -263,8 +264,19 @@ impl Dedup {
             self.postings.entry(g).or_default().push(id);
         }
         self.vectors.extend_from_slice(&p.v);
-        self.ext.push(ext);
+        if let Some(v) = ext {
+            self.push_ext(v);
+        }
         self.docs += 1;
+    }
+
+    fn push_ext(&mut self, v: Vec<f32>) {
+        if self.ext_dim == 0 {
+            self.ext_dim = v.len();
+        }
+        if v.len() == self.ext_dim {
+            self.ext.extend_from_slice(&v);
+        }
     }
 
     /// Adds an earlier task to the corpus unconditionally (tasks already in the store), so later
@@ -280,10 +292,7 @@ impl Dedup {
             self.postings.entry(g).or_default().push(id);
         }
         self.vectors.extend_from_slice(&embed(text));
-        self.ext.push(None);
-        if !self.cfg.embeddings.base_url.is_empty() {
-            self.pending.push((id, text.to_string()));
-        }
+        self.pending.push((id, text.to_string()));
         self.docs += 1;
     }
 

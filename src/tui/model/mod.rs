@@ -14,6 +14,7 @@ pub mod palette;
 pub mod reward;
 pub mod rollouts;
 pub mod selection;
+pub mod similar;
 pub mod state_diff;
 pub mod stats;
 pub mod tuples;
@@ -87,6 +88,8 @@ pub struct Model {
     pub filter: FilterState,
     /// Rollouts screen.
     pub rollouts: RolloutsState,
+    /// The Tuples screen's similar-tuples panel.
+    pub similar: similar::SimilarState,
     /// Latest statistics.
     pub stats: Option<Box<Stats>>,
     /// The statistics as the engine renders them (`tuplewright stats`).
@@ -130,6 +133,7 @@ impl Model {
             reward: RewardState::default(),
             filter: FilterState::default(),
             rollouts: RolloutsState::default(),
+            similar: similar::SimilarState::default(),
             stats: None,
             stats_text: String::new(),
             stats_scroll: 0,
@@ -224,6 +228,7 @@ impl Model {
             DataUpdate::Trials(t) => return rollouts::accept_list(self, *t),
             DataUpdate::Trial(t) => self.rollouts.accept_trial(*t),
             DataUpdate::ScreenshotReady => {}
+            DataUpdate::Similar(u) => self.similar.accept(*u),
             DataUpdate::Events(events) => {
                 let changes = events.iter().any(|e| {
                     matches!(
@@ -476,6 +481,9 @@ impl Model {
         let page = self.page();
         match self.screen {
             Screen::Tuples => {
+                if let Some(cmds) = similar::act(self, a) {
+                    return cmds;
+                }
                 let t = &mut self.tuples;
                 let refilter = |t: &mut TuplesState| vec![EngineCommand::View(t.request())];
                 match a {

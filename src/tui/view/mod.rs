@@ -14,6 +14,7 @@ mod reward;
 mod reward_card;
 mod rollouts;
 mod screenshot;
+mod similar;
 mod state_diff;
 mod stats;
 mod tuples;

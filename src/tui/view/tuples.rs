@@ -1,7 +1,7 @@
 //! The Tuples screen: a virtualised table (only the visible rows are formatted), with the active
-//! sort, filters and fuzzy query in its title.
+//! sort, filters and fuzzy query in its title, and the similar-tuples panel (`=`) below it.
 
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Row, Table, TableState};
 use ratatui::Frame;
@@ -15,6 +15,15 @@ use ratatui::style::Style;
 
 /// Draws the tuple list.
 pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
+    let area = if model.similar.open {
+        let h = (area.height / 2).clamp(5, 14);
+        let [list, panel] =
+            Layout::vertical([Constraint::Min(3), Constraint::Length(h)]).areas(area);
+        super::similar::draw(f, panel, model, theme);
+        list
+    } else {
+        area
+    };
     let t = &model.tuples;
     let mut title = vec![Span::styled(
         format!(" Tuples {}/{} ", t.view.len(), t.rows.len()),
