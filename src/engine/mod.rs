@@ -14,6 +14,7 @@ pub mod providers;
 pub mod rollout;
 pub mod sandbox;
 pub mod scan;
+pub mod screen;
 pub mod stats;
 pub mod store;
 pub mod synth;
