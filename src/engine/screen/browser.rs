@@ -58,7 +58,9 @@ pub fn chromium_command(
         "--proxy-server=127.0.0.1:9",
     ])
     .arg(format!("--proxy-bypass-list=<-loopback>;{}", spec.allow))
-    .arg(format!("--window-size={width},{height}"))
+    // With no window manager Chromium shrinks a window of the display's size by one pixel each
+    // way (leaving a black line); one pixel more fills the display exactly.
+    .arg(format!("--window-size={},{}", width + 1, height + 1))
     .arg(format!("--user-data-dir={}", profile.display()))
     .arg(format!("--app={}", spec.url))
     .env("HOME", profile)
