@@ -47,7 +47,12 @@ fn pss_mib(marker: &std::path::Path) -> f64 {
         let rollup = std::fs::read_to_string(e.path().join("smaps_rollup")).unwrap_or_default();
         for line in rollup.lines() {
             if let Some(v) = line.strip_prefix("Pss:") {
-                kib += v.trim().trim_end_matches("kB").trim().parse::<u64>().unwrap_or(0);
+                kib += v
+                    .trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<u64>()
+                    .unwrap_or(0);
             }
         }
     }
@@ -57,7 +62,10 @@ fn pss_mib(marker: &std::path::Path) -> f64 {
 fn web_screen(cfg: &ScreenConfig, url: &str) -> (Screen, Duration) {
     let t = Instant::now();
     let mut s = Screen::start(cfg, cfg.size_for("bench")).expect("Xvfb");
-    let allow = url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    let allow = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
     s.open_browser(
         cfg,
         &BrowserSpec {
@@ -77,8 +85,10 @@ fn main() {
     let url = format!("http://{}/", listener.local_addr().expect("addr"));
     let html = page();
     rt.spawn(async move {
-        let app = axum::Router::new()
-            .route("/", axum::routing::get(move || async move { axum::response::Html(html) }));
+        let app = axum::Router::new().route(
+            "/",
+            axum::routing::get(move || async move { axum::response::Html(html) }),
+        );
         axum::serve(listener, app).await.expect("serve");
     });
     let cfg = ScreenConfig::default();
@@ -126,7 +136,11 @@ fn main() {
                     (0..25)
                         .map(|i| {
                             let t = Instant::now();
-                            s.act(&A::LeftClick { x: 400 + i * 10, y: 200 }).expect("click");
+                            s.act(&A::LeftClick {
+                                x: 400 + i * 10,
+                                y: 200,
+                            })
+                            .expect("click");
                             s.act(&A::Screenshot).expect("screenshot");
                             t.elapsed()
                         })
@@ -140,9 +154,25 @@ fn main() {
             .collect()
     });
 
-    println!("screen/screenshot_1280x800_png   median {:8.2} ms (target <= 20)", ms(median(shots)));
-    println!("screen/one_action                median {:8.2} ms (target <= 10)", ms(median(actions)));
-    println!("screen/web_env_ready             median {:8.0} ms (target <= 3000)", ms(median(ready)));
-    println!("screen/4_envs_action+screenshot  p50    {:8.2} ms (target <= 250)", ms(median(pairs)));
-    println!("screen/memory_per_web_env        pss    {:8.1} MiB (alone), {:.1} MiB (mean of 4)", pss_one, pss_four / 4.0);
+    println!(
+        "screen/screenshot_1280x800_png   median {:8.2} ms (target <= 20)",
+        ms(median(shots))
+    );
+    println!(
+        "screen/one_action                median {:8.2} ms (target <= 10)",
+        ms(median(actions))
+    );
+    println!(
+        "screen/web_env_ready             median {:8.0} ms (target <= 3000)",
+        ms(median(ready))
+    );
+    println!(
+        "screen/4_envs_action+screenshot  p50    {:8.2} ms (target <= 250)",
+        ms(median(pairs))
+    );
+    println!(
+        "screen/memory_per_web_env        pss    {:8.1} MiB (alone), {:.1} MiB (mean of 4)",
+        pss_one,
+        pss_four / 4.0
+    );
 }

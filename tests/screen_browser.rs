@@ -45,18 +45,25 @@ async fn chromium_kiosk_shows_the_page_and_clicks_and_unicode_typing_reach_its_f
     }))
     .await;
     let page = PAGE.replace("FORBIDDEN", &forbidden.to_string());
-    let app = Router::new()
-        .route("/", get(move || async move { axum::response::Html(page) }))
-        .route(
-            "/submit",
-            axum::routing::post(
-                |State(seen): State<Arc<Mutex<Seen>>>, Form(f): Form<HashMap<String, String>>| async move {
-                    seen.lock().unwrap().posts.push(f.get("name").cloned().unwrap_or_default());
-                    axum::response::Html("<html><body style='background:#0a0'><h1>thanks</h1></body></html>")
-                },
-            ),
-        )
-        .with_state(seen.clone());
+    let app =
+        Router::new()
+            .route("/", get(move || async move { axum::response::Html(page) }))
+            .route(
+                "/submit",
+                axum::routing::post(
+                    |State(seen): State<Arc<Mutex<Seen>>>,
+                     Form(f): Form<HashMap<String, String>>| async move {
+                        seen.lock()
+                            .unwrap()
+                            .posts
+                            .push(f.get("name").cloned().unwrap_or_default());
+                        axum::response::Html(
+                            "<html><body style='background:#0a0'><h1>thanks</h1></body></html>",
+                        )
+                    },
+                ),
+            )
+            .with_state(seen.clone());
     let port = serve(app).await;
 
     let seen2 = seen.clone();
@@ -74,7 +81,11 @@ async fn chromium_kiosk_shows_the_page_and_clicks_and_unicode_typing_reach_its_f
         }
         // Kiosk mode: the page's background reaches the far corners of the display.
         for (x, y) in [(0, 0), (1279, 799), (1279, 0), (0, 799), (640, 700)] {
-            assert_eq!(img.get_pixel(x, y).0, [0xf0, 0xe0, 0xd0], "pixel at ({x}, {y})");
+            assert_eq!(
+                img.get_pixel(x, y).0,
+                [0xf0, 0xe0, 0xd0],
+                "pixel at ({x}, {y})"
+            );
         }
         let text = "Grüße, 世界 ✓";
         s.act(&A::LeftClick { x: 300, y: 120 }).unwrap();
@@ -86,9 +97,15 @@ async fn chromium_kiosk_shows_the_page_and_clicks_and_unicode_typing_reach_its_f
         );
         assert_eq!(seen2.lock().unwrap().posts, vec![text.to_string()]);
         let marker = s.work_dir().to_path_buf();
-        assert!(marker_processes(&marker) >= 2, "Xvfb and Chromium run with the marker");
+        assert!(
+            marker_processes(&marker) >= 2,
+            "Xvfb and Chromium run with the marker"
+        );
         drop(s);
-        assert!(eventually(15, || marker_processes(&marker) == 0), "teardown leaves nothing");
+        assert!(
+            eventually(15, || marker_processes(&marker) == 0),
+            "teardown leaves nothing"
+        );
     })
     .await
     .unwrap();
@@ -100,7 +117,9 @@ async fn chromium_kiosk_shows_the_page_and_clicks_and_unicode_typing_reach_its_f
 async fn a_killed_engine_leaves_no_xvfb_or_chromium_after_the_next_screen_starts() {
     let port = serve(Router::new().route(
         "/",
-        get(|| async { axum::response::Html("<body style='background:#123'><h1>held</h1></body>") }),
+        get(|| async {
+            axum::response::Html("<body style='background:#123'><h1>held</h1></body>")
+        }),
     ))
     .await;
     let bin = assert_cmd::cargo::cargo_bin("tuplewright");
@@ -123,10 +142,19 @@ async fn a_killed_engine_leaves_no_xvfb_or_chromium_after_the_next_screen_starts
         assert!(marker_processes(&marker) >= 2, "Xvfb and Chromium are up");
         child.kill().unwrap(); // SIGKILL: no destructor runs.
         child.wait().unwrap();
-        assert!(marker_processes(&marker) >= 2, "the killed run's screen outlives it");
-        let next = Screen::start(&ScreenConfig::default(), ScreenConfig::default().size_for("x"));
+        assert!(
+            marker_processes(&marker) >= 2,
+            "the killed run's screen outlives it"
+        );
+        let next = Screen::start(
+            &ScreenConfig::default(),
+            ScreenConfig::default().size_for("x"),
+        );
         assert!(next.is_ok());
-        assert!(eventually(15, || marker_processes(&marker) == 0), "the sweep killed them");
+        assert!(
+            eventually(15, || marker_processes(&marker) == 0),
+            "the sweep killed them"
+        );
         assert!(!marker.exists());
     })
     .await

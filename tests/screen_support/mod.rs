@@ -10,8 +10,8 @@ use x11rb::protocol::xproto::{
     ConnectionExt as _, CreateWindowAux, EventMask, InputFocus, WindowClass,
 };
 use x11rb::protocol::Event;
-use x11rb::wrapper::ConnectionExt as _;
 use x11rb::rust_connection::RustConnection;
+use x11rb::wrapper::ConnectionExt as _;
 
 /// A screen of the given size with the default configuration.
 pub fn screen(width: u16, height: u16) -> Screen {
@@ -91,10 +91,12 @@ impl Probe {
     /// The next `n` button presses as (button, x, y).
     pub fn presses(&self, n: usize) -> Vec<(u8, i16, i16)> {
         (0..n)
-            .map(|_| match self.wait_for(|e| matches!(e, Event::ButtonPress(_)), "ButtonPress") {
-                Event::ButtonPress(b) => (b.detail, b.event_x, b.event_y),
-                _ => unreachable!(),
-            })
+            .map(
+                |_| match self.wait_for(|e| matches!(e, Event::ButtonPress(_)), "ButtonPress") {
+                    Event::ButtonPress(b) => (b.detail, b.event_x, b.event_y),
+                    _ => unreachable!(),
+                },
+            )
             .collect()
     }
 
@@ -115,7 +117,9 @@ impl Probe {
         (0..n)
             .map(|_| {
                 let e = self.wait_for(|e| matches!(e, Event::KeyPress(_)), "KeyPress");
-                let Event::KeyPress(k) = e else { unreachable!() };
+                let Event::KeyPress(k) = e else {
+                    unreachable!()
+                };
                 let shift = u16::from(k.state) & 1 != 0;
                 self.keysym(k.detail, shift)
             })
@@ -133,7 +137,9 @@ pub fn marker_processes(marker: &std::path::Path) -> usize {
             let env = std::fs::read(e.path().join("environ")).unwrap_or_default();
             let state = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
             // Zombies waiting for a late reaper hold no resources: not counted.
-            let zombie = state.rsplit_once(") ").is_some_and(|(_, r)| r.starts_with('Z'));
+            let zombie = state
+                .rsplit_once(") ")
+                .is_some_and(|(_, r)| r.starts_with('Z'));
             !zombie && env.split(|b| *b == 0).any(|kv| kv == needle.as_slice())
         })
         .count()

@@ -65,9 +65,7 @@ impl Screen {
                 self.check()?;
                 return Ok(ActionOutcome::Done);
             }
-            A::Terminate { success } => {
-                return Ok(ActionOutcome::Terminated { success: *success })
-            }
+            A::Terminate { success } => return Ok(ActionOutcome::Terminated { success: *success }),
             A::CallUser { .. } => {
                 return Err(ActionError::Invalid(
                     "call_user is not available: no user is watching this screen".into(),

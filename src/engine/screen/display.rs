@@ -111,9 +111,9 @@ impl Screen {
                 Ok(())
             });
         }
-        let mut xvfb = cmd.spawn().map_err(|e| {
-            ScreenError::Start(format!("running {}: {e}", cfg.xvfb.display()))
-        })?;
+        let mut xvfb = cmd
+            .spawn()
+            .map_err(|e| ScreenError::Start(format!("running {}: {e}", cfg.xvfb.display())))?;
         drop(writer);
         let pgid = xvfb.id() as i32;
         let deadline = Instant::now() + Duration::from_millis(cfg.display_timeout_ms);
@@ -142,7 +142,10 @@ impl Screen {
         };
         let root = conn.setup().roots[screen_num].root;
         if let Err(e) = conn.xtest_get_version(2, 2).map(|c| c.reply()) {
-            return Err(fail(format!("the XTEST extension is missing: {e}"), &mut xvfb));
+            return Err(fail(
+                format!("the XTEST extension is missing: {e}"),
+                &mut xvfb,
+            ));
         }
         let keymap = match Keymap::load(&conn) {
             Ok(k) => k,
@@ -240,7 +243,12 @@ impl Screen {
     /// Reads the display and encodes it as PNG.
     pub fn screenshot(&mut self) -> Result<Shot, ScreenError> {
         self.check()?;
-        capture::encode(&capture::grab(&self.conn, self.root, self.width, self.height)?)
+        capture::encode(&capture::grab(
+            &self.conn,
+            self.root,
+            self.width,
+            self.height,
+        )?)
     }
 
     /// The pre-rollout screenshot gate: waits (up to `timeout`) until the display shows something

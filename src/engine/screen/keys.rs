@@ -161,10 +161,18 @@ mod tests {
         assert_eq!(keysym_for_name("a"), Some(0x61));
         assert_eq!(keysym_for_name("A"), Some(0x41));
         let c = parse_chord("ctrl+shift+t").unwrap();
-        assert_eq!(c, vec![Chord { keysyms: vec![0xffe3, 0xffe1, 0x74] }]);
+        assert_eq!(
+            c,
+            vec![Chord {
+                keysyms: vec![0xffe3, 0xffe1, 0x74]
+            }]
+        );
         let seq = parse_chord("ctrl+a BackSpace").unwrap();
         assert_eq!(seq.len(), 2);
-        assert_eq!(parse_chord("ctrl++").unwrap()[0].keysyms, vec![0xffe3, 0x2b]);
+        assert_eq!(
+            parse_chord("ctrl++").unwrap()[0].keysyms,
+            vec![0xffe3, 0x2b]
+        );
     }
 
     #[test]
