@@ -127,22 +127,9 @@ impl Probe {
     }
 }
 
-/// Whether any process carries this screen marker in its environment.
+/// How many live processes belong to the screen with this work directory.
 pub fn marker_processes(marker: &std::path::Path) -> usize {
-    let needle = format!("TUPLEWRIGHT_SCREEN={}", marker.display()).into_bytes();
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter(|e| {
-            let env = std::fs::read(e.path().join("environ")).unwrap_or_default();
-            let state = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
-            // Zombies waiting for a late reaper hold no resources: not counted.
-            let zombie = state
-                .rsplit_once(") ")
-                .is_some_and(|(_, r)| r.starts_with('Z'));
-            !zombie && env.split(|b| *b == 0).any(|kv| kv == needle.as_slice())
-        })
-        .count()
+    tuplewright::engine::screen::screen_processes(marker).len()
 }
 
 /// Polls `cond` until it holds or `secs` pass.

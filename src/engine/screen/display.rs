@@ -290,8 +290,8 @@ impl Screen {
 
 impl Drop for Screen {
     fn drop(&mut self) {
-        procs::kill_group(self.pgid);
         let killed = procs::kill_members(self.marker.path());
+        procs::kill_group(self.pgid);
         let _ = self.xvfb.wait();
         for (_, child) in &mut self.apps {
             let _ = child.wait();

@@ -28,7 +28,7 @@ pub use capture::{is_blank, Shot};
 pub use config::{ScreenConfig, ScreenSize};
 pub use display::Screen;
 pub use keys::{parse_chord, Chord};
-pub use procs::{sweep_stale_screens, SCREEN_PREFIX};
+pub use procs::{screen_processes, sweep_stale_screens, SCREEN_PREFIX};
 
 /// An infrastructure failure of a screen: never a model's fault, never recorded as a reward.
 #[derive(Debug, thiserror::Error)]
@@ -56,6 +56,13 @@ pub enum ScreenError {
     /// A local system call failed (marker directory, PNG encoding).
     #[error("{0}")]
     Io(String),
+}
+
+impl From<ScreenError> for crate::engine::rollout::RolloutError {
+    /// A screen failure is always infrastructure: the rollout is discarded, never scored.
+    fn from(e: ScreenError) -> Self {
+        crate::engine::rollout::RolloutError::Infra(e.to_string())
+    }
 }
 
 /// Why one action did not happen.

@@ -2,9 +2,9 @@
 //!
 //! Every program a screen starts joins the X server's process group and carries the environment
 //! variable [`MARKER_VAR`] naming the screen's marker directory
-//! (`/tmp/tuplewright-screen-<owner pid>-…`). The directory records the display number. A later run finds directories whose owner is gone and kills exactly the processes that
-//! carry the marker (so a recycled group id never hits a stranger, and a program that left the
-//! group is still found).
+//! (`/tmp/tuplewright-screen-<owner pid>-…`), which records the display number. A later run
+//! finds directories whose owner is gone and kills the processes that carry the marker and the
+//! members of their groups ([`screen_processes`]).
 
 use std::path::{Path, PathBuf};
 
@@ -42,8 +42,15 @@ fn read_record(marker: &Path) -> Option<u32> {
     text.trim().parse().ok()
 }
 
-/// Pids whose environment holds `MARKER_VAR=<marker>`.
-pub(super) fn members(marker: &Path) -> Vec<i32> {
+/// One process seen in /proc: pid, process group, whether it carries the marker, zombie.
+struct Proc {
+    pid: i32,
+    pgrp: i32,
+    marked: bool,
+    zombie: bool,
+}
+
+fn scan(marker: &Path) -> Vec<Proc> {
     let needle = format!("{MARKER_VAR}={}", marker.display()).into_bytes();
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
@@ -53,19 +60,54 @@ pub(super) fn members(marker: &Path) -> Vec<i32> {
         let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
             continue;
         };
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+            continue;
+        };
+        // After the parenthesised command name: state ppid pgrp …
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map(|(_, r)| r.split_whitespace().take(3).collect())
+            .unwrap_or_default();
+        let (Some(state), Some(pgrp)) =
+            (fields.first(), fields.get(2).and_then(|g| g.parse().ok()))
+        else {
+            continue;
+        };
         let env = std::fs::read(e.path().join("environ")).unwrap_or_default();
-        if env.split(|b| *b == 0).any(|kv| kv == needle.as_slice()) {
-            out.push(pid);
-        }
+        out.push(Proc {
+            pid,
+            pgrp,
+            marked: env.split(|b| *b == 0).any(|kv| kv == needle.as_slice()),
+            zombie: *state == "Z",
+        });
     }
     out
 }
 
-/// Kills every process carrying `marker`; returns their pids.
+/// The live (non-zombie) processes of a screen: those carrying `marker` in their environment and
+/// every member of a process group whose *leader* carries it (Chromium's zygote and renderers
+/// overwrite their environment block with their process title but stay in Xvfb's group; its
+/// crash handler leaves the group but keeps the environment). A group led by anything else — a
+/// recycled id, a shell that started a marked program — is never included.
+pub fn screen_processes(marker: &Path) -> Vec<i32> {
+    let procs = scan(marker);
+    let groups: Vec<i32> = procs
+        .iter()
+        .filter(|p| p.marked && !p.zombie && p.pid == p.pgrp)
+        .map(|p| p.pgrp)
+        .collect();
+    procs
+        .iter()
+        .filter(|p| !p.zombie && (p.marked || groups.contains(&p.pgrp)))
+        .map(|p| p.pid)
+        .collect()
+}
+
+/// Kills every process of the screen marked `marker` (see [`screen_processes`]); returns them.
 pub(super) fn kill_members(marker: &Path) -> Vec<i32> {
-    let killed = members(marker);
+    let killed = screen_processes(marker);
     for pid in &killed {
-        // SAFETY: kill(2) of a process proven (by its environment) to belong to this screen.
+        // SAFETY: kill(2) of a process proven to belong to this screen.
         unsafe {
             libc::kill(*pid, libc::SIGKILL);
         }
