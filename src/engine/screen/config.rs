@@ -95,3 +95,42 @@ impl ScreenConfig {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::config::Config;
+    use std::path::Path;
+
+    #[test]
+    fn screen_table_sets_default_and_per_app_sizes_and_bad_sizes_are_named() {
+        let c = Config::parse(
+            "[screen]\nwidth = 1024\n[screen.apps.mail]\nwidth = 1440\nheight = 900\n",
+            Path::new("tw.toml"),
+        )
+        .unwrap();
+        let s = &c.screen;
+        assert_eq!(
+            (s.size_for("mail").width, s.size_for("mail").height),
+            (1440, 900)
+        );
+        assert_eq!(
+            (
+                s.size_for("team-chat").width,
+                s.size_for("team-chat").height
+            ),
+            (1024, 800)
+        );
+        assert!(s.validate().is_ok());
+        let bad = Config::parse(
+            "[screen.apps.mail]\nwidth = 10\nheight = 900\n",
+            Path::new("t"),
+        )
+        .unwrap();
+        assert_eq!(
+            bad.screen.validate().unwrap_err(),
+            "[screen.apps.mail] width = 10: must be between 64 and 8192"
+        );
+        let err = Config::parse("[screen]\nwidht = 5\n", Path::new("t")).unwrap_err();
+        assert!(err.to_string().contains("screen.widht"), "{err}");
+    }
+}

@@ -68,6 +68,12 @@ fn read_display(reader: &mut std::io::PipeReader, deadline: Instant) -> Option<u
 impl Screen {
     /// Starts an Xvfb display of `size` (after sweeping what killed runs left) and connects to it.
     pub fn start(cfg: &ScreenConfig, size: ScreenSize) -> Result<Screen, ScreenError> {
+        if !(64..=8192).contains(&size.width) || !(64..=8192).contains(&size.height) {
+            return Err(ScreenError::Start(format!(
+                "display size {}x{}: each side must be between 64 and 8192 pixels",
+                size.width, size.height
+            )));
+        }
         let tmp = std::env::temp_dir();
         procs::sweep_stale_screens(&tmp);
         let marker = tempfile::Builder::new()
