@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use tuplewright::engine::screen::{
-    ActionOutcome, BrowserSpec, ComputerAction as A, Screen, ScreenConfig,
+    encode_png, ActionOutcome, BrowserSpec, ComputerAction as A, Screen, ScreenConfig,
 };
 
 fn page() -> String {
@@ -110,6 +110,16 @@ fn main() {
             t.elapsed()
         })
         .collect();
+    let last = image::load_from_memory(&s.screenshot().expect("screenshot").png)
+        .expect("png")
+        .to_rgb8();
+    let encodes: Vec<Duration> = (0..30)
+        .map(|_| {
+            let t = Instant::now();
+            encode_png(last.as_raw(), last.width(), last.height()).expect("encode");
+            t.elapsed()
+        })
+        .collect();
     let actions: Vec<Duration> = (0..100)
         .map(|i| {
             let t = Instant::now();
@@ -157,6 +167,10 @@ fn main() {
     println!(
         "screen/screenshot_1280x800_png   median {:8.2} ms (target <= 20)",
         ms(median(shots))
+    );
+    println!(
+        "screen/png_encode_only          median {:8.2} ms (part of the screenshot)",
+        ms(median(encodes))
     );
     println!(
         "screen/one_action                median {:8.2} ms (target <= 10)",

@@ -24,7 +24,7 @@ mod procs;
 
 pub use crate::engine::rollout::screen::ComputerAction;
 pub use browser::{chromium_command, BrowserSpec};
-pub use capture::{is_blank, Shot};
+pub use capture::{encode_png, is_blank, Shot};
 pub use config::{ScreenConfig, ScreenSize};
 pub use display::Screen;
 pub use keys::{parse_chord, Chord};
