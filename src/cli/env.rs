@@ -163,7 +163,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-async fn wait_for_signal() -> anyhow::Result<()> {
+pub(super) async fn wait_for_signal() -> anyhow::Result<()> {
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .context("installing the SIGTERM handler")?;
     tokio::select! {

@@ -21,6 +21,7 @@ mod run_agents;
 mod run_output;
 pub mod sandbox;
 pub mod scan;
+mod screen;
 mod stats;
 mod synth;
 mod taskgen;
@@ -115,6 +116,8 @@ pub enum Command {
     /// Generate tasks from the feature taxonomies, or report coverage (A.2.5 targets).
     #[command(long_about = taskgen::LONG_ABOUT)]
     Taskgen(taskgen::TaskgenArgs),
+    /// Screens: a virtual display with Chromium on a page — screenshot it or hold it open.
+    Screen(screen::ScreenArgs),
 }
 
 /// Entry point used by `main.rs`: parse, dispatch, map errors to exit codes.
@@ -158,6 +161,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Config(args) => config_cmd::run(&cli, &args),
             Command::Synth(args) => synth::run(&cli, &args),
             Command::Env(args) => env::run(args),
+            Command::Screen(args) => screen::run(&cli, &args),
             Command::Agents(args) => agents::run(args),
             Command::Sandbox(c) => sandbox::run(c, &cli),
             Command::Run(args) => run::run(&cli, &args),

@@ -55,6 +55,8 @@ pub struct Config {
     pub taskgen: crate::engine::taskgen::TaskgenConfig,
     /// The agents of a run when the command line names none (`run`, the workbench's jobs).
     pub agents: crate::engine::agents::build::AgentsConfig,
+    /// Screens of environments: display size, Chromium, deadlines.
+    pub screen: crate::engine::screen::ScreenConfig,
 }
 
 /// `[store]`: the SQLite task store.
@@ -337,6 +339,23 @@ max_retries = 3
 batch_size = 64
 # "fail": an endpoint failure aborts the batch; "fallback": warn, check offline only, count it.
 on_error = "fail"
+
+[screen]
+# Virtual display of an environment (Xvfb): size in pixels, for every app without its own size.
+width = 1280
+height = 800
+# Programs: the X server and the browser of web apps (Debian's xvfb and chromium).
+xvfb = "Xvfb"
+chromium = "chromium"
+# Deadlines (ms): the X server up; the app drawn (pre-rollout screenshot gate: blank = infra failure).
+display_timeout_ms = 10000
+ready_timeout_ms = 15000
+# Uid the display's programs run as when tuplewright runs as root (0 = tuplewright's own).
+app_uid = 65534
+
+# [screen.apps.mail]     # a per-app size
+# width = 1440
+# height = 900
 "#;
 
 impl Config {

@@ -18,6 +18,7 @@ pub mod rollout;
 pub mod sandbox;
 pub mod scan;
 pub mod scratch;
+pub mod screen;
 pub mod stats;
 pub mod store;
 pub mod synth;

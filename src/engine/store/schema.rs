@@ -17,8 +17,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/v4.sql"),
     include_str!("migrations/v5.sql"),
     include_str!("migrations/v6.sql"),
+    include_str!("migrations/v7.sql"),
     include_str!("migrations/v8.sql"),
-    include_str!("migrations/v9.sql"),
 ];
 
 /// The schema version this binary writes.

@@ -1,18 +1,11 @@
--- Task leases: a process claims a task before any stage (loop, rollout, verify) works on it. One
--- row per leased task; the owner renews `heartbeat_at`/`expires_at` while it works and deletes the
--- row when done. A row whose `expires_at` has passed, or whose owner process is gone (same host and
--- boot: `pid` no longer runs with start time `pid_start`; same host, other boot: rebooted), may be
--- taken over. Times are RFC 3339 UTC with milliseconds, so they compare as text.
-CREATE TABLE IF NOT EXISTS task_leases (
-    task_id      TEXT PRIMARY KEY NOT NULL REFERENCES tasks(task_id),
-    owner        TEXT NOT NULL,
-    stage        TEXT NOT NULL,
-    host         TEXT NOT NULL,
-    boot_id      TEXT NOT NULL DEFAULT '',
-    pid          INTEGER NOT NULL,
-    pid_start    INTEGER,
-    claimed_at   TEXT NOT NULL,
-    heartbeat_at TEXT NOT NULL,
-    expires_at   TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS task_leases_owner ON task_leases(owner);
+-- v9: the sentence-embedding cache of the near-duplicate check and the similar-tuples view. One
+-- vector per (embedding model, sha256 of the text), little-endian f32; vectors of different models
+-- never mix (the key names the model and a hash of its configuration).
+CREATE TABLE embeddings (
+    model TEXT NOT NULL,
+    text_sha256 TEXT NOT NULL,
+    dim INTEGER NOT NULL CHECK (dim > 0),
+    vector BLOB NOT NULL CHECK (length(vector) = 4 * dim),
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (model, text_sha256)
+) WITHOUT ROWID;

@@ -1,0 +1,309 @@
+//! [`Screen`]: one Xvfb display, the X connection that drives it and the programs drawing on it.
+
+use std::io::Read;
+use std::os::fd::AsRawFd;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use x11rb::connection::Connection;
+use x11rb::protocol::xproto::{ConnectionExt as _, Window};
+use x11rb::protocol::xtest::ConnectionExt as _;
+use x11rb::rust_connection::RustConnection;
+
+use super::capture::{self, Shot};
+use super::keymap::Keymap;
+use super::procs::{self, MARKER_VAR, SCREEN_PREFIX};
+use super::{ScreenConfig, ScreenError, ScreenSize};
+
+/// A live virtual display. Dropping it kills everything it started.
+pub struct Screen {
+    pub(super) conn: RustConnection,
+    pub(super) root: Window,
+    pub(super) width: u16,
+    pub(super) height: u16,
+    pub(super) keymap: Keymap,
+    display: u32,
+    xvfb: Child,
+    apps: Vec<(String, Child)>,
+    pgid: i32,
+    app_uid: Option<u32>,
+    marker: tempfile::TempDir,
+}
+
+fn io(what: &str) -> impl Fn(std::io::Error) -> ScreenError + '_ {
+    move |e| ScreenError::Io(format!("{what}: {e}"))
+}
+
+/// Waits for `fd` to become readable, at most `timeout`.
+fn poll_readable(fd: i32, timeout: Duration) -> bool {
+    let mut pfd = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let ms = i32::try_from(timeout.as_millis()).unwrap_or(i32::MAX);
+    // SAFETY: one valid pollfd for the duration of the call.
+    unsafe { libc::poll(&mut pfd, 1, ms) > 0 }
+}
+
+/// Reads the display number Xvfb writes on its `-displayfd` pipe.
+fn read_display(reader: &mut std::io::PipeReader, deadline: Instant) -> Option<u32> {
+    let mut got = Vec::new();
+    let mut buf = [0u8; 16];
+    while !got.contains(&b'\n') {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || !poll_readable(reader.as_raw_fd(), left) {
+            return None;
+        }
+        match reader.read(&mut buf) {
+            Ok(0) | Err(_) => return None,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+        }
+    }
+    std::str::from_utf8(&got).ok()?.trim().parse().ok()
+}
+
+impl Screen {
+    /// Starts an Xvfb display of `size` (after sweeping what killed runs left) and connects to it.
+    pub fn start(cfg: &ScreenConfig, size: ScreenSize) -> Result<Screen, ScreenError> {
+        if !(64..=8192).contains(&size.width) || !(64..=8192).contains(&size.height) {
+            return Err(ScreenError::Start(format!(
+                "display size {}x{}: each side must be between 64 and 8192 pixels",
+                size.width, size.height
+            )));
+        }
+        let tmp = std::env::temp_dir();
+        procs::sweep_stale_screens(&tmp);
+        let marker = tempfile::Builder::new()
+            .prefix(&format!("{SCREEN_PREFIX}{}-", std::process::id()))
+            .tempdir_in(&tmp)
+            .map_err(io("creating the screen's marker directory"))?;
+        // SAFETY: geteuid has no preconditions.
+        let root_user = unsafe { libc::geteuid() } == 0;
+        let app_uid = (root_user && cfg.app_uid != 0).then_some(cfg.app_uid);
+        if app_uid.is_some() {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(marker.path(), std::fs::Permissions::from_mode(0o711))
+                .map_err(io("opening the marker directory to the app uid"))?;
+        }
+        let (mut reader, writer) = std::io::pipe().map_err(io("creating the -displayfd pipe"))?;
+        let wfd = writer.as_raw_fd();
+        let log = std::fs::File::create(marker.path().join("xvfb.log"))
+            .map_err(io("creating the X server's log"))?;
+        let mut cmd = Command::new(&cfg.xvfb);
+        cmd.arg("-displayfd")
+            .arg(wfd.to_string())
+            .arg("-screen")
+            .arg("0")
+            .arg(format!("{}x{}x24", size.width, size.height))
+            .args(["-nolisten", "tcp", "-noreset", "-dpi", "96"])
+            .env(MARKER_VAR, marker.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .process_group(0);
+        if let Some(uid) = app_uid {
+            cmd.uid(uid).gid(uid);
+        }
+        // SAFETY: fcntl is async-signal-safe; it clears close-on-exec on the pipe's write end so
+        // the X server inherits it.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::fcntl(wfd, libc::F_SETFD, 0) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let mut xvfb = cmd
+            .spawn()
+            .map_err(|e| ScreenError::Start(format!("running {}: {e}", cfg.xvfb.display())))?;
+        drop(writer);
+        let pgid = xvfb.id() as i32;
+        let deadline = Instant::now() + Duration::from_millis(cfg.display_timeout_ms);
+        let Some(display) = read_display(&mut reader, deadline) else {
+            procs::kill_group(pgid);
+            let _ = xvfb.wait();
+            let log = std::fs::read_to_string(marker.path().join("xvfb.log")).unwrap_or_default();
+            return Err(ScreenError::Start(format!(
+                "Xvfb gave no display number within {} ms: {}",
+                cfg.display_timeout_ms,
+                log.lines().rev().take(3).collect::<Vec<_>>().join(" | ")
+            )));
+        };
+        let fail = |e: String, xvfb: &mut Child| {
+            procs::kill_group(pgid);
+            let _ = xvfb.wait();
+            procs::remove_display_files(display, &[pgid]);
+            ScreenError::Start(e)
+        };
+        if let Err(e) = procs::record(marker.path(), display) {
+            return Err(fail(format!("recording the display: {e}"), &mut xvfb));
+        }
+        let (conn, screen_num) = match x11rb::connect(Some(&format!(":{display}"))) {
+            Ok(c) => c,
+            Err(e) => return Err(fail(format!("connecting to :{display}: {e}"), &mut xvfb)),
+        };
+        let root = conn.setup().roots[screen_num].root;
+        if let Err(e) = conn.xtest_get_version(2, 2).map(|c| c.reply()) {
+            return Err(fail(
+                format!("the XTEST extension is missing: {e}"),
+                &mut xvfb,
+            ));
+        }
+        let keymap = match Keymap::load(&conn) {
+            Ok(k) => k,
+            Err(e) => return Err(fail(e.to_string(), &mut xvfb)),
+        };
+        Ok(Screen {
+            conn,
+            root,
+            width: size.width,
+            height: size.height,
+            keymap,
+            display,
+            xvfb,
+            apps: Vec::new(),
+            pgid,
+            app_uid,
+            marker,
+        })
+    }
+
+    /// The X display name, e.g. `:3`.
+    pub fn display_name(&self) -> String {
+        format!(":{}", self.display)
+    }
+
+    /// Width and height in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        (self.width.into(), self.height.into())
+    }
+
+    /// A private directory of this screen (removed with it), for profiles and logs.
+    pub fn work_dir(&self) -> &Path {
+        self.marker.path()
+    }
+
+    /// Creates a directory under [`Screen::work_dir`] that the screen's programs may write.
+    pub fn private_dir(&self, name: &str) -> Result<PathBuf, ScreenError> {
+        let dir = self.marker.path().join(name);
+        std::fs::create_dir_all(&dir).map_err(io("creating a directory for the screen"))?;
+        if let Some(uid) = self.app_uid {
+            std::os::unix::fs::chown(&dir, Some(uid), Some(uid))
+                .map_err(io("handing the directory to the app uid"))?;
+        }
+        Ok(dir)
+    }
+
+    /// Starts `cmd` on this display: in the screen's process group, as the app uid, with
+    /// `DISPLAY` and the marker set, stdout and stderr into `<work_dir>/<name>.log`.
+    pub fn launch(&mut self, name: &str, mut cmd: Command) -> Result<(), ScreenError> {
+        let log = std::fs::File::create(self.marker.path().join(format!("{name}.log")))
+            .map_err(io("creating an app log"))?;
+        let err = log.try_clone().map_err(io("creating an app log"))?;
+        cmd.env("DISPLAY", self.display_name())
+            .env(MARKER_VAR, self.marker.path())
+            .stdin(Stdio::null())
+            .stdout(log)
+            .stderr(err)
+            .process_group(self.pgid);
+        if let Some(uid) = self.app_uid {
+            cmd.uid(uid).gid(uid);
+        }
+        let child = cmd.spawn().map_err(|e| ScreenError::AppDied {
+            program: name.to_string(),
+            detail: format!("could not start: {e}"),
+        })?;
+        self.apps.push((name.to_string(), child));
+        Ok(())
+    }
+
+    /// The last lines of a program's log (for error messages).
+    pub fn log_tail(&self, name: &str, lines: usize) -> String {
+        let text = std::fs::read_to_string(self.marker.path().join(format!("{name}.log")))
+            .unwrap_or_default();
+        let mut tail: Vec<&str> = text.lines().rev().take(lines).collect();
+        tail.reverse();
+        tail.join("\n")
+    }
+
+    /// Checks that the X server and every launched program still run.
+    pub fn check(&mut self) -> Result<(), ScreenError> {
+        if let Ok(Some(st)) = self.xvfb.try_wait() {
+            return Err(ScreenError::DisplayDied(format!("Xvfb exited ({st})")));
+        }
+        for (name, child) in &mut self.apps {
+            if let Ok(Some(st)) = child.try_wait() {
+                return Err(ScreenError::AppDied {
+                    program: name.clone(),
+                    detail: format!("exited ({st})"),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the display and encodes it as PNG.
+    pub fn screenshot(&mut self) -> Result<Shot, ScreenError> {
+        self.check()?;
+        capture::encode(&capture::grab(
+            &self.conn,
+            self.root,
+            self.width,
+            self.height,
+        )?)
+    }
+
+    /// The pre-rollout screenshot gate: waits (up to `timeout`) until the display shows something
+    /// other than a blank or uniform screen and two reads 50 ms apart agree (the first paint is
+    /// over), then returns that screenshot. A screen still blank at the deadline is
+    /// [`ScreenError::Blank`]; one that never settles is returned as last seen.
+    pub fn wait_drawn(&mut self, timeout: Duration) -> Result<Shot, ScreenError> {
+        let deadline = Instant::now() + timeout;
+        let mut previous: Option<capture::Frame> = None;
+        loop {
+            self.check()?;
+            let frame = capture::grab(&self.conn, self.root, self.width, self.height)?;
+            let drawn = !capture::is_blank(&frame.rgb);
+            let settled = previous.as_ref().is_some_and(|p| p.rgb == frame.rgb);
+            if drawn && (settled || Instant::now() >= deadline) {
+                return capture::encode(&frame);
+            }
+            if Instant::now() >= deadline {
+                return Err(ScreenError::Blank(format!(
+                    "still uniform after {} ms",
+                    timeout.as_millis()
+                )));
+            }
+            previous = drawn.then_some(frame);
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Sends the queued requests and waits until the X server has processed them.
+    pub(super) fn sync(&self) -> Result<(), ScreenError> {
+        self.conn
+            .get_input_focus()
+            .map_err(|e| ScreenError::DisplayDied(e.to_string()))?
+            .reply()
+            .map_err(|e| ScreenError::DisplayDied(e.to_string()))?;
+        Ok(())
+    }
+}
+
+impl Drop for Screen {
+    fn drop(&mut self) {
+        let killed = procs::kill_members(self.marker.path());
+        procs::kill_group(self.pgid);
+        let _ = self.xvfb.wait();
+        for (_, child) in &mut self.apps {
+            let _ = child.wait();
+        }
+        let mut gone = killed;
+        gone.push(self.pgid);
+        procs::remove_display_files(self.display, &gone);
+    }
+}

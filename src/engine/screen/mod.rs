@@ -1,0 +1,91 @@
+//! Screens: a virtual X display per environment that a computer-use agent sees and drives.
+//!
+//! One narrow interface, whatever draws on the display: [`Screen::start`] brings up an Xvfb
+//! display of its own (a free display number chosen by the X server through `-displayfd`),
+//! [`Screen::act`] performs one `computer_use` primitive (paper C.1.1) through the XTEST
+//! extension, [`Screen::screenshot`] reads the root window and encodes it as PNG, and
+//! [`Screen::launch`] starts a program (Chromium, a desktop app) drawing on that display.
+//!
+//! Everything a screen starts lives in one process group that [`Drop`] kills; a run killed
+//! with SIGKILL leaves a marker directory `/tmp/tuplewright-screen-<pid>-…` that the next
+//! [`Screen::start`] sweeps ([`sweep_stale_screens`]). A dead X server or app is a typed
+//! [`ScreenError`] (infrastructure, never a score); an action the model got wrong (a coordinate
+//! outside the screen, an unknown key name) is an [`ActionError::Invalid`] whose text the model
+//! reads as its observation.
+
+mod actions;
+mod browser;
+mod capture;
+mod config;
+mod display;
+mod keymap;
+mod keys;
+mod procs;
+
+pub use crate::engine::rollout::screen::ComputerAction;
+pub use browser::{chromium_command, BrowserSpec};
+pub use capture::{encode_png, is_blank, Shot};
+pub use config::{ScreenConfig, ScreenSize};
+pub use display::Screen;
+pub use keys::{parse_chord, Chord};
+pub use procs::{screen_processes, sweep_stale_screens, SCREEN_PREFIX};
+
+/// An infrastructure failure of a screen: never a model's fault, never recorded as a reward.
+#[derive(Debug, thiserror::Error)]
+pub enum ScreenError {
+    /// The X server could not be started or did not come up in time.
+    #[error("starting the X server: {0}")]
+    Start(String),
+    /// The X server exited or its connection broke.
+    #[error("the X server died: {0}")]
+    DisplayDied(String),
+    /// A program on the display (Chromium, a desktop app) exited or could not start.
+    #[error("{program} died: {detail}")]
+    AppDied {
+        /// What it was (`chromium`, `pcmanfm`, …).
+        program: String,
+        /// Exit status or spawn error.
+        detail: String,
+    },
+    /// The screen shows nothing: blank or uniform after start-up (pre-rollout screenshot gate).
+    #[error("the screen is blank after start-up ({0})")]
+    Blank(String),
+    /// The X server answered something this module cannot use (no XTEST, an odd pixel format).
+    #[error("unsupported X server: {0}")]
+    Unsupported(String),
+    /// A local system call failed (marker directory, PNG encoding).
+    #[error("{0}")]
+    Io(String),
+}
+
+impl From<ScreenError> for crate::engine::rollout::RolloutError {
+    /// A screen failure is always infrastructure: the rollout is discarded, never scored.
+    fn from(e: ScreenError) -> Self {
+        crate::engine::rollout::RolloutError::Infra(e.to_string())
+    }
+}
+
+/// Why one action did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum ActionError {
+    /// The model asked for something impossible; the text is its observation.
+    #[error("{0}")]
+    Invalid(String),
+    /// The screen itself failed: the rollout is discarded, never scored.
+    #[error(transparent)]
+    Infra(#[from] ScreenError),
+}
+
+/// What a successful action produced.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ActionOutcome {
+    /// The action was performed.
+    Done,
+    /// A screenshot was asked for and taken.
+    Screenshot(Shot),
+    /// The model ended the episode with this verdict.
+    Terminated {
+        /// `terminate(success)` versus `terminate(failure)`.
+        success: bool,
+    },
+}

@@ -1,0 +1,274 @@
+//! Screens on a real Xvfb (Debian `xvfb`, installed by .ci/setup): display start and teardown,
+//! every `computer_use` primitive delivered through XTEST to a second X client, readable errors
+//! for a model's mistakes, the blank-screen gate and the sweep of what a killed owner left.
+
+mod screen_support;
+
+use std::time::Duration;
+
+use screen_support::{eventually, marker_processes, screen, Probe};
+use tuplewright::engine::screen::{
+    is_blank, sweep_stale_screens, ActionError, ActionOutcome, ComputerAction as A, ScreenError,
+};
+use x11rb::protocol::Event;
+
+#[test]
+fn a_screen_has_its_own_display_of_the_asked_size_and_png_screenshots() {
+    let mut s = screen(640, 400);
+    assert!(s.display_name().starts_with(':'));
+    let shot = s.screenshot().unwrap();
+    assert_eq!((shot.width, shot.height), (640, 400));
+    let img = image::load_from_memory(&shot.png).unwrap().to_rgb8();
+    assert_eq!(img.dimensions(), (640, 400));
+    // A bare Xvfb is uniform: the pre-rollout gate refuses it.
+    assert!(is_blank(img.as_raw()));
+    match s.wait_drawn(Duration::from_millis(200)) {
+        Err(ScreenError::Blank(_)) => {}
+        other => panic!("a blank display must fail the gate, got {other:?}"),
+    }
+    // Two screens at once get different displays.
+    let t = screen(320, 200);
+    assert_ne!(s.display_name(), t.display_name());
+}
+
+#[test]
+fn clicks_drags_and_scrolls_land_at_their_coordinates() {
+    let mut s = screen(800, 600);
+    let p = Probe::open(&s);
+    s.act(&A::LeftClick { x: 10, y: 20 }).unwrap();
+    assert_eq!(p.presses(1), vec![(1, 10, 20)]);
+    s.act(&A::RightClick { x: 799, y: 599 }).unwrap();
+    assert_eq!(p.presses(1), vec![(3, 799, 599)]);
+    s.act(&A::MiddleClick { x: 5, y: 5 }).unwrap();
+    assert_eq!(p.presses(1), vec![(2, 5, 5)]);
+    s.act(&A::DoubleClick { x: 100, y: 100 }).unwrap();
+    assert_eq!(p.presses(2), vec![(1, 100, 100); 2]);
+    s.act(&A::TripleClick { x: 200, y: 150 }).unwrap();
+    assert_eq!(p.presses(3), vec![(1, 200, 150); 3]);
+    s.act(&A::Scroll {
+        x: 50,
+        y: 60,
+        amount: 3,
+    })
+    .unwrap();
+    assert_eq!(p.presses(3), vec![(5, 50, 60); 3]);
+    s.act(&A::Scroll {
+        x: 50,
+        y: 60,
+        amount: -1,
+    })
+    .unwrap();
+    assert_eq!(p.presses(1), vec![(4, 50, 60)]);
+    s.act(&A::Hscroll {
+        x: 1,
+        y: 2,
+        amount: 2,
+    })
+    .unwrap();
+    assert_eq!(p.presses(2), vec![(7, 1, 2); 2]);
+    s.act(&A::Hscroll {
+        x: 1,
+        y: 2,
+        amount: -1,
+    })
+    .unwrap();
+    assert_eq!(p.presses(1), vec![(6, 1, 2)]);
+
+    s.act(&A::LeftClickDrag {
+        x: 10,
+        y: 10,
+        to_x: 300,
+        to_y: 200,
+    })
+    .unwrap();
+    assert_eq!(p.presses(1), vec![(1, 10, 10)]);
+    let mut motions = 0;
+    let release = loop {
+        match p.next().expect("drag events") {
+            Event::MotionNotify(_) => motions += 1,
+            Event::ButtonRelease(r) => break (r.event_x, r.event_y),
+            _ => {}
+        }
+    };
+    assert_eq!(release, (300, 200));
+    assert!(
+        motions >= 5,
+        "a drag moves in steps, saw {motions} motion events"
+    );
+
+    s.act(&A::MouseMove { x: 400, y: 300 }).unwrap();
+    p.wait_for(
+        |e| matches!(e, Event::MotionNotify(m) if (m.event_x, m.event_y) == (400, 300)),
+        "motion to (400, 300)",
+    );
+    s.act(&A::LeftMouseDown).unwrap();
+    assert_eq!(p.presses(1), vec![(1, 400, 300)]);
+    s.act(&A::LeftMouseUp).unwrap();
+    p.wait_for(|e| matches!(e, Event::ButtonRelease(_)), "release");
+}
+
+#[test]
+fn typing_any_unicode_and_xdotool_key_chords_reach_the_focused_window() {
+    let mut s = screen(400, 300);
+    let p = Probe::open(&s);
+    s.act(&A::MouseMove { x: 10, y: 10 }).unwrap();
+    s.act(&A::Type {
+        text: "aZ é€日🙂\n".into(),
+    })
+    .unwrap();
+    let want = vec![
+        0x61,
+        0x5a,
+        0x20,
+        0xe9,
+        0x20ac,
+        0x0100_65e5,
+        0x0101_f642,
+        0xff0d,
+    ];
+    // Shift is a key press of its own (before Z): skip it.
+    let got: Vec<u32> = p
+        .typed(want.len() + 1)
+        .into_iter()
+        .filter(|k| *k != 0xffe1)
+        .collect();
+    assert_eq!(got, want);
+
+    s.act(&A::Key {
+        key: "ctrl+a BackSpace".into(),
+    })
+    .unwrap();
+    assert_eq!(p.typed(3), vec![0xffe3, 0x61, 0xff08]);
+    s.act(&A::Key {
+        key: "Page_Down".into(),
+    })
+    .unwrap();
+    assert_eq!(p.typed(1), vec![0xff56]);
+    s.act(&A::KeyDown {
+        key: "shift".into(),
+    })
+    .unwrap();
+    assert_eq!(p.typed(1), vec![0xffe1]);
+    s.act(&A::KeyUp {
+        key: "shift".into(),
+    })
+    .unwrap();
+    p.wait_for(|e| matches!(e, Event::KeyRelease(_)), "shift released");
+}
+
+#[test]
+fn a_models_mistakes_are_readable_errors_and_terminate_wait_screenshot_answer() {
+    let mut s = screen(320, 200);
+    let invalid = |r: Result<ActionOutcome, ActionError>| match r {
+        Err(ActionError::Invalid(m)) => m,
+        other => panic!("expected a readable error, got {other:?}"),
+    };
+    let m = invalid(s.act(&A::LeftClick { x: 320, y: 5 }));
+    assert_eq!(
+        m,
+        "coordinate (320, 5) is outside the screen (0..320, 0..200)"
+    );
+    assert!(invalid(s.act(&A::MouseMove { x: -1, y: 0 })).contains("outside the screen"));
+    let m = invalid(s.act(&A::Key {
+        key: "ctrl+Nope".into(),
+    }));
+    assert_eq!(m, "unknown key name \"Nope\" in \"ctrl+Nope\"");
+    assert!(invalid(s.act(&A::Wait { seconds: -1.0 })).contains("wait seconds"));
+    assert!(invalid(s.act(&A::Scroll {
+        x: 1,
+        y: 1,
+        amount: 0
+    }))
+    .contains("scroll amount"));
+    assert!(invalid(s.act(&A::CallUser {
+        question: "?".into()
+    }))
+    .contains("call_user"));
+    assert_eq!(
+        s.act(&A::Terminate { success: true }).unwrap(),
+        ActionOutcome::Terminated { success: true }
+    );
+    assert_eq!(
+        s.act(&A::Wait { seconds: 0.01 }).unwrap(),
+        ActionOutcome::Done
+    );
+    match s.act(&A::Screenshot).unwrap() {
+        ActionOutcome::Screenshot(shot) => assert_eq!((shot.width, shot.height), (320, 200)),
+        other => panic!("expected a screenshot, got {other:?}"),
+    }
+}
+
+#[test]
+fn dropping_a_screen_kills_its_processes_and_frees_its_display() {
+    let mut s = screen(320, 200);
+    let mut sleeper = std::process::Command::new("sleep");
+    sleeper.arg("300");
+    s.launch("sleeper", sleeper).unwrap();
+    let marker = s.work_dir().to_path_buf();
+    let display = s.display_name();
+    assert_eq!(
+        marker_processes(&marker),
+        2,
+        "Xvfb and the launched program"
+    );
+    let ours = tuplewright::engine::screen::screen_processes(&marker);
+    drop(s);
+    assert!(eventually(10, || marker_processes(&marker) == 0));
+    assert!(!marker.exists());
+    // The display's lock is gone, or already taken by another X server (tests run in parallel).
+    let n = &display[1..];
+    let owner = std::fs::read_to_string(format!("/tmp/.X{n}-lock"))
+        .ok()
+        .and_then(|t| t.trim().parse::<i32>().ok());
+    assert!(
+        owner.is_none_or(|pid| !ours.contains(&pid)),
+        "stale lock of {display}"
+    );
+}
+
+#[test]
+fn a_dead_app_is_a_typed_infrastructure_failure() {
+    let mut s = screen(320, 200);
+    s.launch("quitter", std::process::Command::new("true"))
+        .unwrap();
+    let died = eventually(10, || {
+        matches!(
+            s.act(&A::MouseMove { x: 1, y: 1 }),
+            Err(ActionError::Infra(ScreenError::AppDied { .. }))
+        )
+    });
+    assert!(died, "an exited app must surface as AppDied");
+}
+
+#[test]
+fn the_sweep_kills_what_a_dead_owner_left_and_spares_live_owners() {
+    // A marker directory named after a process that has exited, holding a running program.
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    let dead_pid = gone.id();
+    gone.wait().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let stale = tmp.path().join(format!("tuplewright-screen-{dead_pid}-x"));
+    let live = tmp
+        .path()
+        .join(format!("tuplewright-screen-{}-y", std::process::id()));
+    let mut kids = Vec::new();
+    for dir in [&stale, &live] {
+        std::fs::create_dir(dir).unwrap();
+        kids.push(
+            std::process::Command::new("sleep")
+                .arg("300")
+                .env("TUPLEWRIGHT_SCREEN", dir)
+                .spawn()
+                .unwrap(),
+        );
+    }
+    assert_eq!(sweep_stale_screens(tmp.path()), 1);
+    assert!(!stale.exists() && live.exists());
+    assert!(eventually(10, || kids[0].try_wait().unwrap().is_some()));
+    assert!(
+        kids[1].try_wait().unwrap().is_none(),
+        "a live owner's program survives"
+    );
+    kids[1].kill().unwrap();
+    kids[1].wait().unwrap();
+}
