@@ -75,7 +75,7 @@ fn current(env: &TaskEnv, i: usize) -> Result<Value, HarnessError> {
         .sessions()
         .snapshot(&env.sid)
         .map_err(infra("reading a probe state"))?;
-    Ok((*snap.current.value).clone())
+    snap.current.value().map_err(infra("reading a probe state"))
 }
 
 impl ProbeSite<'_> {
