@@ -102,9 +102,10 @@ pub fn lines(round: &StoredRound, theme: &Theme) -> Vec<Line<'static>> {
     out
 }
 
-/// A duration as stored, in milliseconds (`412 ms`, `12034 ms`): exact, one unit to compare.
+/// A duration as stored, in milliseconds (`   412 ms`, ` 12034 ms`): exact, one unit to compare,
+/// right-aligned so that the runs' headers line up.
 fn duration(ms: i64) -> String {
-    format!("{ms} ms")
+    format!("{ms:>6} ms")
 }
 
 fn run_lines(n: usize, run: &Run<'_>, theme: &Theme) -> Vec<Line<'static>> {
