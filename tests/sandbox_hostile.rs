@@ -205,7 +205,7 @@ async fn detached_setsid_child_dies_with_the_run() {
     let env = Env::new();
     let src = r#"
 import subprocess, sys, time
-child = "import os, time\nwhile True:\n    open('/home/user/beat', 'w').write(str(time.time()))\n    time.sleep(0.05)\n"
+child = "import os, time\nwhile True:\n    open('/home/user/beat.tmp', 'w').write(str(time.time()))\n    os.replace('/home/user/beat.tmp', '/home/user/beat')\n    time.sleep(0.05)\n"
 import os
 subprocess.Popen([sys.executable, "-c", child], start_new_session=True,
                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -216,7 +216,9 @@ while True:
 "#;
     let sid = unique_sid("detach");
     // The parent waits for the child's first beat, so a slow start on a loaded machine cannot
-    // leave the beat file empty; the run still ends by its timeout with the child running.
+    // leave the beat file missing; the run still ends by its timeout with the child running. The
+    // child renames each beat into place, so a kill between truncate and write cannot leave an
+    // empty file either (the failure seen under load).
     let r = run(&env.spec(&sid, None), Role::Setup, src, &limits(4.0)).await;
     assert_eq!(r.outcome, Outcome::Timeout { after_seconds: 4.0 });
     let beat = env.home.join("beat");
