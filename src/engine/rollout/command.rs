@@ -122,6 +122,7 @@ impl Policy for CommandPolicy {
                 actions: vec![json!({"command": self.command})],
                 transcript,
                 usage: Default::default(),
+                steps: Vec::new(),
             }),
         }
     }

@@ -58,6 +58,8 @@ pub struct PolicyRun {
     pub transcript: String,
     /// Model behind the policy, if any, and its tokens and cost.
     pub usage: crate::engine::agents::Usage,
+    /// Screen policies: every action with its time, error and screenshot, in order.
+    pub steps: Vec<super::ui_plan::Step>,
 }
 
 /// A policy acting on one environment.
@@ -104,6 +106,7 @@ impl Policy for OraclePolicy {
             actions: vec![json!({"run": "golden_patch.py", "role": "golden"})],
             transcript: crate::engine::providers::head_tail(&r.stdout.text, 4000),
             usage: Default::default(),
+            steps: Vec::new(),
         })
     }
 }

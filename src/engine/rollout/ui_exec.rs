@@ -1,0 +1,209 @@
+//! Performs a [`PlanStep`] plan on a live [`Screen`]: every target is resolved to a rectangle by
+//! a [`TargetResolver`], every effect is a [`ComputerAction`], and every action is recorded as a
+//! [`Step`] (with a screenshot after it when asked). A target that never appears is a *miss* of
+//! the planner (reported, not an error); a dead display or browser is infrastructure.
+
+use std::time::{Duration, Instant};
+
+use super::screen::ComputerAction;
+use super::ui_plan::{PlanStep, Step, Target, TargetResolver};
+use super::RolloutError;
+use crate::engine::screen::{ActionError, Screen};
+
+/// How long a [`PlanStep::Click`]-style step waits for its target to be on screen.
+const TARGET_WAIT: Duration = Duration::from_secs(10);
+/// Pause between two resolutions while waiting for a target.
+const POLL: Duration = Duration::from_millis(100);
+/// The most scroll actions one [`PlanStep::Scroll`] performs before giving up.
+const MAX_SCROLLS: usize = 30;
+
+/// What a plan did.
+#[derive(Debug, Default)]
+pub struct PlanOutcome {
+    /// Every action performed, in order.
+    pub steps: Vec<Step>,
+    /// Why the plan stopped early (a target that never appeared, an action the screen refused).
+    pub miss: Option<String>,
+}
+
+/// Runs plans on one screen, recording steps.
+pub struct Executor<'a> {
+    screen: &'a mut Screen,
+    resolver: &'a mut dyn TargetResolver,
+    started: Instant,
+    screenshots: bool,
+    steps: Vec<Step>,
+}
+
+impl<'a> Executor<'a> {
+    /// An executor; `screenshots` takes a PNG after every action (for the filmstrip).
+    pub fn new(
+        screen: &'a mut Screen,
+        resolver: &'a mut dyn TargetResolver,
+        screenshots: bool,
+    ) -> Self {
+        Executor {
+            screen,
+            resolver,
+            started: Instant::now(),
+            screenshots,
+            steps: Vec::new(),
+        }
+    }
+
+    /// Performs the plan; stops at the first miss.
+    pub fn run(mut self, plan: &[PlanStep]) -> Result<PlanOutcome, RolloutError> {
+        for (i, step) in plan.iter().enumerate() {
+            if let Err(miss) = self.perform(step)? {
+                let miss = format!("step {} ({}): {miss}", i + 1, describe(step));
+                return Ok(PlanOutcome {
+                    steps: self.steps,
+                    miss: Some(miss),
+                });
+            }
+        }
+        Ok(PlanOutcome {
+            steps: self.steps,
+            miss: None,
+        })
+    }
+
+    /// One plan step: `Ok(Err(miss))` when the planner's expectation did not hold.
+    fn perform(&mut self, step: &PlanStep) -> Result<Result<(), String>, RolloutError> {
+        use ComputerAction as A;
+        match step {
+            PlanStep::Click { target } | PlanStep::DoubleClick { target } => {
+                let Some((x, y)) = self.wait_point(target, TARGET_WAIT)? else {
+                    return Ok(Err(format!("{} not on screen", show(target))));
+                };
+                let action = match step {
+                    PlanStep::DoubleClick { .. } => A::DoubleClick { x, y },
+                    _ => A::LeftClick { x, y },
+                };
+                self.act(action)
+            }
+            PlanStep::Fill { target, text } => {
+                let Some((x, y)) = self.wait_point(target, TARGET_WAIT)? else {
+                    return Ok(Err(format!("{} not on screen", show(target))));
+                };
+                for action in [
+                    A::LeftClick { x, y },
+                    A::Key {
+                        key: "ctrl+a".into(),
+                    },
+                    A::Type { text: text.clone() },
+                ] {
+                    if let Err(miss) = self.act(action)? {
+                        return Ok(Err(miss));
+                    }
+                }
+                Ok(Ok(()))
+            }
+            PlanStep::Type { text } => self.act(A::Type { text: text.clone() }),
+            PlanStep::Key { key } => self.act(A::Key { key: key.clone() }),
+            PlanStep::Scroll { target, amount } => {
+                let (w, h) = self.screen.size();
+                let (cx, cy) = ((w / 2) as i32, (h / 2) as i32);
+                for _ in 0..MAX_SCROLLS {
+                    if self
+                        .resolver
+                        .resolve(target)?
+                        .is_some_and(|r| self.visible(r))
+                    {
+                        return Ok(Ok(()));
+                    }
+                    if let Err(miss) = self.act(A::Scroll {
+                        x: cx,
+                        y: cy,
+                        amount: *amount,
+                    })? {
+                        return Ok(Err(miss));
+                    }
+                }
+                Ok(Err(format!("{} not reached by scrolling", show(target))))
+            }
+            PlanStep::WaitFor { target, timeout_ms } => {
+                let found = self.wait_point(target, Duration::from_millis(*timeout_ms))?;
+                Ok(found
+                    .map(|_| ())
+                    .ok_or_else(|| format!("{} did not appear", show(target))))
+            }
+        }
+    }
+
+    /// Whether a rectangle's centre lies on the screen.
+    fn visible(&self, r: super::ui_plan::Rect) -> bool {
+        let (w, h) = self.screen.size();
+        let (x, y) = r.centre();
+        x >= 0 && y >= 0 && (x as u32) < w && (y as u32) < h
+    }
+
+    /// The target's centre once it is visible, or `None` after `timeout`.
+    fn wait_point(
+        &mut self,
+        target: &Target,
+        timeout: Duration,
+    ) -> Result<Option<(i32, i32)>, RolloutError> {
+        if let Target::Point { x, y } = target {
+            return Ok(Some((*x, *y)));
+        }
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(r) = self.resolver.resolve(target)? {
+                if self.visible(r) {
+                    return Ok(Some(r.centre()));
+                }
+            }
+            if Instant::now() >= deadline {
+                return Ok(None);
+            }
+            std::thread::sleep(POLL);
+        }
+    }
+
+    /// Performs and records one action; an action the screen refuses is a miss.
+    fn act(&mut self, action: ComputerAction) -> Result<Result<(), String>, RolloutError> {
+        let at = self.started.elapsed();
+        let result = self.screen.act(&action);
+        let duration = self.started.elapsed().saturating_sub(at);
+        let error = match result {
+            Ok(_) => None,
+            Err(ActionError::Invalid(e)) => Some(e),
+            Err(ActionError::Infra(e)) => return Err(e.into()),
+        };
+        let screenshot_png = match (self.screenshots, &error) {
+            (true, None) => Some(self.screen.screenshot()?.png),
+            _ => None,
+        };
+        self.steps.push(Step {
+            action,
+            at_ms: at.as_millis() as u64,
+            duration_ms: duration.as_millis() as u64,
+            error: error.clone(),
+            screenshot_png,
+        });
+        Ok(error.map_or(Ok(()), Err))
+    }
+}
+
+/// A target as a person would name it.
+fn show(target: &Target) -> String {
+    match target {
+        Target::Role { role, name } => format!("{role} \"{name}\""),
+        Target::Css { selector } => format!("element `{selector}`"),
+        Target::Point { x, y } => format!("point ({x}, {y})"),
+    }
+}
+
+/// A plan step in a few words.
+fn describe(step: &PlanStep) -> String {
+    match step {
+        PlanStep::Click { target } => format!("click {}", show(target)),
+        PlanStep::DoubleClick { target } => format!("double-click {}", show(target)),
+        PlanStep::Fill { target, .. } => format!("fill {}", show(target)),
+        PlanStep::Type { .. } => "type".into(),
+        PlanStep::Key { key } => format!("key {key}"),
+        PlanStep::Scroll { target, .. } => format!("scroll to {}", show(target)),
+        PlanStep::WaitFor { target, .. } => format!("wait for {}", show(target)),
+    }
+}

@@ -1,0 +1,139 @@
+//! The vocabulary of the `ui-oracle` probe: declarative plans performed through a screen only.
+//!
+//! A [`UiPlanner`] turns a task (its template and slots) into [`PlanStep`]s that name what to act
+//! on by what a person would see — an accessible role and name, or a CSS selector — never by
+//! pixel. A [`TargetResolver`] (Chromium's accessibility tree over the DevTools protocol for web
+//! apps, the desktop's own knowledge for the files domain) turns a [`Target`] into a rectangle on
+//! the screen; the executor then performs every effect as a [`ComputerAction`] (click at x,y,
+//! type, key) and records each one as a [`Step`]. Nothing in a plan may change state any other
+//! way: the reward then scores the final state as for every other policy.
+
+use serde::{Deserialize, Serialize};
+
+use super::screen::ComputerAction;
+use super::RolloutError;
+use crate::engine::agents::TaskBrief;
+
+/// Something on the screen a plan acts on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum Target {
+    /// An element by accessible role (`button`, `link`, `textbox`, …) and accessible name.
+    Role {
+        /// ARIA / accessibility role.
+        role: String,
+        /// Accessible name (exact match after whitespace normalisation).
+        name: String,
+    },
+    /// An element by CSS selector (web apps only).
+    Css {
+        /// The selector.
+        selector: String,
+    },
+    /// A fixed point in screen pixels (for desktops whose layout the planner knows).
+    Point {
+        /// X in screen pixels.
+        x: i32,
+        /// Y in screen pixels.
+        y: i32,
+    },
+}
+
+/// A rectangle in screen pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Rect {
+    /// Left edge.
+    pub x: i32,
+    /// Top edge.
+    pub y: i32,
+    /// Width.
+    pub w: i32,
+    /// Height.
+    pub h: i32,
+}
+
+impl Rect {
+    /// The centre, where a click lands.
+    pub fn centre(&self) -> (i32, i32) {
+        (self.x + self.w / 2, self.y + self.h / 2)
+    }
+}
+
+/// One step of a plan. Every effect becomes one or more [`ComputerAction`]s.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum PlanStep {
+    /// Left-click the target's centre.
+    Click {
+        /// What to click.
+        target: Target,
+    },
+    /// Double-click the target's centre.
+    DoubleClick {
+        /// What to double-click.
+        target: Target,
+    },
+    /// Click the target, select everything in it (`ctrl+a`) and type the text.
+    Fill {
+        /// The field.
+        target: Target,
+        /// The text to type.
+        text: String,
+    },
+    /// Type text where the focus is.
+    Type {
+        /// The text.
+        text: String,
+    },
+    /// Press a key chord (xdotool names: `Return`, `ctrl+s`).
+    Key {
+        /// The chord.
+        key: String,
+    },
+    /// Scroll at the target until it is visible, or by `amount` clicks when it is absent.
+    Scroll {
+        /// Where to scroll.
+        target: Target,
+        /// Wheel clicks (positive = down).
+        amount: i32,
+    },
+    /// Wait until the target is on screen (after a navigation), up to `timeout_ms`.
+    WaitFor {
+        /// What must appear.
+        target: Target,
+        /// Deadline in milliseconds.
+        timeout_ms: u64,
+    },
+}
+
+/// Finds targets on a live screen.
+pub trait TargetResolver {
+    /// The target's rectangle in screen pixels, or `None` when it is not on screen now.
+    /// An error is infrastructure (the browser or the display died), never a miss.
+    fn resolve(&mut self, target: &Target) -> Result<Option<Rect>, RolloutError>;
+}
+
+/// Turns a task into a plan for one app.
+pub trait UiPlanner: Send + Sync {
+    /// The apps this planner knows (`team-chat`, `files`, …).
+    fn apps(&self) -> &[&'static str];
+    /// The plan for the task, or an error naming what the planner cannot do ("template X has no
+    /// plan"), which the probe reports as a miss of the planner, never of the tuple.
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String>;
+}
+
+/// One recorded action of a screen trial (ui-oracle, noop through a screen, a teacher model).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    /// The action performed.
+    pub action: ComputerAction,
+    /// Milliseconds since the trial started, when the action began.
+    pub at_ms: u64,
+    /// How long it took.
+    pub duration_ms: u64,
+    /// The error string the action returned (the model's observation), if it failed.
+    pub error: Option<String>,
+    /// The screenshot taken after the action (PNG), if one was taken.
+    #[serde(skip)]
+    pub screenshot_png: Option<Vec<u8>>,
+}
