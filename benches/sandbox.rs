@@ -104,6 +104,7 @@ fn main() {
         api_port: 3000,
         extra_apis: vec![],
         hand_home_to_reader: true,
+        localise: Default::default(),
     };
     let (plain, fwd) = (spec(None), spec(Some(upstream)));
     // Interleaved so machine-load drift hits every variant alike; 3 warm-up rounds are discarded.

@@ -130,6 +130,7 @@ fn run_one(mut cfg: SandboxConfig, args: RunArgs) -> anyhow::Result<ExitCode> {
         api_port: args.api_port,
         extra_apis: vec![],
         hand_home_to_reader: false,
+        localise: Default::default(),
     };
     let isolation = if args.unsafe_no_sandbox {
         Isolation::UnsafeNoSandbox

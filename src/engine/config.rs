@@ -57,6 +57,8 @@ pub struct Config {
     pub agents: crate::engine::agents::build::AgentsConfig,
     /// Screens of environments: display size, Chromium, deadlines.
     pub screen: crate::engine::screen::ScreenConfig,
+    /// More names for apps (public bundles' `gmail`, `os`, Hub hosts, self-hosted ports).
+    pub apps: crate::engine::openenv::AppsConfig,
 }
 
 /// `[store]`: the SQLite task store.
@@ -356,6 +358,11 @@ app_uid = 65534
 # [screen.apps.mail]     # a per-app size
 # width = 1440
 # height = 900
+
+# [apps.aliases]         # more names for apps, beside the built-in os, slack, gmail, jira, linear,
+# notion = "issue-tracker"   # shopify; a name is also its Hub host cua-gym-<name>.xlang.ai
+# [apps.ports]           # a port of any host that reaches an app (self-hosted http://<host>:80NN)
+# "8012" = "mail"
 "#;
 
 impl Config {

@@ -12,6 +12,7 @@ pub mod env;
 pub mod filter;
 pub mod harness;
 pub mod lease;
+pub mod openenv;
 pub mod probes;
 pub mod providers;
 pub mod rollout;

@@ -105,6 +105,7 @@ impl Env {
             api_port: 3000,
             extra_apis: vec![],
             hand_home_to_reader: true,
+            localise: Default::default(),
         }
     }
 }

@@ -179,6 +179,7 @@ impl Harness {
             api_port: port,
             extra_apis: vec![],
             hand_home_to_reader: true,
+            localise: Default::default(),
         }
     }
 

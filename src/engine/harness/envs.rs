@@ -11,7 +11,8 @@ use std::sync::Arc;
 use crate::engine::env::{
     self, apps::AppKind, AppRegistry, ServerConfig, ServerHandle, SessionStore,
 };
-use crate::engine::sandbox::{ExtraApi, SandboxSpec};
+use crate::engine::openenv::{AppResolver, AppsConfig};
+use crate::engine::sandbox::{ExtraApi, Localise, SandboxSpec};
 
 use super::HarnessError;
 use crate::engine::scratch::DirLock;
@@ -51,6 +52,7 @@ pub fn sweep_stale_runs(tmp: &Path) -> usize {
 pub struct Fleet {
     server: Option<ServerHandle>,
     registry: AppRegistry,
+    resolver: AppResolver,
     work: PathBuf,
     _tmp: Option<(tempfile::TempDir, DirLock)>,
     counter: AtomicU64,
@@ -60,7 +62,14 @@ impl Fleet {
     /// Starts the state API of every built-in web app on loopback ephemeral ports. `work_dir` empty =
     /// a temporary directory removed when the fleet is dropped.
     pub async fn start(work_dir: &Path) -> Result<Fleet, HarnessError> {
+        Fleet::start_with(work_dir, &AppsConfig::default()).await
+    }
+
+    /// [`Fleet::start`] with the `[apps]` aliases and ports of `tuplewright.toml` (a bad entry is
+    /// an error quoting it).
+    pub async fn start_with(work_dir: &Path, apps_cfg: &AppsConfig) -> Result<Fleet, HarnessError> {
         let registry = AppRegistry::builtin().map_err(|e| HarnessError::Infra(e.to_string()))?;
+        let resolver = AppResolver::new(registry.names(), apps_cfg).map_err(HarnessError::Task)?;
         let (work, tmp) = if work_dir.as_os_str().is_empty() {
             sweep_stale_runs(&std::env::temp_dir());
             let t = tempfile::Builder::new()
@@ -90,6 +99,7 @@ impl Fleet {
         Ok(Fleet {
             server: Some(server),
             registry,
+            resolver,
             work,
             _tmp: tmp,
             counter: AtomicU64::new(0),
@@ -99,6 +109,11 @@ impl Fleet {
     /// The built-in app registry.
     pub fn registry(&self) -> &AppRegistry {
         &self.registry
+    }
+
+    /// How requested app names (aliases, `mock_websites`) map to the served apps.
+    pub fn resolver(&self) -> &AppResolver {
+        &self.resolver
     }
 
     /// Host URL of a web app's state API.
@@ -129,7 +144,11 @@ impl Fleet {
         let home = self.work.join("homes").join(&sid);
         let mut web = Vec::new();
         let mut files = false;
-        for app in apps {
+        for requested in apps {
+            let app = &self
+                .resolver
+                .canonical(requested)
+                .unwrap_or_else(|| requested.clone());
             let a = self
                 .registry
                 .get(app)
@@ -160,7 +179,14 @@ impl Fleet {
             std::fs::create_dir_all(&home)
                 .map_err(|e| HarnessError::Infra(format!("creating {}: {e}", home.display())))?;
         }
-        Ok(TaskEnv { sid, home, web })
+        let served: Vec<(String, u16)> = web.iter().map(|w| (w.app.clone(), w.port)).collect();
+        let localise = self.resolver.localise(&served);
+        Ok(TaskEnv {
+            sid,
+            home,
+            web,
+            localise,
+        })
     }
 
     /// Stops the servers.
@@ -179,6 +205,8 @@ pub struct TaskEnv {
     pub home: PathBuf,
     /// Web apps of the task (the first is the primary one).
     pub web: Vec<WebApi>,
+    /// How the Hub hosts and ports of public scripts reach those apps.
+    pub localise: Localise,
 }
 
 impl TaskEnv {
@@ -202,6 +230,7 @@ impl TaskEnv {
                 })
                 .collect(),
             hand_home_to_reader: true,
+            localise: self.localise.clone(),
         }
     }
 }

@@ -36,7 +36,8 @@ impl Runner<'_> {
             name: name.to_string(),
             source: source.to_string(),
         };
-        self.rt
+        let r = self
+            .rt
             .block_on(run_script(
                 self.cfg,
                 &env.spec(),
@@ -45,7 +46,13 @@ impl Runner<'_> {
                 limits,
                 self.isolation,
             ))
-            .map_err(|e| HarnessError::Infra(e.to_string()))
+            .map_err(|e| HarnessError::Infra(e.to_string()))?;
+        // The reward_judge shim (and any other helper of ours) marks what is not the script's
+        // fault: an infrastructure failure, never a score or a failed condition.
+        if let Some(why) = crate::engine::sandbox::localise::infra_failure(&r.stderr.text) {
+            return Err(HarnessError::Infra(format!("{name}: {why}")));
+        }
+        Ok(r)
     }
 }
 

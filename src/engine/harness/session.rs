@@ -28,7 +28,7 @@ pub fn with_loop_runtime<T>(
         .map_err(|e| HarnessError::Infra(format!("starting the async runtime: {e}")))?;
     // Scratch directories of runs that were killed (their owners can no longer remove them).
     crate::engine::sandbox::sweep_abandoned(&config.sandbox.run_dir_parent);
-    let fleet = rt.block_on(Fleet::start(&config.agreement.work_dir))?;
+    let fleet = rt.block_on(Fleet::start_with(&config.agreement.work_dir, &config.apps))?;
     on_start(&rt);
     let runtime = LoopRuntime {
         rt: rt.handle().clone(),

@@ -9,8 +9,9 @@ use serde_json::json;
 use tokio::runtime::Handle;
 
 use crate::engine::agents::{Discriminator, Generator, TaskBrief};
+use crate::engine::openenv::Hints;
 use crate::engine::sandbox::{Isolation, SandboxConfig};
-use crate::engine::store::{DecisionSource, StoreError, StoredTask, TupleStatus, Tx};
+use crate::engine::store::{DecisionSource, Scripts, StoreError, StoredTask, TupleStatus, Tx};
 
 use super::envs::Fleet;
 use super::execute::Runner;
@@ -63,21 +64,45 @@ pub enum TaskOutcome {
 
 const ACTOR: &str = "agreement-loop";
 
-/// Builds what both agents may see of a task.
-pub fn brief_of(task: &StoredTask, cfg: &LoopConfig) -> Result<TaskBrief, HarnessError> {
+/// Builds what both agents may see of a task. Its app names are resolved through the fleet's
+/// aliases; a category such as `mock_websites` becomes the apps the task's texts and `scripts` (a
+/// stored round's, for `verify` and rollouts) reach.
+pub fn brief_of(
+    task: &StoredTask,
+    rt: &LoopRuntime<'_>,
+    scripts: Option<&Scripts>,
+) -> Result<TaskBrief, HarnessError> {
+    let cfg = rt.cfg;
     let t = &task.task;
-    let mut apps = t.labels.apps.clone();
-    if apps.is_empty() {
-        if let Some(d) = t.original_json.get("domain").and_then(|d| d.as_str()) {
-            apps.push(d.to_string());
-        }
+    let mut requested = t.labels.apps.clone();
+    if requested.is_empty() {
+        let tc = t.original_json.get("task_config.json");
+        let domain = [Some(&t.original_json), tc]
+            .into_iter()
+            .flatten()
+            .find_map(|j| j.get("domain").and_then(|d| d.as_str()));
+        requested.extend(domain.map(str::to_string));
     }
-    if apps.is_empty() {
+    if requested.is_empty() {
+        requested.extend(t.app_type.clone());
+    }
+    if requested.is_empty() {
         return Err(HarnessError::Task(format!(
             "task {}: no app to run on (set `domains` or `domain`)",
             t.task_id
         )));
     }
+    let texts: Vec<&str> = scripts
+        .into_iter()
+        .flat_map(|s| [&s.setup, &s.golden, &s.reward])
+        .filter_map(|s| s.as_deref())
+        .collect();
+    let hints = Hints::gather(&texts, &t.original_json);
+    let apps = rt
+        .fleet
+        .resolver()
+        .resolve(&t.task_id, &requested, &hints)
+        .map_err(HarnessError::Task)?;
     let dir = cfg.resolved_skills_dir();
     let skills = apps
         .iter()
@@ -174,7 +199,7 @@ fn run_inner(
     fence: Fence<'_>,
 ) -> Result<TaskOutcome, HarnessError> {
     let task = bus.read(|s| s.task(task_id))?;
-    let brief = brief_of(&task, rt.cfg)?;
+    let brief = brief_of(&task, rt, None)?;
     preflight(rt, &brief)?;
     let past = bus.read(|s| continuation(s, task_id))?;
     let k = rt.cfg.max_rounds;

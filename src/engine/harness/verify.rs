@@ -81,7 +81,6 @@ pub fn verify_task(
     task_id: &str,
 ) -> Result<Verification, HarnessError> {
     let task = bus.read(|s| s.task(task_id))?;
-    let brief = brief_of(&task, rt.cfg)?;
     let rounds = bus.read(|s| s.rounds(task_id))?;
     let last = rounds
         .iter()
@@ -90,6 +89,7 @@ pub fn verify_task(
         .ok_or_else(|| {
             HarnessError::Task(format!("task {task_id} has no stored round with scripts"))
         })?;
+    let brief = brief_of(&task, rt, Some(&last.round.scripts))?;
     let fixed = StoredScripts {
         scripts: &last.round.scripts,
         name: "verify:stored",

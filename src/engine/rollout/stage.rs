@@ -207,7 +207,13 @@ pub fn rollout_task(
     opts: &StageOptions<'_>,
 ) -> Result<TaskRollouts, RolloutError> {
     let task = bus.read(|s| s.task(task_id))?;
-    let mut brief = brief_of(&task, rt.cfg)?;
+    let rounds = bus.read(|s| s.rounds(task_id))?;
+    let scripts = rounds
+        .iter()
+        .rev()
+        .map(|r| &r.round.scripts)
+        .find(|s| s.reward.is_some());
+    let mut brief = brief_of(&task, rt, scripts)?;
     if let Some(q) = bus
         .read(|s| effective_outcome(s, task_id))?
         .and_then(|o| o.revised_query)

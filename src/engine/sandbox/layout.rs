@@ -4,7 +4,8 @@
 //! a handful of `/etc` files (the dynamic-linker cache, time zone, MIME types and a generated
 //! `passwd`, `group`, `hosts`); the script virtualenv read-only; a private `/proc`, `/dev` and
 //! `/tmp` (size-limited tmpfs), a read-only `/dev` whose `/dev/shm` is a size-limited tmpfs;
-//! `/tmp/task_web_sid`; `/tmp/.tw/` with the bootstrap, `tw_reward.py`, the script and the
+//! `/tmp/task_web_sid` (writable: public setups mint their own sid) and `/tmp/reward_judge.py`;
+//! `/tmp/.tw/` with the bootstrap, `tw_reward.py`, the GUI stubs (`bin/`), the script and the
 //! forwarder socket; and the environment's home at `/home/user` (writable for setup/golden,
 //! read-only for reader). Nothing else of the host exists there: other environments' homes, the
 //! engine's store and `/root` are simply not mounted. Network: a private namespace whose only
@@ -18,6 +19,7 @@ use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
+use super::localise;
 use super::policy::Role;
 use crate::engine::scratch::{self, DirLock};
 
@@ -46,14 +48,24 @@ pub struct RunDir {
     _lock: DirLock,
 }
 
+/// What a run adds for public scripts ([`super::localise`]).
+#[derive(Debug, Default)]
+pub struct RunExtras {
+    /// Lines appended to the sandbox's `/etc/hosts`.
+    pub hosts: String,
+    /// The CA certificate scripts trust for HTTPS to the Hub hosts (`lib/tw_ca.pem`).
+    pub ca_pem: Option<String>,
+}
+
 impl RunDir {
-    /// Create the scratch directory with the sid file, bootstrap, helper and script.
+    /// Create the scratch directory with the sid file, bootstrap, helpers, GUI stubs and script.
     pub fn create(
         parent: &Path,
         sid: &str,
         uid: u32,
         script_name: &str,
         script: &str,
+        extras: &RunExtras,
     ) -> std::io::Result<Self> {
         let dir = tempfile::Builder::new()
             .prefix(&format!("{RUN_DIR_PREFIX}{}-", std::process::id()))
@@ -67,10 +79,20 @@ impl RunDir {
             &format!("root:x:0:0:root:/root:/usr/sbin/nologin\nuser:x:{uid}:{uid}:sandbox user:{IN_HOME}:/bin/sh\n"),
         )?;
         me.write("group", &format!("root:x:0:\nuser:x:{uid}:\n"))?;
-        me.write("hosts", "127.0.0.1\tlocalhost\n")?;
+        me.write("hosts", &format!("127.0.0.1\tlocalhost\n{}", extras.hosts))?;
         me.mkdir("lib")?;
         me.write("lib/tw_boot.py", BOOT_PY)?;
         me.write("lib/tw_reward.py", REWARD_PY)?;
+        me.write("lib/sitecustomize.py", localise::SITE_PY)?;
+        me.write("lib/reward_judge.py", localise::JUDGE_PY)?;
+        if let Some(pem) = &extras.ca_pem {
+            me.write("lib/tw_ca.pem", pem)?;
+        }
+        me.mkdir("bin")?;
+        for name in localise::GUI_PROGRAMS {
+            me.write_mode(&format!("bin/{name}"), localise::GUI_STUB, 0o700)?;
+        }
+        me.mkdir("gui")?;
         me.mkdir("script")?;
         me.write(&format!("script/{script_name}"), script)?;
         me.hand_to(uid)?;
@@ -87,10 +109,14 @@ impl RunDir {
     }
 
     fn write(&self, rel: &str, text: &str) -> std::io::Result<()> {
+        self.write_mode(rel, text, 0o600)
+    }
+
+    fn write_mode(&self, rel: &str, text: &str, mode: u32) -> std::io::Result<()> {
         let mut f = fs::OpenOptions::new()
             .write(true)
             .create_new(true)
-            .mode(0o600)
+            .mode(mode)
             .open(self.path(rel))?;
         f.write_all(text.as_bytes())
     }
@@ -228,11 +254,30 @@ pub fn bwrap_args(plan: &BwrapPlan<'_>) -> Vec<OsString> {
             &["--perms", "1777", "--size", &size, "--tmpfs", dir],
         );
     }
+    // Writable: a public setup mints its own sid and writes it here (the forwarder maps it).
+    push_bind(
+        &mut a,
+        "--bind",
+        &plan.run.path("task_web_sid"),
+        "/tmp/task_web_sid",
+    );
     push_bind(
         &mut a,
         "--ro-bind",
-        &plan.run.path("task_web_sid"),
-        "/tmp/task_web_sid",
+        &plan.run.path("lib/reward_judge.py"),
+        "/tmp/reward_judge.py",
+    );
+    push_bind(
+        &mut a,
+        "--ro-bind",
+        &plan.run.path("bin"),
+        &format!("{IN_TW_DIR}/bin"),
+    );
+    push_bind(
+        &mut a,
+        "--bind",
+        &plan.run.path("gui"),
+        &format!("{IN_TW_DIR}/gui"),
     );
     push_bind(
         &mut a,

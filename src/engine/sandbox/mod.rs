@@ -12,6 +12,7 @@ mod capture;
 pub mod cgroup;
 pub mod config;
 pub mod layout;
+pub mod localise;
 mod outcome;
 mod ownership;
 pub mod policy;
@@ -22,10 +23,12 @@ pub mod reward;
 mod run;
 pub mod seccomp;
 pub mod setup;
+mod tls_listener;
 mod uids;
 
 pub use config::{Limits, SandboxConfig};
 pub use layout::sweep_abandoned;
+pub use localise::Localise;
 pub use policy::Role;
 pub use result::{
     Captured, LimitKind, LogLine, LogSink, Outcome, RefusedRequest, RunResult, Stream,

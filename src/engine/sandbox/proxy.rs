@@ -7,7 +7,7 @@
 //! the script sent).
 
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use axum::body::{Body, Bytes, HttpBody};
@@ -36,6 +36,7 @@ pub struct ProxyLog {
 struct ProxyState {
     role: Role,
     sid: String,
+    sid_file: Option<PathBuf>,
     upstream: SocketAddr,
     body_limit: usize,
     log: Arc<Mutex<ProxyLog>>,
@@ -67,6 +68,17 @@ pub enum Listen<'a> {
     Unix(&'a Path),
     /// An ephemeral port on 127.0.0.1 (unsafe mode); the bound address is returned.
     LoopbackTcp,
+    /// A Unix socket (0666) whose connections speak TLS with this config (HTTPS a script sends
+    /// to a public Hub host, see `localise`).
+    UnixTls(&'a Path, Arc<rustls::ServerConfig>),
+}
+
+/// Options of a forwarder beyond its role and sid.
+#[derive(Debug, Default, Clone)]
+pub struct ProxyOptions {
+    /// The run's `/tmp/task_web_sid` on the host: a request naming the sid written there (a public
+    /// setup mints its own) is mapped to the environment's sid instead of refused.
+    pub sid_file: Option<PathBuf>,
 }
 
 /// Start a forwarder for `role` pinned to `sid`, relaying to `upstream`.
@@ -76,11 +88,13 @@ pub async fn start(
     sid: &str,
     upstream: SocketAddr,
     body_limit: usize,
+    opts: ProxyOptions,
 ) -> std::io::Result<(ProxyHandle, Option<SocketAddr>)> {
     let log = Arc::new(Mutex::new(ProxyLog::default()));
     let state = Arc::new(ProxyState {
         role,
         sid: sid.to_string(),
+        sid_file: opts.sid_file,
         upstream,
         body_limit,
         log: log.clone(),
@@ -98,6 +112,15 @@ pub async fn start(
                 let _ = axum::serve(listener, app)
                     .with_graceful_shutdown(shutdown)
                     .await;
+            });
+            (task, None)
+        }
+        Listen::UnixTls(path, config) => {
+            let listener = UnixListener::bind(path)?;
+            std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o666))?;
+            let tls = super::tls_listener::TlsUnixListener::new(listener, config);
+            let task = tokio::spawn(async move {
+                let _ = axum::serve(tls, app).with_graceful_shutdown(shutdown).await;
             });
             (task, None)
         }
@@ -167,8 +190,47 @@ fn query_sids(uri: &Uri) -> Vec<String> {
         .collect()
 }
 
+/// The sid a public setup wrote to the run's `/tmp/task_web_sid`, when it differs from ours.
+fn minted_sid(st: &ProxyState) -> Option<String> {
+    let path = st.sid_file.as_ref()?;
+    let mut text = String::new();
+    let file = std::fs::File::open(path).ok()?;
+    std::io::Read::read_to_string(&mut std::io::Read::take(file, 256), &mut text).ok()?;
+    let sid = text.trim().to_string();
+    (sid != st.sid && crate::engine::env::validate_sid(&sid).is_ok()).then_some(sid)
+}
+
+/// `uri` with every `sid=<from>` query value and a `/files/<from>/` prefix naming `to` instead.
+fn map_sid(uri: &Uri, from: &str, to: &str) -> Option<Uri> {
+    let path = uri.path();
+    let prefix = format!("/files/{from}/");
+    let path = match path.strip_prefix(&prefix) {
+        Some(rest) => format!("/files/{to}/{rest}"),
+        None => path.to_string(),
+    };
+    let query = uri.query().map(|q| {
+        q.split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some(("sid", v)) if v == from => format!("sid={to}"),
+                _ => pair.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("&")
+    });
+    let target = match query {
+        Some(q) => format!("{path}?{q}"),
+        None => path,
+    };
+    target.parse().ok()
+}
+
 async fn handle(State(st): State<Arc<ProxyState>>, req: Request) -> Response {
-    let (parts, body) = req.into_parts();
+    let (mut parts, body) = req.into_parts();
+    if let Some(minted) = minted_sid(&st) {
+        if let Some(uri) = map_sid(&parts.uri, &minted, &st.sid) {
+            parts.uri = uri;
+        }
+    }
     let bytes = match read_body(body, st.body_limit).await {
         Some(b) => b,
         None => {

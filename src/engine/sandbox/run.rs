@@ -8,10 +8,11 @@ use serde::{Deserialize, Serialize};
 
 use super::cgroup::MemoryCgroup;
 use super::config::{Limits, SandboxConfig};
-use super::layout::{self, BwrapPlan, RunDir};
+use super::layout::{self, BwrapPlan, RunDir, RunExtras};
+use super::localise::{self, Localise};
 use super::policy::Role;
 use super::process::{Handoff, FIRST_HANDOFF_FD};
-use super::proxy::{self, Listen};
+use super::proxy::{self, Listen, ProxyOptions};
 use super::result::{LogSink, RunResult};
 use super::uids;
 use super::{outcome, ownership, process, seccomp};
@@ -39,6 +40,9 @@ pub struct SandboxSpec {
     /// uid may read. Writing roles always get the home, since they must write it.
     #[serde(default)]
     pub hand_home_to_reader: bool,
+    /// How the Hub hosts and ports public scripts hard-code reach this environment's apps.
+    #[serde(default)]
+    pub localise: Localise,
 }
 
 /// A further state API reachable from the sandbox (cross-app tasks).
@@ -228,12 +232,48 @@ pub async fn run_script_streaming(
             cfg.uid_pool
         ));
     }
+    // One forwarder per state API: the primary app, then the extra apps of a cross-app task.
+    let mut apis: Vec<(String, SocketAddr, u16)> = Vec::new();
+    if let Some(upstream) = spec.upstream {
+        apis.push((spec.app.clone(), upstream, spec.api_port));
+        for x in &spec.extra_apis {
+            apis.push((x.app.clone(), x.upstream, x.port));
+        }
+    }
+    let loc = &spec.localise;
+    let hub_tls = if sandboxed && apis.iter().any(|(a, _, _)| loc.has_hub_host(a)) {
+        match crate::engine::openenv::tls::hub_tls() {
+            Ok(t) => Some(t),
+            Err(e) => {
+                notes.push(format!(
+                    "no HTTPS for the Hub hosts ({e}): only http:// reaches them"
+                ));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let extras = RunExtras {
+        hosts: if sandboxed {
+            localise::hosts(loc)
+        } else {
+            String::new()
+        },
+        ca_pem: hub_tls.map(|t| t.ca_pem.clone()),
+    };
+    let urls: Vec<(String, String)> = apis
+        .iter()
+        .map(|(a, _, p)| (a.clone(), format!("http://localhost:{p}")))
+        .collect();
+    let source = localise::substitute(&script.source, &spec.sid, loc, &urls);
     let run = RunDir::create(
         &cfg.run_dir_parent,
         &spec.sid,
         uid,
         &script.name,
-        &script.source,
+        &source,
+        &extras,
     )
     .map_err(io_err("creating the per-run directory"))?;
     if sandboxed && (role.writes_home() || spec.hand_home_to_reader) {
@@ -252,22 +292,23 @@ pub async fn run_script_streaming(
         ("TW_APP".into(), spec.app.clone()),
         ("TW_ROLE".into(), role.as_str().into()),
     ];
+    let gui_bin = if sandboxed {
+        format!("{}/bin:", layout::IN_TW_DIR)
+    } else {
+        String::new()
+    };
     let path_var = match venv {
-        Some(v) => format!("{}:/usr/local/bin:/usr/bin:/bin", v.join("bin").display()),
-        None => "/usr/local/bin:/usr/bin:/bin".to_string(),
+        Some(v) => format!(
+            "{gui_bin}{}:/usr/local/bin:/usr/bin:/bin",
+            v.join("bin").display()
+        ),
+        None => format!("{gui_bin}/usr/local/bin:/usr/bin:/bin"),
     };
     env.push(("PATH".into(), path_var));
-    // One forwarder per state API: the primary app, then the extra apps of a cross-app task.
-    let mut apis: Vec<(String, SocketAddr, u16)> = Vec::new();
-    if let Some(upstream) = spec.upstream {
-        apis.push((spec.app.clone(), upstream, spec.api_port));
-        for x in &spec.extra_apis {
-            apis.push((x.app.clone(), x.upstream, x.port));
-        }
-    }
     let mut proxies = Vec::new();
     let mut sockets = Vec::new();
     let mut extra_forwards = Vec::new();
+    let mut tls_ports: Vec<(String, u16, Option<u16>)> = Vec::new();
     for (i, (app, upstream, port)) in apis.iter().enumerate() {
         let sock_name = if i == 0 {
             "api.sock".to_string()
@@ -280,16 +321,47 @@ pub async fn run_script_streaming(
         } else {
             Listen::LoopbackTcp
         };
+        let opts = ProxyOptions {
+            sid_file: sandboxed.then(|| run.path("task_web_sid")),
+        };
         let (handle, addr) = proxy::start(
             listen,
             role,
             &spec.sid,
             *upstream,
             limits.request_body_bytes,
+            opts.clone(),
         )
         .await
         .map_err(io_err("starting the state-API forwarder"))?;
         proxies.push(handle);
+        let tls = hub_tls
+            .filter(|_| loc.has_hub_host(app))
+            .zip(localise::tls_port(*port));
+        if let Some((tls, tls_port)) = tls {
+            let name = format!("api{i}-tls.sock");
+            let path = run.path(&name);
+            let (handle, _) = proxy::start(
+                Listen::UnixTls(&path, tls.server.clone()),
+                role,
+                &spec.sid,
+                *upstream,
+                limits.request_body_bytes,
+                opts,
+            )
+            .await
+            .map_err(io_err("starting the HTTPS forwarder"))?;
+            proxies.push(handle);
+            if as_root {
+                ownership::restrict_socket(&path, uid)
+                    .map_err(io_err("restricting the HTTPS forwarder socket"))?;
+            }
+            extra_forwards.push(format!("{tls_port}={}/{name}", layout::IN_TW_DIR));
+            sockets.push(name);
+            tls_ports.push((app.clone(), *port, Some(tls_port)));
+        } else {
+            tls_ports.push((app.clone(), *port, None));
+        }
         if sandboxed && as_root {
             // Only the sandbox uid (and root) may connect to the forwarder socket.
             ownership::restrict_socket(&sock_path, uid)
@@ -321,6 +393,15 @@ pub async fn run_script_streaming(
     }
     if !extra_forwards.is_empty() {
         env.push(("TW_FORWARD_EXTRA".into(), extra_forwards.join(",")));
+    }
+    if sandboxed && !loc.is_empty() {
+        env.push(("TW_NETMAP".into(), localise::netmap(loc, &tls_ports)));
+    }
+    if extras.ca_pem.is_some() {
+        let ca = format!("{}/lib/tw_ca.pem", layout::IN_TW_DIR);
+        for var in ["SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"] {
+            env.push((var.into(), ca.clone()));
+        }
     }
     let mut cgroup = None;
     let exit = if sandboxed {
@@ -407,6 +488,7 @@ pub async fn run_script_streaming(
         cg.release().await;
     }
     notes.extend(exit.notes.iter().cloned());
+    notes.extend(gui_launch_notes(&run));
     let outcome = outcome::classify(&exit, limits, sandboxed)?;
     Ok(RunResult {
         outcome,
@@ -421,6 +503,20 @@ pub async fn run_script_streaming(
         python,
         notes,
     })
+}
+
+/// The GUI launches the run's stubs recorded (at most 20, 64 KiB read).
+fn gui_launch_notes(run: &RunDir) -> Vec<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    if let Ok(f) = std::fs::File::open(run.path("gui/launches")) {
+        let _ = f.take(64 << 10).read_to_string(&mut text);
+    }
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(20)
+        .map(|l| format!("{}{l}", localise::GUI_NOTE))
+        .collect()
 }
 
 fn write_host_sid(sid: &str, notes: &mut Vec<String>) {

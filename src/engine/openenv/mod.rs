@@ -1,0 +1,19 @@
+//! Open environments: public CUA-Gym bundles run as they were published.
+//!
+//! - [`resolve`]: the app a bundle names (`os`, `gmail`, `mock_websites`…) mapped to an app this
+//!   harness serves, through built-in and configured aliases (`[apps.aliases]`, `[apps.ports]`) and
+//!   the Hub hosts, placeholders and ports its scripts use ([`hints`]). One narrow interface:
+//!   [`AppResolver::resolve`].
+//! - [`tls`]: the per-process certificate authority and the `*.xlang.ai` leaf with which the
+//!   sandbox's forwarder answers HTTPS to the public Hub hosts (the CA is what scripts trust).
+//!
+//! What happens at run time (URL localisation, the sid a setup mints, GUI launch lines, the
+//! `reward_judge` shim) lives in `sandbox::localise`, fed by [`AppResolver::localise`]. See
+//! docs/open-environments.md.
+
+pub mod hints;
+pub mod resolve;
+pub mod tls;
+
+pub use hints::Hints;
+pub use resolve::{AppResolver, AppsConfig, BUILTIN_ALIASES};
