@@ -7,7 +7,10 @@
 
 mod open_envs_support;
 
-use open_envs_support::{status, stored_scripts, tw, write_bundle, PublicBundle};
+use open_envs_support::{
+    status, stored_scripts, tw, write_bundle, PublicBundle, NOTION_GOLDEN, NOTION_REWARD,
+    NOTION_SETUP,
+};
 
 /// A `mock_websites` setup in the published shape: mints its sid into /tmp/task_web_sid, injects
 /// the state at the hard-coded Hub host with `requests`, then launches Chrome on the display.
@@ -149,38 +152,6 @@ fn an_os_bundle_verifies_unmodified_on_the_files_domain() {
     assert!(a.get_output().status.success(), "{out}");
     assert_eq!(status(&db, b.id), "final", "{out}");
 }
-
-/// Setup through the placeholders (reading the harness's sid), golden patch through a
-/// self-hosted port, reward through the Hub host: all three reach the app `notion` is mapped to.
-const NOTION_SETUP: &str = r#"import json, urllib.request
-req = urllib.request.Request('__CUA_GYM_NOTION_URL__/post?sid=__CUA_GYM_SID__',
-    data=json.dumps({'action': 'set', 'state': {'pages': [{'id': 'p1', 'title': 'Roadmap', 'archived': False},
-                                                          {'id': 'p2', 'title': 'Old notes', 'archived': False}]}}).encode(),
-    headers={'Content-Type': 'application/json'})
-urllib.request.urlopen(req, timeout=30).read()
-"#;
-
-const NOTION_GOLDEN: &str = r#"import json, requests
-sid = open('/tmp/task_web_sid').read().strip()
-base = 'http://notion-mock.internal:8003'
-state = requests.get(base + '/go?sid=' + sid, timeout=30).json()['current_state']
-for p in state['pages']:
-    if p['id'] == 'p2':
-        p['archived'] = True
-requests.post(base + '/post?sid=' + sid, json={'action': 'set_current', 'state': state}, timeout=30).raise_for_status()
-"#;
-
-const NOTION_REWARD: &str = r#"import requests
-sid = open('/tmp/task_web_sid').read().strip()
-data = requests.get('https://cua-gym-notion.xlang.ai/go?sid=' + sid, timeout=30).json()
-pages = {p['id']: p for p in data['current_state'].get('pages', [])}
-kept = pages.get('p1', {}).get('archived') is False
-a = kept and pages.get('p2', {}).get('archived') is True
-print(('PASS' if a else 'FAIL') + ': old notes archived')
-b = a and pages['p2'].get('title') == 'Old notes'
-print(('PASS' if b else 'FAIL') + ': title unchanged')
-print('REWARD: ' + str((0.5 if a else 0.0) + (0.5 if b else 0.0)))
-"#;
 
 #[test]
 fn an_unknown_hub_app_names_the_host_and_the_line_and_the_line_makes_it_verify() {

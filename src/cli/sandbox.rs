@@ -131,6 +131,7 @@ fn run_one(mut cfg: SandboxConfig, args: RunArgs) -> anyhow::Result<ExitCode> {
         extra_apis: vec![],
         hand_home_to_reader: false,
         localise: Default::default(),
+        forward_headers: Default::default(),
     };
     let isolation = if args.unsafe_no_sandbox {
         Isolation::UnsafeNoSandbox

@@ -94,3 +94,35 @@ pub fn stored_scripts(db: &Path, id: &str) -> [String; 3] {
     let s = &rounds.last().unwrap().round.scripts;
     [&s.setup, &s.golden, &s.reward].map(|x| x.clone().unwrap_or_default())
 }
+
+/// Setup through the placeholders (reading the harness's sid), golden patch through a
+/// self-hosted port, reward through the Hub host: all three reach the app `notion` is mapped to.
+pub const NOTION_SETUP: &str = r#"import json, urllib.request
+req = urllib.request.Request('__CUA_GYM_NOTION_URL__/post?sid=__CUA_GYM_SID__',
+    data=json.dumps({'action': 'set', 'state': {'pages': [{'id': 'p1', 'title': 'Roadmap', 'archived': False},
+                                                          {'id': 'p2', 'title': 'Old notes', 'archived': False}]}}).encode(),
+    headers={'Content-Type': 'application/json'})
+urllib.request.urlopen(req, timeout=30).read()
+"#;
+
+pub const NOTION_GOLDEN: &str = r#"import json, requests
+sid = open('/tmp/task_web_sid').read().strip()
+base = 'http://notion-mock.internal:8003'
+state = requests.get(base + '/go?sid=' + sid, timeout=30).json()['current_state']
+for p in state['pages']:
+    if p['id'] == 'p2':
+        p['archived'] = True
+requests.post(base + '/post?sid=' + sid, json={'action': 'set_current', 'state': state}, timeout=30).raise_for_status()
+"#;
+
+pub const NOTION_REWARD: &str = r#"import requests
+sid = open('/tmp/task_web_sid').read().strip()
+data = requests.get('https://cua-gym-notion.xlang.ai/go?sid=' + sid, timeout=30).json()
+pages = {p['id']: p for p in data['current_state'].get('pages', [])}
+kept = pages.get('p1', {}).get('archived') is False
+a = kept and pages.get('p2', {}).get('archived') is True
+print(('PASS' if a else 'FAIL') + ': old notes archived')
+b = a and pages['p2'].get('title') == 'Old notes'
+print(('PASS' if b else 'FAIL') + ': title unchanged')
+print('REWARD: ' + str((0.5 if a else 0.0) + (0.5 if b else 0.0)))
+"#;

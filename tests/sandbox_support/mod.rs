@@ -106,6 +106,7 @@ impl Env {
             extra_apis: vec![],
             hand_home_to_reader: true,
             localise: Default::default(),
+            forward_headers: Default::default(),
         }
     }
 }

@@ -180,6 +180,7 @@ impl Harness {
             extra_apis: vec![],
             hand_home_to_reader: true,
             localise: Default::default(),
+            forward_headers: Default::default(),
         }
     }
 

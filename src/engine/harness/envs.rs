@@ -3,38 +3,19 @@
 //! app the task touches plus a fresh home directory — created for every round and torn down on every
 //! path (their `Drop` deletes the sessions and the home).
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use crate::engine::env::{
-    self, apps::AppKind, AppRegistry, ServerConfig, ServerHandle, SessionStore,
-};
-use crate::engine::openenv::{AppResolver, AppsConfig};
+use crate::engine::env::{self, apps::AppKind, AppRegistry, ServerConfig, ServerHandle};
+use crate::engine::openenv::{AppResolver, AppsConfig, ExternalApp};
 use crate::engine::sandbox::{ExtraApi, Localise, SandboxSpec};
 
 use super::HarnessError;
 use crate::engine::scratch::DirLock;
 
-/// One web app reachable from an environment.
-#[derive(Clone)]
-pub struct WebApi {
-    /// App name, e.g. `team-chat`.
-    pub app: String,
-    /// Host-side address of its state API.
-    pub addr: SocketAddr,
-    /// Its conventional port (what scripts use inside the sandbox).
-    pub port: u16,
-    store: Arc<SessionStore>,
-}
-
-impl WebApi {
-    /// The session store behind this app's state API (in-process reads of a session's state).
-    pub fn sessions(&self) -> &Arc<SessionStore> {
-        &self.store
-    }
-}
+pub use super::webapi::{Backend, WebApi};
 
 /// Prefix of a run's temporary work directory; the owning process id follows it.
 const RUN_PREFIX: &str = "tuplewright-run-";
@@ -53,6 +34,7 @@ pub struct Fleet {
     server: Option<ServerHandle>,
     registry: AppRegistry,
     resolver: AppResolver,
+    externals: Vec<Arc<ExternalApp>>,
     work: PathBuf,
     _tmp: Option<(tempfile::TempDir, DirLock)>,
     counter: AtomicU64,
@@ -69,7 +51,17 @@ impl Fleet {
     /// an error quoting it).
     pub async fn start_with(work_dir: &Path, apps_cfg: &AppsConfig) -> Result<Fleet, HarnessError> {
         let registry = AppRegistry::builtin().map_err(|e| HarnessError::Infra(e.to_string()))?;
-        let resolver = AppResolver::new(registry.names(), apps_cfg).map_err(HarnessError::Task)?;
+        let mut names = registry.names();
+        for x in &apps_cfg.external {
+            if names.contains(&x.name) {
+                return Err(HarnessError::Task(format!(
+                    "[[apps.external]] {:?}: a built-in app has that name; pick another",
+                    x.name
+                )));
+            }
+            names.push(x.name.clone());
+        }
+        let resolver = AppResolver::new(names, apps_cfg).map_err(HarnessError::Task)?;
         let (work, tmp) = if work_dir.as_os_str().is_empty() {
             sweep_stale_runs(&std::env::temp_dir());
             let t = tempfile::Builder::new()
@@ -92,6 +84,11 @@ impl Fleet {
             state_dir: work.join("sessions"),
             ..ServerConfig::default()
         };
+        let mut externals = Vec::new();
+        for (i, x) in apps_cfg.external.iter().enumerate() {
+            let app = ExternalApp::start(x, i, &work).map_err(HarnessError::Infra)?;
+            externals.push(Arc::new(app));
+        }
         let apps = registry.served();
         let server = env::spawn(cfg, apps)
             .await
@@ -100,6 +97,7 @@ impl Fleet {
             server: Some(server),
             registry,
             resolver,
+            externals,
             work,
             _tmp: tmp,
             counter: AtomicU64::new(0),
@@ -149,6 +147,15 @@ impl Fleet {
                 .resolver
                 .canonical(requested)
                 .unwrap_or_else(|| requested.clone());
+            if let Some(x) = self.externals.iter().find(|x| &x.cfg.name == app) {
+                web.push(WebApi {
+                    app: app.clone(),
+                    addr: x.addr,
+                    port: x.port,
+                    backend: Backend::External(x.clone()),
+                });
+                continue;
+            }
             let a = self
                 .registry
                 .get(app)
@@ -167,7 +174,7 @@ impl Fleet {
                         app: app.clone(),
                         addr: served.addr,
                         port: a.manifest.port.unwrap_or(8000),
-                        store: served.store.clone(),
+                        backend: Backend::Builtin(served.store.clone()),
                     });
                 }
             }
@@ -231,6 +238,12 @@ impl TaskEnv {
                 .collect(),
             hand_home_to_reader: true,
             localise: self.localise.clone(),
+            forward_headers: self
+                .web
+                .iter()
+                .map(|w| (w.app.clone(), w.forward_headers()))
+                .filter(|(_, h)| !h.is_empty())
+                .collect(),
         }
     }
 }
@@ -238,7 +251,7 @@ impl TaskEnv {
 impl Drop for TaskEnv {
     fn drop(&mut self) {
         for w in &self.web {
-            if let Err(e) = w.store.delete(&self.sid) {
+            if let Err(e) = w.delete(&self.sid) {
                 tracing::warn!(sid = %self.sid, app = %w.app, error = %e, "could not delete a session");
             }
         }

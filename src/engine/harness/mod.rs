@@ -21,6 +21,7 @@ pub mod session;
 pub mod snapshot;
 pub mod task;
 pub mod verify;
+pub mod webapi;
 
 pub use batch::{run_batch, run_batch_controlled, BatchOptions, BatchSummary};
 pub use bus::Bus;

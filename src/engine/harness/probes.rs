@@ -38,7 +38,7 @@ pub struct ProbeSite<'a> {
     pub limits: &'a Limits,
 }
 
-fn infra(what: &str) -> impl FnOnce(crate::engine::env::EnvError) -> HarnessError + '_ {
+fn infra<E: std::fmt::Display>(what: &str) -> impl FnOnce(E) -> HarnessError + '_ {
     move |e| HarnessError::Infra(format!("{what}: {e}"))
 }
 
@@ -70,12 +70,9 @@ fn clear_home(home: &Path, files_only: bool) -> Result<usize, HarnessError> {
 }
 
 fn current(env: &TaskEnv, i: usize) -> Result<Value, HarnessError> {
-    let w = &env.web[i];
-    let snap = w
-        .sessions()
-        .snapshot(&env.sid)
-        .map_err(infra("reading a probe state"))?;
-    snap.current.value().map_err(infra("reading a probe state"))
+    env.web[i]
+        .current(&env.sid)
+        .map_err(infra("reading a probe state"))
 }
 
 impl ProbeSite<'_> {
@@ -100,12 +97,7 @@ impl ProbeSite<'_> {
             Some((i, key, state)) if web_changed || !self.files => {
                 let w = &self.init.web[i];
                 let n = collection_size(&state, &key);
-                w.sessions()
-                    .apply(
-                        &self.init.sid,
-                        Action::SetCurrent,
-                        Some(wiped(&state, &key)),
-                    )
+                w.apply(&self.init.sid, Action::SetCurrent, wiped(&state, &key))
                     .map_err(infra("wiping a collection for the destructive probe"))?;
                 Ok(format!("V_init with {}.{key} wiped ({n} items)", w.app))
             }
@@ -122,9 +114,8 @@ impl ProbeSite<'_> {
     fn empty_state(&self) -> Result<String, HarnessError> {
         let mut apps = Vec::new();
         for (i, w) in self.gold.web.iter().enumerate() {
-            let base = merged(&w.sessions().app().seed, current(self.gold, i)?);
-            w.sessions()
-                .apply(&self.gold.sid, Action::Set, Some(emptied(&base)))
+            let base = merged(&w.seed(), current(self.gold, i)?);
+            w.apply(&self.gold.sid, Action::Set, emptied(&base))
                 .map_err(infra("emptying a state for the empty-state probe"))?;
             apps.push(w.app.clone());
         }

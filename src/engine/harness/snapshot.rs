@@ -29,15 +29,14 @@ pub fn capture(
 ) -> Result<Vec<StateSnapshot>, HarnessError> {
     let mut out = Vec::with_capacity(env.web.len() + 1);
     for w in &env.web {
-        let sessions = w.sessions();
-        let snap = sessions.snapshot(&env.sid).map_err(|e| {
+        let json = w.current_json(&env.sid).map_err(|e| {
             HarnessError::Infra(format!("reading the {} state of {}: {e}", w.app, env.sid))
         })?;
         out.push(StateSnapshot {
             endpoint,
             env: w.app.clone(),
-            json: String::from_utf8_lossy(&snap.current.json).into_owned(),
-            volatile: sessions.app().manifest.volatile.clone(),
+            json,
+            volatile: w.volatile(),
         });
     }
     if has_files(registry, apps) {

@@ -4,6 +4,9 @@
 //!   harness serves, through built-in and configured aliases (`[apps.aliases]`, `[apps.ports]`) and
 //!   the Hub hosts, placeholders and ports its scripts use ([`hints`]). One narrow interface:
 //!   [`AppResolver::resolve`].
+//! - [`external`]: `[[apps.external]]` apps (a command with `{port}` or a URL, a readiness probe,
+//!   the `hub-legacy` / `hub-hardened` / `tuplewright` state-API dialects), started and torn down
+//!   by the harness.
 //! - [`tls`]: the per-process certificate authority and the `*.xlang.ai` leaf with which the
 //!   sandbox's forwarder answers HTTPS to the public Hub hosts (the CA is what scripts trust).
 //!
@@ -11,9 +14,11 @@
 //! `reward_judge` shim) lives in `sandbox::localise`, fed by [`AppResolver::localise`]. See
 //! docs/open-environments.md.
 
+pub mod external;
 pub mod hints;
 pub mod resolve;
 pub mod tls;
 
+pub use external::{Dialect, ExternalApp, ExternalAppConfig};
 pub use hints::Hints;
 pub use resolve::{AppResolver, AppsConfig, BUILTIN_ALIASES};

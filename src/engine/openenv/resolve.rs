@@ -36,6 +36,8 @@ pub struct AppsConfig {
     /// `http://<host>:8012`). Without one, a single-app environment takes every port of
     /// 8000–8099.
     pub ports: BTreeMap<String, String>,
+    /// Apps tuplewright does not ship (`[[apps.external]]`), see `openenv::external`.
+    pub external: Vec<super::ExternalAppConfig>,
 }
 
 /// Maps requested app names to served ones.

@@ -37,6 +37,7 @@ struct ProxyState {
     role: Role,
     sid: String,
     sid_file: Option<PathBuf>,
+    headers: Vec<(String, String)>,
     upstream: SocketAddr,
     body_limit: usize,
     log: Arc<Mutex<ProxyLog>>,
@@ -79,6 +80,8 @@ pub struct ProxyOptions {
     /// The run's `/tmp/task_web_sid` on the host: a request naming the sid written there (a public
     /// setup mints its own) is mapped to the environment's sid instead of refused.
     pub sid_file: Option<PathBuf>,
+    /// Headers added to every forwarded request (replacing any the script sent).
+    pub headers: Vec<(String, String)>,
 }
 
 /// Start a forwarder for `role` pinned to `sid`, relaying to `upstream`.
@@ -95,6 +98,7 @@ pub async fn start(
         role,
         sid: sid.to_string(),
         sid_file: opts.sid_file,
+        headers: opts.headers,
         upstream,
         body_limit,
         log: log.clone(),
@@ -337,6 +341,12 @@ async fn forward(
         HeaderValue::from_static(st.role.as_str()),
     );
     headers.insert(header::CONTENT_LENGTH, HeaderValue::from(bytes.len()));
+    for (k, v) in &st.headers {
+        headers.insert(
+            HeaderName::from_bytes(k.as_bytes())?,
+            HeaderValue::from_str(v)?,
+        );
+    }
     let mut builder = axum::http::Request::builder()
         .method(parts.method)
         .uri(target)

@@ -43,6 +43,10 @@ pub struct SandboxSpec {
     /// How the Hub hosts and ports public scripts hard-code reach this environment's apps.
     #[serde(default)]
     pub localise: Localise,
+    /// Headers the forwarder adds to what scripts send an app (by app name): an external app's
+    /// admin token, which the script never sees.
+    #[serde(default)]
+    pub forward_headers: std::collections::BTreeMap<String, Vec<(String, String)>>,
 }
 
 /// A further state API reachable from the sandbox (cross-app tasks).
@@ -323,6 +327,7 @@ pub async fn run_script_streaming(
         };
         let opts = ProxyOptions {
             sid_file: sandboxed.then(|| run.path("task_web_sid")),
+            headers: spec.forward_headers.get(app).cloned().unwrap_or_default(),
         };
         let (handle, addr) = proxy::start(
             listen,
