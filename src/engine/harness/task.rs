@@ -9,7 +9,7 @@ use serde_json::json;
 use tokio::runtime::Handle;
 
 use crate::engine::agents::{Discriminator, Generator, TaskBrief};
-use crate::engine::openenv::Hints;
+use crate::engine::openenv::{AppResolver, Hints};
 use crate::engine::sandbox::{Isolation, SandboxConfig};
 use crate::engine::store::{DecisionSource, Scripts, StoreError, StoredTask, TupleStatus, Tx};
 
@@ -64,15 +64,24 @@ pub enum TaskOutcome {
 
 const ACTOR: &str = "agreement-loop";
 
-/// Builds what both agents may see of a task. Its app names are resolved through the fleet's
-/// aliases; a category such as `mock_websites` becomes the apps the task's texts and `scripts` (a
-/// stored round's, for `verify` and rollouts) reach.
-pub fn brief_of(
+/// Builds what both agents may see of a task, its apps resolved with the built-in aliases (see
+/// [`brief_for`]).
+pub fn brief_of(task: &StoredTask, cfg: &LoopConfig) -> Result<TaskBrief, HarnessError> {
+    let names = crate::engine::env::AppRegistry::builtin()
+        .map_err(|e| HarnessError::Infra(e.to_string()))?
+        .names();
+    brief_for(task, cfg, &AppResolver::builtin(names), None)
+}
+
+/// Builds what both agents may see of a task. Its app names are resolved by `resolver` (the
+/// fleet's aliases and external apps); a category such as `mock_websites` becomes the apps the
+/// task's texts and `scripts` (a stored round's, for `verify` and rollouts) reach.
+pub fn brief_for(
     task: &StoredTask,
-    rt: &LoopRuntime<'_>,
+    cfg: &LoopConfig,
+    resolver: &AppResolver,
     scripts: Option<&Scripts>,
 ) -> Result<TaskBrief, HarnessError> {
-    let cfg = rt.cfg;
     let t = &task.task;
     let mut requested = t.labels.apps.clone();
     if requested.is_empty() {
@@ -98,9 +107,7 @@ pub fn brief_of(
         .filter_map(|s| s.as_deref())
         .collect();
     let hints = Hints::gather(&texts, &t.original_json);
-    let apps = rt
-        .fleet
-        .resolver()
+    let apps = resolver
         .resolve(&t.task_id, &requested, &hints)
         .map_err(HarnessError::Task)?;
     let dir = cfg.resolved_skills_dir();
@@ -199,7 +206,7 @@ fn run_inner(
     fence: Fence<'_>,
 ) -> Result<TaskOutcome, HarnessError> {
     let task = bus.read(|s| s.task(task_id))?;
-    let brief = brief_of(&task, rt, None)?;
+    let brief = brief_for(&task, rt.cfg, rt.fleet.resolver(), None)?;
     preflight(rt, &brief)?;
     let past = bus.read(|s| continuation(s, task_id))?;
     let k = rt.cfg.max_rounds;

@@ -17,7 +17,7 @@ use crate::engine::store::{DecisionSource, StoredTask, TupleStatus};
 
 use super::execute::Runner;
 use super::round::RoundCtx;
-use super::task::{brief_of, LoopRuntime};
+use super::task::{brief_for, LoopRuntime};
 use super::{Bus, HarnessError};
 
 /// The result of verifying one tuple.
@@ -89,7 +89,12 @@ pub fn verify_task(
         .ok_or_else(|| {
             HarnessError::Task(format!("task {task_id} has no stored round with scripts"))
         })?;
-    let brief = brief_of(&task, rt, Some(&last.round.scripts))?;
+    let brief = brief_for(
+        &task,
+        rt.cfg,
+        rt.fleet.resolver(),
+        Some(&last.round.scripts),
+    )?;
     let fixed = StoredScripts {
         scripts: &last.round.scripts,
         name: "verify:stored",

@@ -136,7 +136,7 @@ impl AppResolver {
         let mut out: Vec<String> = Vec::new();
         for name in requested {
             let found = if CATEGORIES.contains(&name.trim()) {
-                self.from_hints(task, name, hints)?
+                self.apps_in_hints(task, name, hints)?
             } else {
                 let app = self
                     .canonical(name)
@@ -152,7 +152,12 @@ impl AppResolver {
         Ok(out)
     }
 
-    fn from_hints(&self, task: &str, category: &str, hints: &Hints) -> Result<Vec<String>, String> {
+    fn apps_in_hints(
+        &self,
+        task: &str,
+        category: &str,
+        hints: &Hints,
+    ) -> Result<Vec<String>, String> {
         let mut out = Vec::new();
         for (name, kind) in hints.named() {
             let app = self.canonical(&name).ok_or_else(|| {

@@ -13,7 +13,7 @@ use sha2::Digest as _;
 use crate::engine::agents::TaskBrief;
 use crate::engine::bundle::meta::final_round;
 use crate::engine::filter::effective_outcome;
-use crate::engine::harness::task::{brief_of, LoopRuntime};
+use crate::engine::harness::task::{brief_for, LoopRuntime};
 use crate::engine::harness::Bus;
 use crate::engine::store::{Decision, DecisionSource, Scripts, TupleStatus, Usage};
 
@@ -213,7 +213,7 @@ pub fn rollout_task(
         .rev()
         .map(|r| &r.round.scripts)
         .find(|s| s.reward.is_some());
-    let mut brief = brief_of(&task, rt, scripts)?;
+    let mut brief = brief_for(&task, rt.cfg, rt.fleet.resolver(), scripts)?;
     if let Some(q) = bus
         .read(|s| effective_outcome(s, task_id))?
         .and_then(|o| o.revised_query)
