@@ -357,9 +357,3 @@ impl Drop for ExternalApp {
         }
     }
 }
-
-/// The flat `{path: {old, new}}` diff of two states (tuplewright's form, whatever the app's).
-pub fn normalised_diff(initial: &Value, current: &Value) -> Value {
-    let mask = crate::engine::env::mask::Mask::default();
-    Value::Object(crate::engine::env::diff::diff(initial, current, &mask).state_diff)
-}
