@@ -1,15 +1,23 @@
-//! Benchmark of the state server's limits (`cargo bench --bench env_limits`).
+//! Benchmark of the state server's limits (`cargo bench --bench env_limits [-- SECTION…]`, where
+//! a section is `sync`, `writes`, `connections` or `memory`; all by default).
 //!
-//! 1. Durable writes: `POST /post` `set_current` of a ~50 KB state at 16 keep-alive connections
-//!    for a fixed time, fsync on (group commit), to one shared session and to 16 sessions:
-//!    requests/s, latency percentiles, and writes per journal sync. Compared with the figures
-//!    the issue measured before (666 req/s, every write fsynced alone) and for the Hub's Node
-//!    middleware (653 req/s).
-//! 2. Memory: 10,000 sessions of a ~50 KB state written and read (`/go`) over HTTP, first with
+//! 1. `sync`: what bounds a durable write on this disk: the latency of appending one 50 KB
+//!    record and of one batch of 16 such records, each followed by `fdatasync`, in the same
+//!    directory the server writes to. With one request in flight per connection, no server can
+//!    acknowledge more than `connections / sync latency` durable writes per second.
+//! 2. `writes`: `POST /post` `set_current` of a ~50 KB state at 16 keep-alive connections for
+//!    a fixed time, to 16 sessions (one per connection) and to one shared session (writes to one
+//!    session are ordered by its lock; the Hub's middleware keeps one JSON file per session and
+//!    serves every request on one thread, so its rate does not depend on the shape). Each shape
+//!    with fsync on (group commit; a write is acknowledged only once its journal record is
+//!    synced) and off (the same work without the sync: the CPU ceiling of this machine).
+//!    Reported: requests/s and the ratio to the Hub's 653 req/s, latency percentiles, writes
+//!    per journal sync, the largest batch, and how busy the committer thread was.
+//! 3. `memory`: 10,000 sessions of a ~50 KB state written and read (`/go`) over HTTP, first with
 //!    a cache big enough for all of them (bytes held per session / its JSON size, from the
 //!    server's accounting and from RSS), then with the default 256 MiB budget (RSS bounded).
-//! 3. Connections: 2,000 idle connections with a 1 s idle timeout: how long until the server
-//!    has closed them all; then the cap (1,000) answering the surplus with 503.
+//! 4. `connections`: 1,500 idle connections with a 1 s idle timeout and a cap of 1,000: the
+//!    surplus answered 503, the rest closed after the timeout.
 
 #[path = "../tests/common/http.rs"]
 mod http;
@@ -56,9 +64,47 @@ async fn server(dir: &std::path::Path, tune: impl FnOnce(&mut ServerConfig)) -> 
     env::spawn(cfg, vec![bench_app()]).await.expect("spawn")
 }
 
-async fn writes(label: &str, shared_session: bool) {
+/// The median and 90th percentile of `reps` appends of `records` ~50 KB records to a file in
+/// `dir`, each append followed by `fdatasync` (what one journal batch costs on this disk).
+fn sync_latency(dir: &std::path::Path, records: usize, reps: usize) -> (Duration, Duration) {
+    use std::io::Write;
+    let path = dir.join("sync-probe.log");
+    let mut f = std::fs::File::create(&path).expect("probe file");
+    let chunk = vec![b'x'; 50 * 1024 * records];
+    let mut lat: Vec<Duration> = (0..reps)
+        .map(|_| {
+            let t = Instant::now();
+            f.write_all(&chunk).expect("probe write");
+            f.sync_data().expect("probe sync");
+            t.elapsed()
+        })
+        .collect();
+    let _ = std::fs::remove_file(&path);
+    lat.sort();
+    (percentile(&lat, 0.5), percentile(&lat, 0.9))
+}
+
+/// Measures the sync latency and returns the median of a 16-record batch's.
+fn sync() -> Duration {
     let dir = tempfile::tempdir().expect("tempdir");
-    let h = server(dir.path(), |c| c.fsync = true).await;
+    let (one, one90) = sync_latency(dir.path(), 1, 300);
+    let (batch, batch90) = sync_latency(dir.path(), WRITERS, 150);
+    println!(
+        "fdatasync after appending one 50 KB record: median {} p90 {}; after a batch of \
+         {WRITERS} (800 KB): median {} p90 {} -> at most {:.0} durable writes/s at {WRITERS} \
+         connections (one request in flight each)",
+        ms(one),
+        ms(one90),
+        ms(batch),
+        ms(batch90),
+        WRITERS as f64 / batch.as_secs_f64().max(1e-9),
+    );
+    batch
+}
+
+async fn writes(label: &str, shared_session: bool, fsync: bool) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let h = server(dir.path(), |c| c.fsync = fsync).await;
     let addr = h.addr("ecommerce-admin").expect("addr");
     let store = h.store("ecommerce-admin").expect("store");
     let body =
@@ -98,19 +144,25 @@ async fn writes(label: &str, shared_session: bool) {
     all.sort();
     let rate = all.len() as f64 / secs;
     let j = store.journal_stats();
-    let (records, batches) = (
-        j.records.load(Ordering::Relaxed),
-        j.batches.load(Ordering::Relaxed),
-    );
+    let get = |c: &std::sync::atomic::AtomicU64| c.load(Ordering::Relaxed);
+    let (records, batches) = (get(&j.records), get(&j.batches));
+    let busy = |nanos: u64| 100.0 * nanos as f64 / 1e9 / secs;
     println!(
-        "POST set_current 50KB x{WRITERS} ({label}), fsync on: {rate:.0} req/s = {:.1}x before \
-         ({BEFORE_REQ_S}), {:.1}x the Hub ({HUB_REQ_S}); latency p50 {} p99 {}; {records} writes \
-         in {batches} journal syncs ({:.1} per sync)",
-        rate / BEFORE_REQ_S,
+        "POST set_current 50KB x{WRITERS} ({label}), fsync {}: {rate:.0} req/s = {:.1}x the Hub \
+         ({HUB_REQ_S}), {:.1}x before ({BEFORE_REQ_S}); latency p50 {} p99 {}; {records} writes \
+         in {batches} journal syncs ({:.1} per sync, largest batch {}), {} session files \
+         written; committer busy {:.0}% syncing (mean {} per sync) + {:.0}% writing files",
+        if fsync { "on" } else { "off" },
         rate / HUB_REQ_S,
+        rate / BEFORE_REQ_S,
         ms(percentile(&all, 0.5)),
         ms(percentile(&all, 0.99)),
         records as f64 / batches.max(1) as f64,
+        get(&j.max_batch),
+        get(&j.files_written),
+        busy(get(&j.sync_nanos)),
+        ms(Duration::from_nanos(get(&j.sync_nanos) / batches.max(1))),
+        busy(get(&j.apply_nanos)),
     );
     h.shutdown().await;
 }
@@ -232,19 +284,44 @@ async fn connections() {
     h.shutdown().await;
 }
 
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "?".into())
+}
+
 fn main() {
+    // `cargo bench` passes `--bench`; any other argument names a section to run.
+    let wanted: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let run = |section: &str| wanted.is_empty() || wanted.iter().any(|w| w == section);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("runtime");
+    println!(
+        "machine: {} cores (server and load generator share them); load average {}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        loadavg(),
+    );
+    if run("sync") {
+        sync();
+    }
     rt.block_on(async {
-        println!(
-            "machine: {} cores (server and load generator share them)",
-            std::thread::available_parallelism().map_or(0, |n| n.get())
-        );
-        writes("one shared session", true).await;
-        writes("16 sessions", false).await;
-        connections().await;
-        memory().await;
+        if run("writes") {
+            for fsync in [true, false] {
+                writes("16 sessions", false, fsync).await;
+                writes("one shared session", true, fsync).await;
+            }
+        }
+        if run("connections") {
+            connections().await;
+        }
+        if run("memory") {
+            memory().await;
+        }
     });
+    println!("load average at the end: {}", loadavg());
 }

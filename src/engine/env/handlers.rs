@@ -120,6 +120,8 @@ pub async fn health(State(st): State<Arc<AppState>>) -> Response {
         "journal": {
             "records": st.store.journal_stats().records.load(Ordering::Relaxed),
             "batches": st.store.journal_stats().batches.load(Ordering::Relaxed),
+            "max_batch": st.store.journal_stats().max_batch.load(Ordering::Relaxed),
+            "checkpoints": st.store.journal_stats().checkpoints.load(Ordering::Relaxed),
         },
         "connections": st.conns.snapshot(),
     }))

@@ -4,21 +4,25 @@
 //! One committer thread owns the log. A writer hands it a record ([`Journal::submit`]) while
 //! holding its session's lock, so records of one session keep their order, and waits for the
 //! answer without the lock. The committer takes everything queued, appends it in one write,
-//! syncs once, then brings the session files up to date (atomic rename, no sync of their own)
-//! and answers every writer of the batch. When the log passes `checkpoint_bytes` the session
+//! syncs once, then brings the session files up to date (atomic rename, no sync of their own;
+//! only the batch's last record of each session is written, the earlier ones being superseded
+//! and already in the synced log) and answers every writer of the batch. Records that arrive
+//! while a batch is being synced form the next batch, so the batch grows with the number of
+//! writers waiting, never with a timer. When the log passes `checkpoint_bytes` the session
 //! files written since the last checkpoint are synced and the log is emptied. On open, the log
 //! is replayed into the session files (records are length- and CRC-checked; a torn tail left by
 //! a crash mid-append was never acknowledged and is dropped), so an acknowledged write survives
 //! any crash. After an I/O failure the journal refuses every later write with that error (the
 //! files on disk still hold the last acknowledged state; a restart replays the log).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs::{self, File};
 use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use super::EnvError;
 
@@ -43,12 +47,22 @@ struct Job {
 /// Counters of the committer (for tests, `/health` and the benchmark).
 #[derive(Debug, Default)]
 pub struct JournalStats {
+    /// Records handed to the committer (durable or not yet).
+    pub submitted: AtomicU64,
     /// Records made durable.
     pub records: AtomicU64,
     /// Batches (each one append and one sync).
     pub batches: AtomicU64,
+    /// Records of the largest batch so far.
+    pub max_batch: AtomicU64,
+    /// Session files written after the syncs (at most one per session and batch).
+    pub files_written: AtomicU64,
     /// Checkpoints (log emptied).
     pub checkpoints: AtomicU64,
+    /// Nanoseconds spent appending to the log and syncing it.
+    pub sync_nanos: AtomicU64,
+    /// Nanoseconds spent bringing session files up to date and checkpointing.
+    pub apply_nanos: AtomicU64,
 }
 
 /// The group-commit journal of one app's session directory.
@@ -56,6 +70,9 @@ pub struct Journal {
     tx: Mutex<Option<mpsc::Sender<Job>>>,
     thread: Mutex<Option<JoinHandle<()>>>,
     stats: Arc<JournalStats>,
+    /// Taken by the committer before it gathers a batch; tests hold it to queue records first.
+    #[cfg_attr(not(test), allow(dead_code))]
+    gate: Arc<Mutex<()>>,
 }
 
 /// Where the committer writes.
@@ -108,23 +125,22 @@ impl Files {
 }
 
 fn encode(out: &mut Vec<u8>, sid: &str, op: &Op) {
-    let mut payload = Vec::with_capacity(sid.len() + 2 + 64);
-    match op {
-        Op::Put(bytes) => {
-            payload.push(1);
-            payload.push(sid.len() as u8);
-            payload.extend_from_slice(sid.as_bytes());
-            payload.extend_from_slice(bytes);
-        }
-        Op::Delete => {
-            payload.push(2);
-            payload.push(sid.len() as u8);
-            payload.extend_from_slice(sid.as_bytes());
-        }
-    }
-    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
-    out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
-    out.extend_from_slice(&payload);
+    let (kind, body): (u8, &[u8]) = match op {
+        Op::Put(bytes) => (1, bytes),
+        Op::Delete => (2, &[]),
+    };
+    let len = 2 + sid.len() + body.len();
+    out.reserve(8 + len);
+    out.extend_from_slice(&(len as u32).to_le_bytes());
+    let crc_at = out.len();
+    out.extend_from_slice(&[0; 4]);
+    let payload_at = out.len();
+    out.push(kind);
+    out.push(sid.len() as u8);
+    out.extend_from_slice(sid.as_bytes());
+    out.extend_from_slice(body);
+    let crc = crc32fast::hash(&out[payload_at..]);
+    out[crc_at..payload_at].copy_from_slice(&crc.to_le_bytes());
 }
 
 /// The complete records of a log, in order; the second value is the byte offset where a torn or
@@ -180,7 +196,9 @@ impl Journal {
             .map_err(|e| EnvError::io("open journal", &path, e))?;
         let (tx, rx) = mpsc::channel::<Job>();
         let stats = Arc::new(JournalStats::default());
+        let gate = Arc::new(Mutex::new(()));
         let committer = Committer {
+            gate: gate.clone(),
             log,
             path: path.clone(),
             files,
@@ -198,6 +216,7 @@ impl Journal {
             tx: Mutex::new(Some(tx)),
             thread: Mutex::new(Some(thread)),
             stats,
+            gate,
         })
     }
 
@@ -215,6 +234,7 @@ impl Journal {
             .is_ok()
         });
         if sent {
+            self.stats.submitted.fetch_add(1, Ordering::Relaxed);
             Ok(ack)
         } else {
             Err(EnvError::Journal(
@@ -231,6 +251,13 @@ impl Journal {
     /// The committer's counters.
     pub fn stats(&self) -> &JournalStats {
         &self.stats
+    }
+
+    /// Stops the committer from gathering its next batch until the guard is dropped (tests
+    /// queue records with it, then check they share one sync).
+    #[cfg(test)]
+    pub(crate) fn hold(&self) -> std::sync::MutexGuard<'_, ()> {
+        self.gate.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 
@@ -297,6 +324,7 @@ fn replay(path: &Path, files: &Files) -> Result<(), EnvError> {
 }
 
 struct Committer {
+    gate: Arc<Mutex<()>>,
     log: File,
     path: PathBuf,
     files: Files,
@@ -313,6 +341,7 @@ const BATCH_BYTES: usize = 64 << 20;
 impl Committer {
     fn run(mut self, rx: mpsc::Receiver<Job>) {
         while let Ok(first) = rx.recv() {
+            drop(self.gate.lock().unwrap_or_else(|p| p.into_inner()));
             let mut batch = vec![first];
             let mut bytes = 0;
             while bytes < BATCH_BYTES {
@@ -346,6 +375,7 @@ impl Committer {
     }
 
     fn commit(&mut self, batch: &[Job]) -> std::io::Result<()> {
+        let started = Instant::now();
         let mut buf = Vec::new();
         for job in batch {
             encode(&mut buf, &job.sid, &job.op);
@@ -354,77 +384,50 @@ impl Committer {
         if self.files.fsync {
             self.log.sync_data()?;
         }
+        let synced = Instant::now();
         self.written += buf.len() as u64;
-        for job in batch {
-            self.files.apply(&job.sid, &job.op)?;
-            self.dirty.insert(job.sid.clone());
+        // Every record is in the synced log now; a session's file only needs its last one.
+        let last: HashMap<&str, usize> = batch
+            .iter()
+            .enumerate()
+            .map(|(i, job)| (job.sid.as_str(), i))
+            .collect();
+        for (i, job) in batch.iter().enumerate() {
+            if last.get(job.sid.as_str()) == Some(&i) {
+                self.files.apply(&job.sid, &job.op)?;
+                self.dirty.insert(job.sid.clone());
+            }
         }
-        self.stats
+        let stats = &self.stats;
+        stats
+            .files_written
+            .fetch_add(last.len() as u64, Ordering::Relaxed);
+        stats
             .records
             .fetch_add(batch.len() as u64, Ordering::Relaxed);
-        self.stats.batches.fetch_add(1, Ordering::Relaxed);
+        stats.batches.fetch_add(1, Ordering::Relaxed);
+        stats
+            .max_batch
+            .fetch_max(batch.len() as u64, Ordering::Relaxed);
         if self.written >= self.checkpoint_bytes {
             self.files.sync(&self.dirty)?;
             self.log.set_len(0)?;
             self.log.sync_all()?;
             self.dirty.clear();
             self.written = 0;
-            self.stats.checkpoints.fetch_add(1, Ordering::Relaxed);
+            stats.checkpoints.fetch_add(1, Ordering::Relaxed);
         }
+        let nanos = |d: std::time::Duration| d.as_nanos().min(u64::MAX as u128) as u64;
+        stats
+            .sync_nanos
+            .fetch_add(nanos(synced - started), Ordering::Relaxed);
+        stats
+            .apply_nanos
+            .fetch_add(nanos(synced.elapsed()), Ordering::Relaxed);
         Ok(())
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn records_round_trip_and_a_torn_tail_is_dropped() {
-        let mut log = Vec::new();
-        encode(&mut log, "a", &Op::Put(b"{\"x\":1}".to_vec()));
-        encode(&mut log, "b-2", &Op::Delete);
-        let whole = log.len();
-        encode(&mut log, "c", &Op::Put(vec![7; 100]));
-        let (recs, torn) = decode(&log[..log.len() - 3]);
-        assert_eq!(torn, Some(whole));
-        assert_eq!(recs.len(), 2);
-        assert!(matches!(&recs[0], (s, Op::Put(b)) if s == "a" && b == b"{\"x\":1}"));
-        assert!(matches!(&recs[1], (s, Op::Delete) if s == "b-2"));
-        let mut bad = log.clone();
-        bad[whole + 9] ^= 0xff;
-        assert_eq!(decode(&bad).1, Some(whole));
-        assert_eq!(decode(&log).0.len(), 3);
-    }
-
-    #[test]
-    fn replay_brings_session_files_up_to_date_and_empties_the_log() {
-        let dir = tempfile::tempdir().unwrap();
-        for sub in ["sessions", "tmp"] {
-            fs::create_dir_all(dir.path().join(sub)).unwrap();
-        }
-        let mut log = Vec::new();
-        encode(&mut log, "s1", &Op::Put(b"old".to_vec()));
-        encode(&mut log, "s1", &Op::Put(b"new".to_vec()));
-        encode(&mut log, "s2", &Op::Put(b"gone".to_vec()));
-        encode(&mut log, "s2", &Op::Delete);
-        log.extend_from_slice(&[9, 0, 0]);
-        fs::write(dir.path().join("journal.log"), &log).unwrap();
-        let j = Journal::open(dir.path(), true, 1 << 20).unwrap();
-        assert_eq!(
-            fs::read(dir.path().join("sessions/s1.json")).unwrap(),
-            b"new"
-        );
-        assert!(!dir.path().join("sessions/s2.json").exists());
-        assert_eq!(
-            fs::metadata(dir.path().join("journal.log")).unwrap().len(),
-            0
-        );
-        j.commit("s3", Op::Put(b"three".to_vec())).unwrap();
-        assert_eq!(
-            fs::read(dir.path().join("sessions/s3.json")).unwrap(),
-            b"three"
-        );
-        assert!(fs::metadata(dir.path().join("journal.log")).unwrap().len() > 5);
-    }
-}
+#[path = "journal_tests.rs"]
+mod tests;

@@ -189,3 +189,67 @@ fn concurrent_writes_share_journal_syncs() {
         assert_eq!(shared[format!("t{t}")], json!(19), "{shared}");
     }
 }
+
+/// 16 writers, each in `apply` at the same time, to one shared session or to one session each:
+/// all 16 records must reach the journal while it is held (a writer keeping its session's lock
+/// across the wait would stop the others at the lock) and then share one sync, with the shared
+/// session's file written once.
+#[test]
+fn writers_waiting_together_share_one_sync_whether_one_session_or_many() {
+    use std::sync::atomic::Ordering::Relaxed;
+    for shared in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = ServerConfig {
+            fsync: true,
+            ..config(dir.path(), 1 << 30)
+        };
+        let store = Arc::new(SessionStore::open(bare_app(), &cfg).unwrap());
+        let stats = store.journal_stats();
+        let held = store.hold_journal();
+        let writers: Vec<_> = (0..16)
+            .map(|t| {
+                let store = store.clone();
+                std::thread::spawn(move || {
+                    let sid = if shared {
+                        "one".into()
+                    } else {
+                        format!("own-{t}")
+                    };
+                    let state = state_of(4 * 1024, &format!("w{t}"));
+                    let id = store.apply(&sid, Action::SetCurrent, Some(state)).unwrap();
+                    (sid, id)
+                })
+            })
+            .collect();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        while stats.submitted.load(Relaxed) < 16 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "shared={shared}: only {} of 16 writers reached the journal",
+                stats.submitted.load(Relaxed)
+            );
+            std::thread::yield_now();
+        }
+        drop(held);
+        let ids: Vec<(String, String)> = writers.into_iter().map(|w| w.join().unwrap()).collect();
+        assert_eq!(stats.records.load(Relaxed), 16);
+        assert_eq!(stats.batches.load(Relaxed), 1, "shared={shared}: {stats:?}");
+        let files = if shared { 1 } else { 16 };
+        assert_eq!(stats.files_written.load(Relaxed), files, "{stats:?}");
+        // What readers see now is what a restart reads back, and it is one of the writes.
+        let before: Vec<_> = ids
+            .iter()
+            .map(|(sid, _)| store.snapshot(sid).unwrap().state_id)
+            .collect();
+        assert!(before.iter().all(|id| ids.iter().any(|(_, w)| w == id)));
+        drop(Arc::into_inner(store).unwrap());
+        let store = SessionStore::open(bare_app(), &cfg).unwrap();
+        for ((sid, _), id) in ids.iter().zip(&before) {
+            assert_eq!(
+                &store.snapshot(sid).unwrap().state_id,
+                id,
+                "{sid} after restart"
+            );
+        }
+    }
+}

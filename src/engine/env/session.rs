@@ -127,6 +127,49 @@ impl State {
     }
 }
 
+/// An action with everything computed that does not depend on the session's current state
+/// (the new snapshot's JSON text and hash for `set` and `set_current`), so that a writer holds
+/// the session's lock only for what does.
+#[derive(Debug)]
+pub struct Prepared(Change);
+
+#[derive(Debug)]
+enum Change {
+    Set(State, String),
+    SetCurrent(State, String),
+    Merge(Value),
+    Reset,
+}
+
+impl Prepared {
+    /// Checks `state` (an object for every action but `reset`) and computes what it can.
+    pub fn new(app: &App, action: Action, state: Option<Value>) -> Result<Prepared, EnvError> {
+        let state = match (action, state) {
+            (Action::Reset, _) => return Ok(Prepared(Change::Reset)),
+            (_, Some(v @ Value::Object(_))) => v,
+            (_, Some(other)) => return Err(EnvError::StateNotObject(json_type(&other))),
+            (_, None) => return Err(EnvError::StateNotObject("nothing (missing `state`)")),
+        };
+        let fresh = |v: &Value| {
+            let s = State::new(v);
+            let id = state_id(&s.json);
+            (s, id)
+        };
+        Ok(Prepared(match action {
+            Action::Set => {
+                let (s, id) = fresh(&merged(&app.seed, state));
+                Change::Set(s, id)
+            }
+            Action::SetCurrent => {
+                let (s, id) = fresh(&state);
+                Change::SetCurrent(s, id)
+            }
+            Action::Merge => Change::Merge(state),
+            Action::Reset => Change::Reset,
+        }))
+    }
+}
+
 /// The parts of a `GET /go` body computed per state: everything but the two snapshot texts,
 /// which the body references instead of copying.
 #[derive(Debug, Clone)]
@@ -230,32 +273,32 @@ impl Snapshot {
         action: Action,
         state: Option<Value>,
     ) -> Result<(), EnvError> {
-        let state = match (action, state) {
-            (Action::Reset, _) => None,
-            (_, Some(v @ Value::Object(_))) => Some(v),
-            (_, Some(other)) => return Err(EnvError::StateNotObject(json_type(&other))),
-            (_, None) => return Err(EnvError::StateNotObject("nothing (missing `state`)")),
-        };
-        match (action, state) {
-            (Action::Reset, _) => *self = Snapshot::defaults(app),
-            (Action::Set, Some(s)) => {
-                let v = State::new(&merged(&app.seed, s));
+        let prepared = Prepared::new(app, action, state)?;
+        self.apply_prepared(app, prepared)
+    }
+
+    /// Applies an action whose new state was computed beforehand.
+    pub fn apply_prepared(&mut self, app: &App, prepared: Prepared) -> Result<(), EnvError> {
+        match prepared.0 {
+            Change::Reset => *self = Snapshot::defaults(app),
+            Change::Set(v, id) => {
                 self.initial = v.clone();
                 self.current = v;
                 self.has_custom_state = true;
+                self.state_id = id;
             }
-            (Action::SetCurrent, Some(s)) => {
-                self.current = State::new(&s);
+            Change::SetCurrent(v, id) => {
+                self.current = v;
                 self.has_custom_state = true;
+                self.state_id = id;
             }
-            (Action::Merge, Some(s)) => {
+            Change::Merge(s) => {
                 let base = self.current.value_in(app)?;
                 self.current = State::new(&merged(&base, s));
                 self.has_custom_state = true;
+                self.state_id = state_id(&self.current.json);
             }
-            (_, None) => {}
         }
-        self.state_id = state_id(&self.current.json);
         Ok(())
     }
 

@@ -26,7 +26,7 @@ use serde_json::Value;
 use super::apps::App;
 use super::body::Chunks;
 use super::journal::{self, Journal, JournalStats, Op};
-use super::session::{Action, GoParts, SessionFile, Snapshot};
+use super::session::{Action, GoParts, Prepared, SessionFile, Snapshot};
 use super::{validate_sid, EnvError, ServerConfig};
 
 /// Reads refresh a session's on-disk access time at most this often.
@@ -210,9 +210,11 @@ impl SessionStore {
 
     /// Applies a `POST /post` action and returns the new `state_id` once the write is durable.
     ///
-    /// The session's lock is held while the new state is computed and its journal record
-    /// queued (so writes to one session keep their order), not while the record is synced:
-    /// concurrent writes, to one session or many, share the sync.
+    /// What does not depend on the session's current state (the JSON text and hash of a `set`
+    /// or `set_current` state) is computed before the session's lock is taken; the lock is held
+    /// while the new snapshot is made and its journal record queued (so writes to one session
+    /// keep their order), not while the record is synced: concurrent writes, to one session or
+    /// many, share the sync.
     pub fn apply(
         &self,
         sid: &str,
@@ -220,6 +222,7 @@ impl SessionStore {
         state: Option<Value>,
     ) -> Result<String, EnvError> {
         validate_sid(sid)?;
+        let prepared = Prepared::new(&self.app, action, state)?;
         let slot_arc = self.slot(sid);
         let (seq, snap, ack) = {
             let mut slot = lock(&slot_arc);
@@ -229,7 +232,7 @@ impl SessionStore {
                 (None, Some(snap)) => snap.clone(),
                 (None, None) => Snapshot::defaults(&self.app),
             };
-            snap.apply(&self.app, action, state)?;
+            snap.apply_prepared(&self.app, prepared)?;
             self.admit(sid, snap.held_bytes() + SLOT_OVERHEAD)?;
             if action == Action::Reset {
                 let dir = self.uploads_dir(sid);
@@ -408,6 +411,12 @@ impl SessionStore {
     /// The group-commit journal's counters.
     pub fn journal_stats(&self) -> &JournalStats {
         self.journal.stats()
+    }
+
+    /// Holds the journal's committer before its next batch (see `Journal::hold`).
+    #[cfg(test)]
+    pub(crate) fn hold_journal(&self) -> MutexGuard<'_, ()> {
+        self.journal.hold()
     }
 
     /// Root directory of this app's sessions.
