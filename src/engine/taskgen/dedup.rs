@@ -160,7 +160,7 @@ pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
 /// instead of a scan per candidate, so the corpus is read once per batch, not once per candidate.
 pub fn best_cosines(rows: &[f32], dim: usize, cands: &[Vec<f32>]) -> Vec<f32> {
     let mut best = vec![f32::NEG_INFINITY; cands.len()];
-    let n = if dim == 0 { 0 } else { rows.len() / dim };
+    let n = rows.len().checked_div(dim).unwrap_or(0);
     let fit: Vec<usize> = (0..cands.len())
         .filter(|&i| cands[i].len() == dim)
         .collect();
