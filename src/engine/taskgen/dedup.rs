@@ -12,7 +12,10 @@
 //!    With a sentence embedder — by default the in-process all-MiniLM-L6-v2 of
 //!    [`crate::engine::embedder`], or an embeddings endpoint ([`super::embed`]) — its vectors are
 //!    checked as well ([`Dedup::admit_with`]); the character 3-gram check stays as a floor. Its
-//!    vectors also sit in one contiguous buffer scanned linearly.
+//!    vectors also sit in one contiguous buffer. The generator batches this check: candidates that
+//!    pass checks 1–3 are admitted tentatively ([`Dedup::propose`]), embedded together and settled
+//!    in order ([`Dedup::settle`]) against the corpus (one matrix product, [`best_cosines`]) and
+//!    the candidates kept before them; a rejected one is withdrawn.
 
 use std::collections::{BTreeMap, HashMap};
 
