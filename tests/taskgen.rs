@@ -13,6 +13,8 @@ use serde_json::Value;
 #[path = "providers/standin.rs"]
 mod standin;
 
+#[path = "taskgen/batched.rs"]
+mod batched;
 #[path = "taskgen/embed_standin.rs"]
 mod embed_standin;
 #[path = "taskgen/remote.rs"]

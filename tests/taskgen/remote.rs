@@ -136,7 +136,7 @@ fn embeddings_standin_failure_aborts_by_default_or_falls_back_counted() {
 }
 
 #[test]
-fn embeddings_standin_cli_checks_every_candidate_against_the_endpoint() {
+fn embeddings_standin_cli_checks_every_candidate_against_the_endpoint_in_batches() {
     let (base, seen) = embed_standin::start(false);
     let out = bin()
         .args([
@@ -168,10 +168,19 @@ fn embeddings_standin_cli_checks_every_candidate_against_the_endpoint() {
     assert_eq!(s["generated"], 12);
     assert_eq!(s["embeddings"], "standin-embed");
     assert_eq!(s["embedding_fallbacks"], 0);
-    let n = seen.lock().unwrap().requests.len();
+    let reqs = seen.lock().unwrap().requests.clone();
+    let inputs: usize = reqs
+        .iter()
+        .map(|r| r["input"].as_array().map_or(0, Vec::len))
+        .sum();
     assert!(
-        n >= 12,
-        "every admitted candidate was embedded ({n} requests)"
+        inputs >= 12,
+        "every admitted candidate was embedded ({inputs} texts)"
+    );
+    assert!(
+        reqs.len() < inputs,
+        "candidates are embedded in batches ({} requests for {inputs} texts)",
+        reqs.len()
     );
 }
 

@@ -12,7 +12,10 @@
 //!    With a sentence embedder — by default the in-process all-MiniLM-L6-v2 of
 //!    [`crate::engine::embedder`], or an embeddings endpoint ([`super::embed`]) — its vectors are
 //!    checked as well ([`Dedup::admit_with`]); the character 3-gram check stays as a floor. Its
-//!    vectors also sit in one contiguous buffer scanned linearly.
+//!    vectors also sit in one contiguous buffer. The generator batches this check: candidates that
+//!    pass checks 1–3 are admitted tentatively ([`Dedup::propose`]), embedded together and settled
+//!    in order ([`Dedup::settle`]) against the corpus (one matrix product, [`best_cosines`]) and
+//!    the candidates kept before them; a rejected one is withdrawn.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -63,10 +66,24 @@ pub struct Dedup {
     ext_dim: usize,
     /// Preloaded texts still to be embedded by the endpoint (document number, text).
     pending: Vec<(u32, String)>,
+    /// Candidates admitted by the cheap checks that await the sentence embedding ([`Dedup::settle`]).
+    tentative: Vec<Tentative>,
+    /// Documents withdrawn after a sentence-embedding rejection (skipped by the cheap checks).
+    dead: Vec<bool>,
+    /// How many documents are withdrawn.
+    withdrawn: u32,
     /// Rejections per reason name.
     pub rejections: BTreeMap<String, usize>,
     /// Candidates checked offline only because the endpoint failed (`on_error = "fallback"`).
     pub embedding_fallbacks: usize,
+}
+
+/// A candidate committed by the cheap checks, awaiting its sentence-embedding verdict.
+#[derive(Debug)]
+struct Tentative {
+    doc: u32,
+    keys: Vec<String>,
+    text: String,
 }
 
 /// A candidate that passed the offline checks, ready to be committed.
@@ -141,6 +158,48 @@ pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
     acc.iter().sum::<f32>() + tail
 }
 
+/// For each of `cands`, its largest cosine with the `dim`-wide rows of `rows` (−∞ when there are
+/// none, or for a candidate of another dimension): one matrix product (candle's gemm, all cores)
+/// instead of a scan per candidate, so the corpus is read once per batch, not once per candidate.
+pub fn best_cosines(rows: &[f32], dim: usize, cands: &[Vec<f32>]) -> Vec<f32> {
+    let mut best = vec![f32::NEG_INFINITY; cands.len()];
+    let n = rows.len().checked_div(dim).unwrap_or(0);
+    let fit: Vec<usize> = (0..cands.len())
+        .filter(|&i| cands[i].len() == dim)
+        .collect();
+    if n == 0 || fit.is_empty() {
+        return best;
+    }
+    let rows = &rows[..n * dim];
+    match product_max(rows, n, dim, cands, &fit) {
+        Ok(m) => fit.iter().zip(m).for_each(|(&i, c)| best[i] = c),
+        // Not expected (the shapes are consistent); the scan gives the same answer, slower.
+        Err(_) => {
+            for &i in &fit {
+                best[i] = rows
+                    .chunks_exact(dim)
+                    .map(|o| cosine(&cands[i], o))
+                    .fold(f32::NEG_INFINITY, f32::max);
+            }
+        }
+    }
+    best
+}
+
+fn product_max(
+    rows: &[f32],
+    n: usize,
+    dim: usize,
+    cands: &[Vec<f32>],
+    fit: &[usize],
+) -> candle_core::Result<Vec<f32>> {
+    use candle_core::{Device, Tensor};
+    let flat: Vec<f32> = fit.iter().flat_map(|&i| cands[i].iter().copied()).collect();
+    let c = Tensor::from_vec(flat, (fit.len(), dim), &Device::Cpu)?;
+    let r = Tensor::from_slice(rows, (n, dim), &Device::Cpu)?;
+    c.matmul(&r.t()?)?.max(1)?.to_vec1::<f32>()
+}
+
 impl Dedup {
     /// An empty corpus.
     pub fn new(cfg: &TaskgenConfig) -> Self {
@@ -150,28 +209,29 @@ impl Dedup {
         }
     }
 
-    /// Tasks admitted so far.
+    /// Tasks admitted so far (tentative ones included, withdrawn ones not).
     pub fn len(&self) -> usize {
-        self.docs as usize
+        (self.docs - self.withdrawn) as usize
     }
 
     /// True when nothing was admitted.
     pub fn is_empty(&self) -> bool {
-        self.docs == 0
+        self.len() == 0
     }
 
     /// Checks a candidate with the offline checks only; on success admits it. `apps` and
     /// `template` key the per-template cap.
     pub fn admit(&mut self, apps: &[&str], template: &str, text: &str) -> Result<(), Repeat> {
         let p = self.offline(apps, template, text)?;
-        self.commit(p, None);
+        self.commit(p);
         Ok(())
     }
 
-    /// Like [`Dedup::admit`], then (with an `embedder`) the endpoint's cosine against every earlier
-    /// task that has an endpoint vector. The outer error is an infrastructure failure (only with
-    /// `on_error = Fail`); with `Fallback` a failed call is counted in `embedding_fallbacks`, logged,
-    /// and the candidate is judged by the offline checks alone.
+    /// Like [`Dedup::admit`], then (with an `embedder`) the sentence embedding's cosine against
+    /// every earlier task that has such a vector: [`Dedup::propose`] then [`Dedup::settle`] of this
+    /// one candidate. The outer error is an infrastructure failure (only with `on_error = Fail`);
+    /// with `Fallback` a failed call is counted in `embedding_fallbacks`, logged, and the candidate
+    /// is judged by the offline checks alone.
     pub fn admit_with(
         &mut self,
         apps: &[&str],
@@ -180,37 +240,113 @@ impl Dedup {
         embedder: Option<&dyn Embedder>,
         on_error: OnError,
     ) -> Result<Result<(), Repeat>, EmbedError> {
-        let p = match self.offline(apps, template, text) {
-            Ok(p) => p,
-            Err(r) => return Ok(Err(r)),
-        };
+        if let Err(r) = self.propose(apps, template, text) {
+            return Ok(Err(r));
+        }
+        Ok(match self.settle(embedder, on_error)?.pop() {
+            Some(false) => Err(Repeat::NearDuplicate),
+            _ => Ok(()),
+        })
+    }
+
+    /// Runs the cheap checks on a candidate and, when it passes, admits it tentatively: later
+    /// candidates are checked against it at once, and [`Dedup::settle`] gives the
+    /// sentence-embedding verdict of every tentative candidate in one batched call.
+    pub fn propose(&mut self, apps: &[&str], template: &str, text: &str) -> Result<(), Repeat> {
+        let p = self.offline(apps, template, text)?;
+        self.tentative.push(Tentative {
+            doc: self.docs,
+            keys: p.keys.clone(),
+            text: text.to_string(),
+        });
+        self.commit(p);
+        Ok(())
+    }
+
+    /// Candidates proposed and not yet settled.
+    pub fn unsettled(&self) -> usize {
+        self.tentative.len()
+    }
+
+    /// The verdicts (true = kept) of the tentative candidates, in the order proposed. With an
+    /// `embedder` their texts are embedded in one call, then each is compared, in order, with
+    /// every earlier task's vector (one matrix product) and with the candidates kept before it in
+    /// this call; a rejected one is withdrawn (its template count and cheap-check entries no longer
+    /// count) and counted as `near_duplicate`. Without an embedder every candidate is kept. A
+    /// failed call: see [`Dedup::admit_with`] (with `Fallback` the candidates are kept on the cheap
+    /// checks alone).
+    pub fn settle(
+        &mut self,
+        embedder: Option<&dyn Embedder>,
+        on_error: OnError,
+    ) -> Result<Vec<bool>, EmbedError> {
         let Some(e) = embedder else {
-            self.commit(p, None);
-            return Ok(Ok(()));
+            return Ok(vec![true; std::mem::take(&mut self.tentative).len()]);
         };
-        self.embed_pending(e, on_error)?;
-        let v = match e.embed(&[text]) {
-            Ok(mut v) => v.pop(),
-            Err(err) if on_error == OnError::Fallback => {
-                tracing::warn!(error = %err, "embedding failed; candidate checked offline only");
-                self.embedding_fallbacks += 1;
-                None
+        let batch = std::mem::take(&mut self.tentative);
+        let texts: Vec<&str> = batch.iter().map(|t| t.text.as_str()).collect();
+        let answer = self.embed_pending(e, on_error).and_then(|()| {
+            let vs = e.embed(&texts)?;
+            if vs.len() == texts.len() {
+                Ok(vs)
+            } else {
+                Err(EmbedError::Config(format!(
+                    "the embedder returned {} vector(s) for {} text(s)",
+                    vs.len(),
+                    texts.len()
+                )))
             }
-            Err(err) => return Err(err),
+        });
+        let vs = match answer {
+            Ok(vs) => vs,
+            Err(err) if on_error == OnError::Fallback => {
+                tracing::warn!(error = %err, count = batch.len(), "embedding failed; candidates checked offline only");
+                self.embedding_fallbacks += batch.len();
+                return Ok(vec![true; batch.len()]);
+            }
+            // An infrastructure failure admits nothing: the candidates are withdrawn.
+            Err(err) => {
+                batch.into_iter().for_each(|t| self.withdraw(t));
+                return Err(err);
+            }
         };
-        if let Some(v) = &v {
-            let threshold = self.cfg.cosine_threshold;
-            if v.len() == self.ext_dim
-                && self
-                    .ext
-                    .chunks_exact(self.ext_dim)
-                    .any(|o| cosine(v, o) >= threshold)
-            {
-                return Ok(Err(self.reject(Repeat::NearDuplicate)));
+        if self.ext_dim == 0 {
+            self.ext_dim = vs.first().map_or(0, Vec::len);
+        }
+        let best = best_cosines(&self.ext, self.ext_dim, &vs);
+        let threshold = self.cfg.cosine_threshold;
+        let mut kept: Vec<usize> = Vec::new();
+        let mut out = Vec::with_capacity(batch.len());
+        for (i, t) in batch.into_iter().enumerate() {
+            let v = &vs[i];
+            let close = v.len() == self.ext_dim
+                && (best[i] >= threshold || kept.iter().any(|&j| cosine(v, &vs[j]) >= threshold));
+            if close {
+                self.withdraw(t);
+                self.reject(Repeat::NearDuplicate);
+                out.push(false);
+            } else {
+                if v.len() == self.ext_dim {
+                    kept.push(i);
+                }
+                out.push(true);
             }
         }
-        self.commit(p, v);
-        Ok(Ok(()))
+        for &i in &kept {
+            self.ext.extend_from_slice(&vs[i]);
+        }
+        Ok(out)
+    }
+
+    fn withdraw(&mut self, t: Tentative) {
+        for k in t.keys {
+            if let Some(n) = self.templates.get_mut(&k) {
+                *n = n.saturating_sub(1);
+            }
+        }
+        self.dead.resize(self.docs as usize, false);
+        self.dead[t.doc as usize] = true;
+        self.withdrawn += 1;
     }
 
     /// Embeds the preloaded corpus (in batches of `batch_size`) so candidates are compared with it
@@ -245,17 +381,16 @@ impl Dedup {
             return Err(self.reject(Repeat::NgramOverlap));
         }
         let v = embed(text);
-        if self
-            .vectors
-            .chunks_exact(DIM)
-            .any(|o| cosine(&v, o) >= self.cfg.cosine_threshold)
-        {
+        let dead = &self.dead;
+        if self.vectors.chunks_exact(DIM).enumerate().any(|(d, o)| {
+            cosine(&v, o) >= self.cfg.cosine_threshold && !dead.get(d).copied().unwrap_or(false)
+        }) {
             return Err(self.reject(Repeat::NearDuplicate));
         }
         Ok(Passed { keys, grams, v })
     }
 
-    fn commit(&mut self, p: Passed, ext: Option<Vec<f32>>) {
+    fn commit(&mut self, p: Passed) {
         for k in p.keys {
             *self.templates.entry(k).or_insert(0) += 1;
         }
@@ -264,9 +399,6 @@ impl Dedup {
             self.postings.entry(g).or_default().push(id);
         }
         self.vectors.extend_from_slice(&p.v);
-        if let Some(v) = ext {
-            self.push_ext(v);
-        }
         self.docs += 1;
     }
 
@@ -311,6 +443,9 @@ impl Dedup {
         for g in grams {
             if let Some(list) = self.postings.get(g) {
                 for &d in list {
+                    if self.dead.get(d as usize).copied().unwrap_or(false) {
+                        continue;
+                    }
                     let c = &mut self.shared[d as usize];
                     if *c == 0 {
                         self.touched.push(d);

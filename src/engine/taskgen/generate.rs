@@ -8,6 +8,7 @@ use rand::{Rng, SeedableRng};
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use super::books::{Books, Pending};
 use super::dedup::{Dedup, Repeat};
 use super::embed::{Embedder, OnError};
 use super::llm::{Brief, LlmAuthor};
@@ -200,7 +201,7 @@ pub fn generate_with(
         let j = rng.random_range(i..order.len());
         order.swap(i, j);
     }
-    let mut matrix = super::report::matrix_of(prior);
+    let mut books = Books::new(super::report::matrix_of(prior), leaves.len(), prior.len());
     let mut dedup = Dedup::new(cfg);
     for t in prior {
         let apps: Vec<&str> = t["domains"]
@@ -212,24 +213,35 @@ pub fn generate_with(
         }
     }
     let minimum = (cfg.min_app_share * req.n as f64).ceil() as u32;
-    let mut batch_apps: BTreeMap<&str, u32> = BTreeMap::new();
-    let mut leaf_counts = vec![0u32; leaves.len()];
-    let (mut tasks, mut rejections, mut candidates, mut exhausted, mut serial) =
-        (Vec::new(), BTreeMap::new(), 0, 0, 0u64);
+    let (mut rejections, mut candidates, mut exhausted, mut serial) = (BTreeMap::new(), 0, 0, 0u64);
+    // Candidates admitted by the cheap checks are embedded `window` at a time (one batched call);
+    // an LLM author gets each verdict at once, so a near-duplicate feeds its next attempt.
+    let window = match (hooks.embedder, hooks.author) {
+        (Some(_), None) => cfg.embeddings.batch_size.max(1),
+        _ => 1,
+    };
     let mut slot = 0usize;
-    while tasks.len() < req.n && slot < req.n * 3 {
-        let pass = pass_for(req, tasks.len());
+    loop {
+        let full = books.len() >= req.n || slot >= req.n * 3;
+        if full || dedup.unsettled() >= window {
+            books.settle(&mut dedup, hooks.embedder, hooks.on_embed_error)?;
+            if books.len() >= req.n || slot >= req.n * 3 {
+                break;
+            }
+            continue;
+        }
+        let pass = pass_for(req, books.len());
         let deficit: Vec<&str> = req
             .apps
             .iter()
             .map(String::as_str)
-            .filter(|a| batch_apps.get(a).copied().unwrap_or(0) < minimum)
+            .filter(|a| books.batch_apps.get(a).copied().unwrap_or(0) < minimum)
             .collect();
         let need: u32 = deficit
             .iter()
-            .map(|a| minimum - batch_apps.get(a).copied().unwrap_or(0))
+            .map(|a| minimum - books.batch_apps.get(a).copied().unwrap_or(0))
             .sum();
-        let forced = (req.n - tasks.len()) as u32 <= need;
+        let forced = (req.n - books.len()) as u32 <= need;
         let eligible: Vec<usize> = (0..leaves.len())
             .filter(|&i| !forced || leaves[i].1.iter().any(|a| deficit.contains(a)))
             .filter(|&i| {
@@ -255,7 +267,7 @@ pub fn generate_with(
             _ => {
                 let opts: Vec<(f64, usize)> = group
                     .iter()
-                    .map(|&i| (1.0 / (1.0 + f64::from(leaf_counts[i])), i))
+                    .map(|&i| (1.0 / (1.0 + f64::from(books.leaf_counts[i])), i))
                     .collect();
                 if opts.is_empty() {
                     order[slot % order.len()]
@@ -276,7 +288,7 @@ pub fn generate_with(
         for attempt in 0..cfg.max_attempts {
             candidates += 1;
             serial += 1;
-            let cell = matrix.draw(
+            let cell = books.matrix.draw(
                 &mut rng,
                 platform(apps),
                 task_type,
@@ -343,13 +355,7 @@ pub fn generate_with(
                 ));
                 continue;
             }
-            if let Err(r) = dedup.admit_with(
-                &cand.apps,
-                &cand.template_sig,
-                &cand.instruction,
-                hooks.embedder,
-                hooks.on_embed_error,
-            )? {
+            if let Err(r) = dedup.propose(&cand.apps, &cand.template_sig, &cand.instruction) {
                 rejected = Some(format!("{} ({})", r.name(), repeat_hint(r)));
                 continue;
             }
@@ -357,19 +363,14 @@ pub fn generate_with(
                 difficulty: cand.difficulty.clone(),
                 ..cell
             };
-            let leaf_key = format!("{}:{}", leaf.app, leaf.path);
-            matrix.record(&cell, &cand.apps, Some(&leaf_key));
-            for a in &cand.apps {
-                *batch_apps.entry(a).or_insert(0) += 1;
-            }
-            leaf_counts[li] += 1;
             let (domain, prefix) = if cand.apps.len() > 1 {
                 ("cross_app".to_string(), "cross".to_string())
             } else {
                 (cand.apps[0].to_string(), cand.apps[0].replace('-', ""))
             };
+            let leaf_key = format!("{}:{}", leaf.app, leaf.path);
             let mut task = json!({
-                "task_id": format!("{prefix}_{}-s{}_{:05}", leaf.recipe.replace('_', "-"), req.seed, prior.len() + tasks.len() + 1),
+                "task_id": "",
                 "task_instruction": cand.instruction,
                 "context": cand.context,
                 "difficulty": cell.difficulty,
@@ -386,25 +387,37 @@ pub fn generate_with(
             for (k, v) in cand.extra {
                 task[k] = v;
             }
-            tasks.push(task);
+            books.add(Pending {
+                task,
+                id_stem: format!("{prefix}_{}-s{}", leaf.recipe.replace('_', "-"), req.seed),
+                cell,
+                apps: cand.apps,
+                leaf: li,
+                leaf_key,
+            });
+            if window == 1 && books.settle(&mut dedup, hooks.embedder, hooks.on_embed_error)? > 0 {
+                let r = Repeat::NearDuplicate;
+                rejected = Some(format!("{} ({})", r.name(), repeat_hint(r)));
+                continue;
+            }
             admitted = true;
             break;
         }
         if !admitted {
             exhausted += 1;
             // A saturated leaf: make inverse-frequency draws avoid it for a while.
-            leaf_counts[li] += 4;
+            books.leaf_counts[li] += 4;
         }
     }
     for (k, v) in &dedup.rejections {
         *rejections.entry(k.clone()).or_insert(0) += v;
     }
     Ok(Batch {
-        tasks,
+        tasks: books.tasks,
         rejections,
         candidates,
         exhausted,
-        matrix,
+        matrix: books.matrix,
         embedding_fallbacks: dedup.embedding_fallbacks,
     })
 }

@@ -71,6 +71,37 @@ fn bump(m: &mut BTreeMap<String, u32>, k: &str) {
     *m.entry(k.to_string()).or_insert(0) += 1;
 }
 
+/// The two kinds of count maps [`Matrix`] keeps: decrement a key, removing it at zero.
+trait Counts<K, Q: ?Sized> {
+    fn decrement(&mut self, k: &Q);
+}
+
+impl<K: Ord + std::borrow::Borrow<Q>, Q: Ord + ?Sized> Counts<K, Q> for BTreeMap<K, u32> {
+    fn decrement(&mut self, k: &Q) {
+        if let Some(n) = self.get_mut(k) {
+            *n -= 1;
+            if *n == 0 {
+                self.remove(k);
+            }
+        }
+    }
+}
+
+impl<K, Q> Counts<K, Q> for std::collections::HashMap<K, u32>
+where
+    K: std::hash::Hash + Eq + std::borrow::Borrow<Q>,
+    Q: std::hash::Hash + Eq + ?Sized,
+{
+    fn decrement(&mut self, k: &Q) {
+        if let Some(n) = self.get_mut(k) {
+            *n -= 1;
+            if *n == 0 {
+                self.remove(k);
+            }
+        }
+    }
+}
+
 impl Matrix {
     /// Records one task.
     pub fn record(&mut self, cell: &Cell, apps: &[&str], leaf: Option<&str>) {
@@ -96,6 +127,32 @@ impl Matrix {
             bump(&mut self.leaves, l);
         }
         self.total += 1;
+    }
+
+    /// Undoes one [`Matrix::record`] of the same arguments (a task admitted tentatively and then
+    /// rejected by the sentence-embedding check); counts that reach zero disappear, as if never
+    /// recorded.
+    pub fn forget(&mut self, cell: &Cell, apps: &[&str], leaf: Option<&str>) {
+        self.cells.decrement(cell);
+        let d = DIFFICULTIES.iter().position(|x| *x == cell.difficulty);
+        let c = CATEGORIES.iter().position(|x| *x == cell.category);
+        let s = SCENARIOS.iter().position(|x| *x == cell.scenario);
+        if let (Some(d), Some(c), Some(s)) = (d, c, s) {
+            self.fast
+                .decrement(&(pt_key(&cell.platform, &cell.task_type), d, c, s));
+        }
+        self.categories.decrement(&cell.category);
+        self.difficulties.decrement(&cell.difficulty);
+        self.scenarios.decrement(&cell.scenario);
+        self.platforms.decrement(&cell.platform);
+        self.task_types.decrement(&cell.task_type);
+        for a in apps {
+            self.apps.decrement(*a);
+        }
+        if let Some(l) = leaf {
+            self.leaves.decrement(l);
+        }
+        self.total = self.total.saturating_sub(1);
     }
 
     fn share(m: &BTreeMap<String, u32>, k: &str, total: u32) -> f64 {

@@ -4,6 +4,7 @@
 //!
 //! Deterministic for a seed: the same request and seed give byte-identical task JSON.
 
+mod books;
 pub mod dedup;
 pub mod embed;
 pub mod generate;
