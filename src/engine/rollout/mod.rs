@@ -21,6 +21,7 @@ pub mod stage;
 pub mod trial;
 pub mod ui_exec;
 pub mod ui_plan;
+pub mod vlm;
 
 use serde::{Deserialize, Serialize};
 
