@@ -77,6 +77,8 @@ pub struct RolloutConfig {
     pub command_timeout_secs: f64,
     /// Judge provider spec (`openai:MODEL@URL`, `anthropic:MODEL`); empty = no judge (reward alone).
     pub judge: String,
+    /// VLM policies (`vlm:openai:…`, `anthropic:…`, `openai-responses:…`): `[rollout.vlm]`.
+    pub vlm: vlm::VlmConfig,
 }
 
 impl Default for RolloutConfig {
@@ -87,6 +89,7 @@ impl Default for RolloutConfig {
             trivial_keep_fraction: 0.0,
             command_timeout_secs: 1800.0,
             judge: String::new(),
+            vlm: vlm::VlmConfig::default(),
         }
     }
 }

@@ -6,12 +6,26 @@
 //!   and a renderer (stand-ins, exports).
 //! - [`coords`]: coordinate spaces (screen pixels, Qwen smart resize, relative 0–999 and 0–1) and
 //!   the size the screenshot is sent at.
+//! - [`wire`]: the conversation and the [`Wire`] each API implements — [`chat`] (chat
+//!   completions + a text format), [`anthropic`] (`computer_20250124`), [`responses`]
+//!   (`computer_use_preview`).
+//! - [`episode`]: the step loop (C.1.3); [`policy`]: the loop as a teacher [`crate::engine::rollout::Policy`]
+//!   on a provisioned screen; [`config`]: `[rollout.vlm]`.
 
+pub mod anthropic;
 pub mod args;
+pub mod chat;
+pub mod config;
 pub mod coords;
+pub mod episode;
+pub mod image;
+pub mod policy;
+pub mod prompt;
 pub mod qwen_json;
 pub mod qwen_xml;
+pub mod responses;
 pub mod uitars;
+pub mod wire;
 
 use std::fmt;
 use std::str::FromStr;
@@ -20,7 +34,14 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 pub use args::ArgCtx;
+pub use config::VlmConfig;
 pub use coords::{smart_resize, CoordSpace, Coords};
+pub use episode::{run_episode, Ending, Episode, LoopLimits};
+pub use policy::{
+    is_vlm_spec, open_chromium, vlm_policy, wire_from_spec, ChromiumScreen, ScreenProvision,
+    VlmPolicy,
+};
+pub use wire::{Sampling, Wire, HISTORY_PLACEHOLDER};
 
 use crate::engine::rollout::screen::ComputerAction;
 
