@@ -12,6 +12,7 @@ mod vlm_support;
 
 mod vlm {
     pub mod anthropic;
+    pub mod calibrate;
     pub mod chat;
     pub mod failures;
     pub mod responses;

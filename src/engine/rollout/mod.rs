@@ -7,6 +7,8 @@
 //! - [`command`]: an external agent harness started with the instruction and environment handles.
 //! - [`trial`]: one trial; [`judge`]: the optional LLM judge; [`inclusion`]: the A.4.2 rule;
 //!   [`stage`]: N trials of one tuple, stored, and the stage's decision.
+//! - [`vlm`]: VLM teachers through a screen (action formats, coordinate spaces, the step loop,
+//!   three wire formats); [`spec`]: policy spec strings.
 //! - [`ui_plan`]: the `ui-oracle` probe's declarative plans, target resolution and recorded steps;
 //!   [`ui_exec`]: performs such a plan on a live screen.
 
@@ -17,6 +19,7 @@ pub mod judge;
 pub mod policy;
 pub mod refine;
 pub mod screen;
+pub mod spec;
 pub mod stage;
 pub mod trial;
 pub mod ui_exec;

@@ -14,6 +14,7 @@
 
 pub mod anthropic;
 pub mod args;
+pub mod calibrate;
 pub mod chat;
 pub mod config;
 pub mod coords;
