@@ -319,6 +319,8 @@ backoff_base_ms = 1000
 api_key_env = ""
 input_price_per_mtok = 0.0
 output_price_per_mtok = 0.0
+# Anthropic's computer tool version ("computer_20250124" or its successor "computer_20251124").
+anthropic_tool = "computer_20250124"
 # The page the screen shows ({addr}, {sid}, {app} from the trial's first web app).
 screen_url = ""
 

@@ -1,5 +1,6 @@
 //! `anthropic:MODEL[@BASE_URL]`: the Messages API with Anthropic's computer tool
-//! (`computer_20250124`, beta header `computer-use-2025-01-24`). The model calls `tool_use`
+//! (`computer_20250124`, beta header `computer-use-2025-01-24`; its successor
+//! `computer_20251124` / `computer-use-2025-11-24` by `[rollout.vlm] anthropic_tool`). The model calls `tool_use`
 //! blocks named `computer`; each is answered by a `tool_result` (an error text with
 //! `is_error`, or the screenshot as an image block on the turn's last result). A reply without a
 //! `tool_use` ends the episode (the model considers the task done).
@@ -17,10 +18,8 @@ use crate::engine::providers::http::{build_client, post_json};
 use crate::engine::providers::{excerpt, ProviderConfig, ProviderError};
 use crate::engine::rollout::screen::ComputerAction;
 
-/// The tool type sent (the version current when this was written).
+/// The tool type sent by default.
 pub const TOOL_TYPE: &str = "computer_20250124";
-/// The beta flag that enables it.
-pub const BETA: &str = "computer-use-2025-01-24";
 /// The tool's name.
 pub const TOOL: &str = "computer";
 
@@ -29,14 +28,43 @@ pub struct AnthropicWire {
     cfg: ProviderConfig,
     client: Client,
     space: CoordSpace,
+    tool_type: String,
+    beta: String,
+}
+
+/// The beta flag of a tool version: `computer_YYYYMMDD` → `computer-use-YYYY-MM-DD`.
+pub fn beta_of(tool_type: &str) -> Result<String, String> {
+    let date = tool_type
+        .strip_prefix("computer_")
+        .filter(|d| d.len() == 8 && d.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| {
+            format!("anthropic_tool `{tool_type}` is not a computer tool version like computer_20250124")
+        })?;
+    Ok(format!(
+        "computer-use-{}-{}-{}",
+        &date[..4],
+        &date[4..6],
+        &date[6..]
+    ))
 }
 
 impl AnthropicWire {
     /// The wire for an `anthropic` provider config.
-    pub fn new(cfg: ProviderConfig, space: CoordSpace) -> Result<AnthropicWire, ProviderError> {
+    pub fn new(
+        cfg: ProviderConfig,
+        space: CoordSpace,
+        tool_type: &str,
+    ) -> Result<AnthropicWire, ProviderError> {
         cfg.validate()?;
+        let beta = beta_of(tool_type).map_err(ProviderError::Config)?;
         let client = build_client(&cfg)?;
-        Ok(AnthropicWire { cfg, client, space })
+        Ok(AnthropicWire {
+            cfg,
+            client,
+            space,
+            tool_type: tool_type.to_string(),
+            beta,
+        })
     }
 
     fn headers(&self) -> Result<HeaderMap, ProviderError> {
@@ -53,7 +81,10 @@ impl AnthropicWire {
             HeaderValue::from_str(&self.cfg.anthropic_version)
                 .map_err(|_| bad("anthropic_version"))?,
         );
-        h.insert("anthropic-beta", HeaderValue::from_static(BETA));
+        h.insert(
+            "anthropic-beta",
+            HeaderValue::from_str(&self.beta).map_err(|_| bad("the beta flag"))?,
+        );
         Ok(h)
     }
 }
@@ -106,6 +137,7 @@ fn user_turn(obs: &Observation, call_ids: &[String]) -> Value {
 /// The request body (public to the crate for wire tests).
 pub(crate) fn request_body(
     cfg: &ProviderConfig,
+    tool_type: &str,
     convo: &Conversation,
     coords: &Coords,
     s: &Sampling,
@@ -131,7 +163,7 @@ pub(crate) fn request_body(
         "temperature": s.temperature,
         "system": "You operate a computer through the computer tool to complete the user's task. \
                    When the task is complete, reply without calling the tool.",
-        "tools": [{"type": TOOL_TYPE, "name": TOOL, "display_width_px": coords.image.0,
+        "tools": [{"type": tool_type, "name": TOOL, "display_width_px": coords.image.0,
                    "display_height_px": coords.image.1, "display_number": 1}],
         "messages": messages,
     });
@@ -207,7 +239,7 @@ impl Wire for AnthropicWire {
         cursor: Option<(i32, i32)>,
     ) -> Result<Reply, ProviderError> {
         let url = format!("{}/v1/messages", self.cfg.base_url_or_default());
-        let body = request_body(&self.cfg, convo, coords, sampling);
+        let body = request_body(&self.cfg, &self.tool_type, convo, coords, sampling);
         let ex = post_json(&self.client, &self.cfg, &url, self.headers()?, &body, None)?;
         let content = ex
             .body

@@ -44,6 +44,9 @@ pub struct VlmConfig {
     pub input_price_per_mtok: f64,
     /// USD per million output tokens.
     pub output_price_per_mtok: f64,
+    /// Anthropic's computer tool version (`computer_20250124`, `computer_20251124`); the beta
+    /// header follows from it.
+    pub anthropic_tool: String,
     /// The page the screen shows (`{addr}`, `{sid}`, `{app}` are filled from the trial's first
     /// web app); empty = the environment's own screen, when it has one.
     pub screen_url: String,
@@ -66,6 +69,7 @@ impl Default for VlmConfig {
             api_key_env: String::new(),
             input_price_per_mtok: 0.0,
             output_price_per_mtok: 0.0,
+            anthropic_tool: super::anthropic::TOOL_TYPE.into(),
             screen_url: String::new(),
         }
     }

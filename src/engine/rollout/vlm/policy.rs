@@ -167,8 +167,12 @@ pub fn wire_from_spec(spec: &str, cfg: &VlmConfig) -> Result<Arc<dyn Wire>, Stri
         return Ok(Arc::new(wire));
     }
     if spec.starts_with("anthropic:") {
-        let wire = AnthropicWire::new(provider(spec)?, space(CoordSpace::Pixels)?)
-            .map_err(|e| e.to_string())?;
+        let wire = AnthropicWire::new(
+            provider(spec)?,
+            space(CoordSpace::Pixels)?,
+            &cfg.anthropic_tool,
+        )
+        .map_err(|e| e.to_string())?;
         return Ok(Arc::new(wire));
     }
     if let Some(rest) = spec.strip_prefix("openai-responses:") {

@@ -359,3 +359,17 @@ fn fuzzed_replies_give_actions_or_readable_errors() {
     }
     assert!(oks > 0, "some mutated replies still parse");
 }
+
+#[test]
+fn anthropic_tool_versions_give_their_beta_flags() {
+    assert_eq!(
+        anthropic::beta_of("computer_20250124").as_deref(),
+        Ok("computer-use-2025-01-24")
+    );
+    assert_eq!(
+        anthropic::beta_of("computer_20251124").as_deref(),
+        Ok("computer-use-2025-11-24")
+    );
+    assert!(anthropic::beta_of("computer_2025").is_err());
+    assert!(anthropic::beta_of("bash_20250124").is_err());
+}
