@@ -14,6 +14,10 @@ mod rig;
 mod standin;
 #[path = "filter/teacher.rs"]
 mod teacher;
+#[path = "vlm_support.rs"]
+mod vlm_support;
+#[path = "filter/vlm_teacher.rs"]
+mod vlm_teacher;
 
 use std::sync::Arc;
 

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use super::context::{load_config, open_leases, open_store};
 use super::loop_env::with_loop_runtime;
@@ -19,20 +19,10 @@ use crate::engine::providers::{provider_from_spec, ProviderConfig};
 use crate::engine::rollout::batch::STAGE as ROLLOUT_STAGE;
 use crate::engine::rollout::command::CommandPolicy;
 use crate::engine::rollout::judge::{Judge, LlmJudge};
+use crate::engine::rollout::spec::policy_from_spec;
 use crate::engine::rollout::stage::{Conclusion, StageOptions};
-use crate::engine::rollout::{rollout_task, NoopPolicy, OraclePolicy, Policy};
+use crate::engine::rollout::{rollout_task, Policy, PolicyKind};
 use crate::engine::store::{TaskFilter, TupleStatus};
-
-/// Built-in policies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PolicyArg {
-    /// Replays the golden patch: every trial must score 1.0 (probe).
-    Oracle,
-    /// Does nothing: every trial must score 0.0 (probe).
-    Noop,
-    /// An external agent (--command); its scores decide inclusion (teacher).
-    Command,
-}
 
 /// Arguments of `rollout`.
 #[derive(Debug, Args)]
@@ -52,12 +42,16 @@ it, needs_human. Without --judge the reward score decides alone (said in the \
 decision). A failed trial (agent, reward or judge error) means no decision, never a 0 score.\n\n\
 Exit status: 0 all good, 1 a probe found a defect or a trial failed, 2 usage error.\n\n\
 Examples:\n  tuplewright rollout --policy oracle\n  tuplewright rollout --policy noop --tasks mail_archive_003\n  \
-tuplewright rollout --policy command --command 'my-agent --task \"$TW_INSTRUCTION\"' --trials 3 --judge anthropic:claude-sonnet-4-5"
+tuplewright rollout --policy command --command 'my-agent --task \"$TW_INSTRUCTION\"' --trials 3 --judge anthropic:claude-sonnet-4-5\n  \
+tuplewright rollout --policy vlm:openai:Qwen/Qwen2.5-VL-7B-Instruct@http://127.0.0.1:8000/v1 --trials 4"
 )]
 pub struct RolloutArgs {
-    /// The policy.
-    #[arg(long, value_enum, default_value = "oracle")]
-    pub policy: PolicyArg,
+    /// The policy: `oracle` (probe: golden patch, must score 1.0), `noop` (probe: must score 0.0),
+    /// `command` (an external agent, --command), or a VLM teacher acting through a screen:
+    /// `vlm:openai:MODEL[@BASE_URL]`, `anthropic:MODEL[@BASE_URL]`, `openai-responses:MODEL[@BASE_URL]`
+    /// (settings in [rollout.vlm]).
+    #[arg(long, default_value = "oracle")]
+    pub policy: String,
     /// Trials per tuple (default: 1 for probes, 3 for command).
     #[arg(long)]
     pub trials: Option<u32>,
@@ -112,21 +106,21 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
         .judge
         .clone()
         .or_else(|| Some(defaults.judge.clone()).filter(|j| !j.trim().is_empty()));
-    let policy: Box<dyn Policy> = match args.policy {
-        PolicyArg::Oracle => Box::new(OraclePolicy),
-        PolicyArg::Noop => Box::new(NoopPolicy),
-        PolicyArg::Command => Box::new(CommandPolicy {
+    let policy: Box<dyn Policy> = if args.policy == "command" {
+        Box::new(CommandPolicy {
             command: args
                 .command
                 .clone()
                 .ok_or_else(|| anyhow::anyhow!("--policy command needs --command CMD"))?,
             timeout: Duration::from_secs_f64(command_timeout.max(1.0)),
-        }),
+        })
+    } else {
+        policy_from_spec(&args.policy, defaults, &config.screen).map_err(|e| anyhow::anyhow!(e))?
     };
     if !(0.0..=1.0).contains(&trivial_keep) || delta <= 0.0 {
         anyhow::bail!("--trivial-keep must be in [0, 1] and --delta above 0");
     }
-    let teacher = args.policy == PolicyArg::Command;
+    let teacher = policy.kind() == PolicyKind::Teacher;
     let trials = args
         .trials
         .unwrap_or(if teacher { defaults.trials } else { 1 });

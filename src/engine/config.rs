@@ -298,6 +298,34 @@ command_timeout_secs = 1800.0
 # Judge provider spec; empty = no judge (reward alone).
 judge = ""
 
+[rollout.vlm]
+# VLM policies (`rollout --policy vlm:openai:MODEL[@URL] | anthropic:MODEL | openai-responses:MODEL`).
+# Action format of vlm:openai models: "qwen-xml", "qwen-json", "uitars"; "" = by model family.
+format = ""
+# Coordinate space: "pixels", "smart-resize[:FACTOR:MIN:MAX]", "smart-resize:paper", "rel1000",
+# "rel1"; "" = the format's or provider's own.
+coords = ""
+# Step loop (paper C.1.3): turns, screenshots kept in context, output tokens per turn.
+max_turns = 100
+history_n = 100
+max_new_tokens = 2048
+temperature = 1.0
+top_p = 1.0
+# Pause before the screenshot that ends a turn (ms).
+settle_ms = 300
+# Model requests: timeout (s), retries of 429/5xx/timeouts (at most 5), first backoff (ms).
+request_timeout_secs = 300.0
+max_retries = 5
+backoff_base_ms = 1000
+# The API key's variable ("" = OPENAI_API_KEY / ANTHROPIC_API_KEY) and prices (USD per Mtok).
+api_key_env = ""
+input_price_per_mtok = 0.0
+output_price_per_mtok = 0.0
+# Anthropic's computer tool version ("computer_20250124" or its successor "computer_20251124").
+anthropic_tool = "computer_20250124"
+# The page the screen shows ({addr}, {sid}, {app} from the trial's first web app).
+screen_url = ""
+
 [taskgen]
 # Who writes (t, c): "scripted", "openai:MODEL[@BASE_URL]" or "anthropic:MODEL" (--agent overrides).
 agent = "scripted"

@@ -24,9 +24,8 @@ use crate::engine::harness::session::with_loop_runtime;
 use crate::engine::harness::{run_batch_controlled, BatchOptions, Bus, JobControl};
 use crate::engine::lease::LeaseKeeper;
 use crate::engine::rollout::batch::rollout_batch;
-use crate::engine::rollout::command::CommandPolicy;
 use crate::engine::rollout::stage::StageOptions;
-use crate::engine::rollout::{NoopPolicy, OraclePolicy, Policy, RolloutConfig};
+use crate::engine::rollout::{Policy, RolloutConfig};
 use crate::engine::sandbox::Isolation;
 use crate::engine::store::{Store, TupleStatus};
 
@@ -309,17 +308,20 @@ fn start_run(
     })
 }
 
-/// `oracle`, `noop` or `command:CMD`.
+/// `oracle`, `noop`, `command:CMD` or a VLM spec (see [`crate::engine::rollout::spec`]).
 pub fn parse_policy(spec: &str) -> anyhow::Result<Box<dyn Policy + Send>> {
-    Ok(match spec {
-        "oracle" => Box::new(OraclePolicy),
-        "noop" => Box::new(NoopPolicy),
-        s if s.starts_with("command:") && s.len() > "command:".len() => Box::new(CommandPolicy {
-            command: s["command:".len()..].to_string(),
-            timeout: Duration::from_secs_f64(RolloutConfig::default().command_timeout_secs),
-        }),
-        other => anyhow::bail!("unknown rollout policy `{other}` (oracle, noop or command:CMD)"),
-    })
+    let cfg = crate::engine::config::Config::default();
+    parse_policy_with(spec, &cfg.rollout, &cfg.screen)
+}
+
+/// [`parse_policy`] with the project's `[rollout]` and `[screen]`.
+pub fn parse_policy_with(
+    spec: &str,
+    rollout: &RolloutConfig,
+    screen: &crate::engine::screen::ScreenConfig,
+) -> anyhow::Result<Box<dyn Policy + Send>> {
+    crate::engine::rollout::spec::policy_from_spec(spec, rollout, screen)
+        .map_err(|e| anyhow::anyhow!(e))
 }
 
 fn start_rollouts(
@@ -332,7 +334,7 @@ fn start_rollouts(
     if ids.is_empty() {
         anyhow::bail!("no tuple selected");
     }
-    let policy = parse_policy(policy)?;
+    let policy = parse_policy_with(policy, &settings.config.rollout, &settings.config.screen)?;
     let bus = Arc::new(open_bus(settings)?);
     let leases = open_leases(settings)?;
     // A flag of the job's own: cancel takes effect between tuples (trials are never abandoned).

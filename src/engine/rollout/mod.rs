@@ -7,6 +7,8 @@
 //! - [`command`]: an external agent harness started with the instruction and environment handles.
 //! - [`trial`]: one trial; [`judge`]: the optional LLM judge; [`inclusion`]: the A.4.2 rule;
 //!   [`stage`]: N trials of one tuple, stored, and the stage's decision.
+//! - [`vlm`]: VLM teachers through a screen (action formats, coordinate spaces, the step loop,
+//!   three wire formats); [`spec`]: policy spec strings.
 //! - [`ui_plan`]: the `ui-oracle` probe's declarative plans, target resolution and recorded steps;
 //!   [`ui_exec`]: performs such a plan on a live screen.
 
@@ -17,10 +19,12 @@ pub mod judge;
 pub mod policy;
 pub mod refine;
 pub mod screen;
+pub mod spec;
 pub mod stage;
 pub mod trial;
 pub mod ui_exec;
 pub mod ui_plan;
+pub mod vlm;
 
 use serde::{Deserialize, Serialize};
 
@@ -76,6 +80,8 @@ pub struct RolloutConfig {
     pub command_timeout_secs: f64,
     /// Judge provider spec (`openai:MODEL@URL`, `anthropic:MODEL`); empty = no judge (reward alone).
     pub judge: String,
+    /// VLM policies (`vlm:openai:…`, `anthropic:…`, `openai-responses:…`): `[rollout.vlm]`.
+    pub vlm: vlm::VlmConfig,
 }
 
 impl Default for RolloutConfig {
@@ -86,6 +92,7 @@ impl Default for RolloutConfig {
             trivial_keep_fraction: 0.0,
             command_timeout_secs: 1800.0,
             judge: String::new(),
+            vlm: vlm::VlmConfig::default(),
         }
     }
 }

@@ -136,6 +136,21 @@ fn roll(
         bus.write(|tx| {
             let id = tx.record_rollout(&t.record)?;
             tx.record_rollout_states(id, &t.states)?;
+            // A model policy's tokens, one row per turn, under the `rollout` stage.
+            for turn in t.record.detail["actions"].as_array().into_iter().flatten() {
+                let tokens = |k: &str| turn.get(k).and_then(serde_json::Value::as_i64);
+                if let (Some(input), Some(output)) =
+                    (tokens("input_tokens"), tokens("output_tokens"))
+                {
+                    let usage = Usage {
+                        stage: super::batch::STAGE.into(),
+                        model: turn["model"].as_str().unwrap_or_default().to_string(),
+                        input_tokens: input,
+                        output_tokens: output,
+                    };
+                    tx.record_usage(Some(task_id), None, &usage)?;
+                }
+            }
             if let Some(j) = &t.judge {
                 let usage = Usage {
                     stage: "judge".into(),

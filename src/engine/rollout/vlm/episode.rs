@@ -1,0 +1,242 @@
+//! The step loop (paper C.1.3): screenshot → model → actions → execute → repeat, until
+//! `terminate`, `call_user` or `max_turns`. Only the last `history_n` screenshots stay in the
+//! context (older ones become [`super::wire::HISTORY_PLACEHOLDER`]); a reply that cannot be parsed is
+//! re-prompted with the parser's error; an action the screen refuses returns its error as the
+//! observation (the rest of that turn's batch is skipped); a sampler that still fails after its
+//! retries, or a screen that dies, ends the episode as infrastructure — never a score.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use super::image::model_image;
+use super::pointer;
+use super::wire::{Conversation, Observation, Reply, Sampling, Wire};
+use crate::engine::agents::Usage;
+use crate::engine::rollout::screen::ComputerAction;
+use crate::engine::rollout::ui_plan::Step;
+use crate::engine::rollout::RolloutError;
+use crate::engine::screen::{ActionError, Screen};
+
+/// Budgets of one episode (`[rollout.vlm]`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LoopLimits {
+    /// Model turns at most.
+    pub max_turns: u32,
+    /// Screenshots kept in the context.
+    pub history_n: u32,
+    /// Pause before the screenshot that ends a turn, so the page has redrawn.
+    pub settle: Duration,
+    /// Decoding.
+    pub sampling: Sampling,
+}
+
+/// How an episode ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ending {
+    /// The model called `terminate`.
+    Terminated {
+        /// Its verdict on itself.
+        success: bool,
+    },
+    /// The model called `call_user` (not allowed during rollouts: the trial has no score).
+    AskedUser {
+        /// What it asked.
+        question: String,
+    },
+    /// `max_turns` ran out; the reward scores the state reached.
+    MaxTurns,
+}
+
+/// What an episode did.
+#[derive(Debug, Clone)]
+pub struct Episode {
+    /// How it ended.
+    pub ending: Ending,
+    /// Every action, with its screenshot.
+    pub steps: Vec<Step>,
+    /// One record per turn: the verbatim reply, the actions, errors, tokens and cost.
+    pub turns: Vec<Value>,
+    /// Tokens and cost of every turn together.
+    pub usage: Usage,
+}
+
+/// Collapses every screenshot but the last `keep` into the placeholder.
+fn collapse(convo: &mut Conversation, keep: u32) {
+    let mut seen = 0u32;
+    for (obs, _) in convo.turns.iter_mut().rev() {
+        if obs.image.is_some() {
+            seen += 1;
+            if seen > keep {
+                obs.image = None;
+                obs.collapsed = true;
+            }
+        }
+    }
+}
+
+/// Runs one episode of `wire` on `screen`.
+pub fn run_episode(
+    screen: &mut Screen,
+    wire: &dyn Wire,
+    instruction: &str,
+    limits: &LoopLimits,
+    cancel: &AtomicBool,
+) -> Result<Episode, RolloutError> {
+    let (w, h) = screen.size();
+    let coords = wire
+        .coords(w, h)
+        .map_err(|e| RolloutError::Policy(format!("coordinate space on a {w}x{h} screen: {e}")))?;
+    let started = Instant::now();
+    let first = screen.screenshot()?;
+    let mut convo = Conversation {
+        instruction: instruction.to_string(),
+        turns: vec![(
+            Observation {
+                image: Some(model_image(&first, &coords)?),
+                ..Default::default()
+            },
+            None,
+        )],
+    };
+    let (mut steps, mut turns, mut usage) = (Vec::new(), Vec::new(), Usage::default());
+    let mut cursor = None;
+    for turn in 1..=limits.max_turns.max(1) {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(RolloutError::Infra("cancelled".into()));
+        }
+        collapse(&mut convo, limits.history_n.max(1));
+        let t0 = Instant::now();
+        let reply: Reply = wire
+            .send(&convo, &coords, &limits.sampling, cursor)
+            .map_err(|e| RolloutError::Infra(format!("the model failed on turn {turn}: {e}")))?;
+        let model_ms = t0.elapsed().as_millis() as u64;
+        usage.add(&reply.usage);
+        let mut record = json!({"turn": turn, "reply": reply.text, "model_ms": model_ms,
+            "input_tokens": reply.usage.input_tokens, "output_tokens": reply.usage.output_tokens,
+            "cost_usd": reply.usage.cost_usd, "model": reply.usage.model});
+        let n_calls = reply.call_ids.len();
+        let actions = match &reply.actions {
+            Ok(a) => a.clone(),
+            Err(e) => {
+                record["parse_error"] = json!(e);
+                turns.push(record);
+                let text = format!(
+                    "Your last reply could not be used: {e}\nReply again in the required format."
+                );
+                if let Some(t) = convo.turns.last_mut() {
+                    t.1 = Some(reply.clone());
+                }
+                convo.turns.push((
+                    Observation {
+                        text,
+                        results: vec![Some(e.clone()); n_calls],
+                        ..Default::default()
+                    },
+                    None,
+                ));
+                continue;
+            }
+        };
+        record["actions"] = json!(actions);
+        let mut results: Vec<Option<String>> = Vec::with_capacity(actions.len());
+        let mut ending = None;
+        let mut failure: Option<String> = None;
+        for (i, action) in actions.iter().enumerate() {
+            match action {
+                ComputerAction::Terminate { success } => {
+                    ending = Some(Ending::Terminated { success: *success });
+                }
+                ComputerAction::CallUser { question } => {
+                    ending = Some(Ending::AskedUser {
+                        question: question.clone(),
+                    });
+                }
+                _ => {}
+            }
+            if ending.is_some() {
+                steps.push(Step {
+                    action: action.clone(),
+                    at_ms: started.elapsed().as_millis() as u64,
+                    duration_ms: 0,
+                    error: None,
+                    screenshot_png: None,
+                });
+                break;
+            }
+            let at = started.elapsed();
+            let error = match screen.act(action) {
+                Ok(_) => None,
+                Err(ActionError::Invalid(e)) => Some(e),
+                Err(ActionError::Infra(e)) => return Err(e.into()),
+            };
+            let duration = started.elapsed().saturating_sub(at);
+            if let Some(p) = pointer(action).filter(|_| error.is_none()) {
+                cursor = Some(p);
+            }
+            steps.push(Step {
+                action: action.clone(),
+                at_ms: at.as_millis() as u64,
+                duration_ms: duration.as_millis() as u64,
+                error: error.clone(),
+                screenshot_png: None,
+            });
+            results.push(error.clone());
+            if let Some(e) = error {
+                let skipped = actions.len() - i - 1;
+                failure = Some(if skipped > 0 {
+                    format!(
+                        "Action {} failed: {e}. The {skipped} action(s) after it were not run.",
+                        i + 1
+                    )
+                } else {
+                    format!("Action {} failed: {e}", i + 1)
+                });
+                break;
+            }
+        }
+        // Calls never reached still need an answer (native tool APIs).
+        while results.len() < n_calls {
+            results.push(Some(
+                "not run: an earlier action in this turn failed".into(),
+            ));
+        }
+        record["error"] = json!(failure);
+        turns.push(record);
+        if let Some(ending) = ending {
+            return Ok(Episode {
+                ending,
+                steps,
+                turns,
+                usage,
+            });
+        }
+        if !limits.settle.is_zero() {
+            std::thread::sleep(limits.settle);
+        }
+        let shot = screen.screenshot()?;
+        let image = model_image(&shot, &coords)?;
+        if let Some(last) = steps.last_mut() {
+            last.screenshot_png = Some(shot.png);
+        }
+        if let Some(t) = convo.turns.last_mut() {
+            t.1 = Some(reply);
+        }
+        convo.turns.push((
+            Observation {
+                image: Some(image),
+                collapsed: false,
+                text: failure.unwrap_or_default(),
+                results,
+            },
+            None,
+        ));
+    }
+    Ok(Episode {
+        ending: Ending::MaxTurns,
+        steps,
+        turns,
+        usage,
+    })
+}
