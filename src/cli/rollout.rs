@@ -160,6 +160,7 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
         args.tasks.clone()
     };
     let leases = open_leases(cli, &config)?;
+    let screenshots_dir = store.screenshots().root().display().to_string();
     let bus = Bus::new(store, vec![])?;
     let cancel = Arc::new(AtomicBool::new(false));
     let refiner: Box<dyn Discriminator> = match &args.discriminator {
@@ -255,7 +256,11 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
                 if !args.json {
                     println!("{id:40} {line}");
                 }
-                rows.push(serde_json::to_value(&t)?);
+                let mut row = serde_json::to_value(&t)?;
+                if t.trials.iter().any(|t| !t.steps.is_empty()) {
+                    row["screenshots_dir"] = screenshots_dir.clone().into();
+                }
+                rows.push(row);
             }
             Err(e) => {
                 ok = false;

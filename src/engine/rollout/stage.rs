@@ -15,13 +15,13 @@ use crate::engine::bundle::meta::final_round;
 use crate::engine::filter::effective_outcome;
 use crate::engine::harness::task::{brief_of, LoopRuntime};
 use crate::engine::harness::Bus;
-use crate::engine::store::{Decision, DecisionSource, Scripts, TupleStatus, Usage};
+use crate::engine::store::{Decision, DecisionSource, Scripts, StoredStep, TupleStatus, Usage};
 
 use super::inclusion::{classify, Classified, Inclusion};
 use super::judge::{distill_checklist, Judge};
 use super::policy::{Policy, PolicyKind};
 use super::refine::{disagreement_review, refine_reward};
-use super::trial::run_trial;
+use super::trial::{record_steps, run_trial};
 use super::RolloutError;
 
 /// Actor of the stage's decisions.
@@ -55,6 +55,12 @@ pub struct TrialSummary {
     pub judge: Option<f64>,
     /// Why there is no score.
     pub failure: Option<String>,
+    /// The trial's row id in the store.
+    pub rollout_id: i64,
+    /// Screen trials: every recorded step as stored (screenshots by sha256, files in the
+    /// store's screenshot directory).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<StoredStep>,
 }
 
 /// The stage's conclusion for one tuple.
@@ -133,9 +139,10 @@ fn roll(
             serde_json::json!({"trial": n, "of": opts.trials.max(1), "policy": policy.name()}),
         );
         let t = run_trial(rt, brief, &scripts, policy, judge, n);
-        bus.write(|tx| {
+        let rollout_id = bus.write(|tx| {
             let id = tx.record_rollout(&t.record)?;
             tx.record_rollout_states(id, &t.states)?;
+            record_steps(tx, id, &t.steps)?;
             if let Some(j) = &t.judge {
                 let usage = Usage {
                     stage: "judge".into(),
@@ -145,13 +152,20 @@ fn roll(
                 };
                 tx.record_usage(Some(task_id), None, &usage)?;
             }
-            Ok(())
+            Ok(id)
         })?;
+        let steps = if t.steps.is_empty() {
+            Vec::new()
+        } else {
+            bus.read(|s| s.trial_steps(rollout_id))?
+        };
         trials.push(TrialSummary {
             trial: n,
             reward: t.record.reward,
             judge: t.judge.as_ref().map(|j| j.score),
             failure: t.record.failure.clone(),
+            rollout_id,
+            steps,
         });
         details.push(t.record.detail);
     }
