@@ -26,6 +26,7 @@ mod uids;
 
 pub use config::{Limits, SandboxConfig};
 pub use layout::sweep_abandoned;
+pub use ownership::hand_home_to;
 pub use policy::Role;
 pub use result::{
     Captured, LimitKind, LogLine, LogSink, Outcome, RefusedRequest, RunResult, Stream,
