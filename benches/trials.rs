@@ -220,6 +220,70 @@ fn storage(runs: usize) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// Desktop ready: display, window manager, file manager and terminal managed, first settled frame.
+fn desktop(runs: usize) -> Result<(), Box<dyn std::error::Error>> {
+    use std::os::unix::fs::PermissionsExt;
+    use tuplewright::engine::screen::{DesktopSpec, Screen, ScreenConfig};
+    let cfg = ScreenConfig::default();
+    if which("openbox").is_none() || which("Xvfb").is_none() {
+        println!("trials/desktop_ready skipped: openbox or Xvfb missing (run .ci/setup)");
+        return Ok(());
+    }
+    let mut ready = Vec::new();
+    let mut pss = 0.0;
+    for n in 0..runs {
+        let dir = tempfile::tempdir()?;
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))?;
+        let home = dir.path().join("home");
+        tuplewright::engine::env::files::provision_home(&home, None)?;
+        let t = Instant::now();
+        let mut s = Screen::start(&cfg, cfg.size_for("files"))?;
+        s.open_desktop(&cfg, &DesktopSpec { home })?;
+        ready.push(t.elapsed());
+        if n == 0 {
+            pss = pss_mib(s.work_dir());
+        }
+    }
+    println!(
+        "trials/desktop_ready              median {:8.0} ms over {runs} (target <= 5000)  ratio {:.2}",
+        ms(median(ready.clone())),
+        ms(median(ready)) / 5000.0
+    );
+    println!(
+        "trials/memory_per_desktop_env    pss    {pss:8.1} MiB (Xvfb + openbox + pcmanfm + xterm)"
+    );
+    Ok(())
+}
+
+fn which(program: &str) -> Option<std::path::PathBuf> {
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .map(|d| Path::new(d).join(program))
+        .find(|p| p.is_file())
+}
+
+/// Proportional set size of every process of a screen, in MiB.
+fn pss_mib(marker: &Path) -> f64 {
+    let procs = tuplewright::engine::screen::screen_processes(marker);
+    let mut kib = 0u64;
+    for pid in procs {
+        let rollup =
+            std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).unwrap_or_default();
+        for line in rollup.lines() {
+            if let Some(v) = line.strip_prefix("Pss:") {
+                kib += v
+                    .trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<u64>()
+                    .unwrap_or(0);
+            }
+        }
+    }
+    kib as f64 / 1024.0
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let runs = std::env::var("TW_BENCH_RUNS")
         .ok()
@@ -227,5 +291,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or(5usize)
         .max(1);
     storage(runs)?;
+    desktop(runs)?;
     Ok(())
 }

@@ -20,6 +20,7 @@ use crate::engine::rollout::batch::STAGE as ROLLOUT_STAGE;
 use crate::engine::rollout::command::CommandPolicy;
 use crate::engine::rollout::judge::{Judge, LlmJudge};
 use crate::engine::rollout::stage::{Conclusion, StageOptions};
+use crate::engine::rollout::ui_oracle::{NoopScreenPolicy, UiOraclePolicy};
 use crate::engine::rollout::{rollout_task, NoopPolicy, OraclePolicy, Policy};
 use crate::engine::store::{TaskFilter, TupleStatus};
 
@@ -32,6 +33,8 @@ pub enum PolicyArg {
     Noop,
     /// An external agent (--command); its scores decide inclusion (teacher).
     Command,
+    /// Does each task through its screen only (computer_use actions): must score 1.0 (probe).
+    UiOracle,
 }
 
 /// Arguments of `rollout`.
@@ -42,7 +45,8 @@ pub enum PolicyArg {
 state (state diff of each web app, files of the home) and runs reward.py in the reader role; with --judge an \
 LLM judge also scores the final state against a checklist distilled from the instruction. Every trial is stored.\n\n\
 Policies:\n  oracle   replays golden_patch.py: must score 1.0 on every tuple (a miss is a reward defect, listed)\n  \
-noop     does nothing: must score 0.0\n  command  runs --command on the host with TW_TASK_ID, TW_INSTRUCTION, TW_TRIAL, \
+noop     does nothing: must score 0.0 (with --screen: starts the task's screen, takes its screenshot, does nothing)\n  \
+ui-oracle does each task through its screen only (files: the desktop's terminal), every step recorded: must score 1.0\n  command  runs --command on the host with TW_TASK_ID, TW_INSTRUCTION, TW_TRIAL, \
 TW_HOME, TW_SID, TW_APP, TW_STATE_URL, TW_APPS_JSON set (plug in any computer-use agent)\n\n\
 For command (a teacher), the A.4.2 rule decides tuples in status voted: both means in (0,1) and closer than \
 delta -> final; both 0 -> rollout_rejected (unsolvable); 1.0 on the first trial -> trivial (rejected unless kept \
@@ -86,6 +90,9 @@ pub struct RolloutArgs {
     /// Directory holding judge.md (default: ./prompts, else the bundled prompts).
     #[arg(long)]
     pub prompts: Option<PathBuf>,
+    /// Give the policy the task's screen (noop: start it, take its screenshot, do nothing).
+    #[arg(long)]
+    pub screen: bool,
     /// Print the results as JSON.
     #[arg(long)]
     pub json: bool,
@@ -114,7 +121,11 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
         .or_else(|| Some(defaults.judge.clone()).filter(|j| !j.trim().is_empty()));
     let policy: Box<dyn Policy> = match args.policy {
         PolicyArg::Oracle => Box::new(OraclePolicy),
+        PolicyArg::Noop if args.screen => Box::new(NoopScreenPolicy {
+            screen: config.screen.clone(),
+        }),
         PolicyArg::Noop => Box::new(NoopPolicy),
+        PolicyArg::UiOracle => Box::new(UiOraclePolicy::new(config.screen.clone())),
         PolicyArg::Command => Box::new(CommandPolicy {
             command: args
                 .command
@@ -123,6 +134,9 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
             timeout: Duration::from_secs_f64(command_timeout.max(1.0)),
         }),
     };
+    if args.screen && args.policy != PolicyArg::Noop {
+        anyhow::bail!("--screen applies to --policy noop (ui-oracle always uses the screen)");
+    }
     if !(0.0..=1.0).contains(&trivial_keep) || delta <= 0.0 {
         anyhow::bail!("--trivial-keep must be in [0, 1] and --delta above 0");
     }

@@ -8,7 +8,9 @@
 //! - [`trial`]: one trial; [`judge`]: the optional LLM judge; [`inclusion`]: the A.4.2 rule;
 //!   [`stage`]: N trials of one tuple, stored, and the stage's decision.
 //! - [`ui_plan`]: the `ui-oracle` probe's declarative plans, target resolution and recorded steps;
-//!   [`ui_exec`]: performs such a plan on a live screen.
+//!   [`ui_exec`]: performs such a plan on a live screen; [`screen_env`]: a trial's screen (the
+//!   files desktop, a web app's UI); [`ui_oracle`]: the `ui-oracle` and `noop --screen` probes,
+//!   with the files planner in [`ui_oracle_files`].
 
 pub mod batch;
 pub mod command;
@@ -17,9 +19,12 @@ pub mod judge;
 pub mod policy;
 pub mod refine;
 pub mod screen;
+pub mod screen_env;
 pub mod stage;
 pub mod trial;
 pub mod ui_exec;
+pub mod ui_oracle;
+pub mod ui_oracle_files;
 pub mod ui_plan;
 
 use serde::{Deserialize, Serialize};

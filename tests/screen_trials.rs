@@ -1,0 +1,94 @@
+//! Screen trials end to end on a real Xvfb and the real files desktop: a shipped files task is
+//! built by `tuplewright run`, then `rollout --policy ui-oracle` does it through the desktop only
+//! (click the terminal, type, Return; every step stored with its screenshot) to reward 1.0, and
+//! `rollout --policy noop --screen` starts the same screen, looks at it and scores 0.0.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::Value;
+use tuplewright::engine::store::Store;
+
+fn tw(store: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = assert_cmd::Command::cargo_bin("tuplewright")
+        .unwrap()
+        .args(["--no-tui", "--store"])
+        .arg(store)
+        .args(args)
+        .timeout(Duration::from_secs(600))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A store holding the shipped files task `id`, accepted by the loop.
+fn store_with(dir: &Path, id: &str) -> std::path::PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let all: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("assets/tasks/files.json")).unwrap(),
+    )
+    .unwrap();
+    let task: Vec<Value> = all["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["task_id"] == id)
+        .cloned()
+        .collect();
+    assert_eq!(task.len(), 1, "{id} is shipped");
+    let file = dir.join("tasks.json");
+    std::fs::write(&file, serde_json::json!({"tasks": task}).to_string()).unwrap();
+    let store = dir.join("s.db");
+    let (code, _, err) = tw(
+        &store,
+        &["run", "--jobs", "1", "--no-export", file.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "the loop accepts {id}: {err}");
+    store
+}
+
+#[test]
+fn ui_oracle_does_a_shipped_files_task_through_the_desktop_and_noop_on_the_screen_scores_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = "files_tidy_001";
+    let store = store_with(dir.path(), id);
+    let (code, out, err) = tw(&store, &["rollout", "--policy", "ui-oracle", "--json"]);
+    assert_eq!(code, 0, "ui-oracle scores 1.0: {out}\n{err}");
+    let rows: Value = serde_json::from_str(&out).unwrap();
+    let trial = &rows[0]["trials"][0];
+    assert_eq!(trial["reward"], 1.0, "{rows}");
+    let steps = trial["steps"].as_array().unwrap();
+    let kinds: Vec<&str> = steps
+        .iter()
+        .map(|s| s["action"]["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["left_click", "type", "key"], "{rows}");
+    assert!(steps.iter().all(|s| s["screenshot"]["sha256"].is_string()));
+    assert!(rows[0]["screenshots_dir"].is_string());
+
+    let (code, out, err) = tw(
+        &store,
+        &["rollout", "--policy", "noop", "--screen", "--json"],
+    );
+    assert_eq!(code, 0, "noop through the screen scores 0.0: {out}\n{err}");
+    let rows: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(rows[0]["trials"][0]["reward"], 0.0, "{rows}");
+    assert_eq!(rows[0]["trials"][0]["steps"].as_array().unwrap().len(), 1);
+
+    // The store holds both trials' steps; every screenshot is a readable PNG of the screen.
+    let s = Store::open_readonly(&store, Duration::from_secs(5)).unwrap();
+    let ids = s.rollout_ids(id).unwrap();
+    assert_eq!(ids.len(), 2);
+    let steps = s.trial_steps(ids[0]).unwrap();
+    assert_eq!(steps.len(), 3);
+    for step in &steps {
+        let shot = step.screenshot.as_ref().unwrap();
+        assert_eq!((shot.width, shot.height), (1280, 800));
+        let png = s.screenshot_png(&shot.sha256).unwrap();
+        assert!(image::load_from_memory(&png).is_ok());
+    }
+}
