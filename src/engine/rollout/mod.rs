@@ -14,6 +14,7 @@
 
 pub mod batch;
 pub mod command;
+pub mod human;
 pub mod inclusion;
 pub mod judge;
 pub mod policy;

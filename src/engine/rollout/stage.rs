@@ -21,7 +21,7 @@ use super::inclusion::{classify, Classified, Inclusion};
 use super::judge::{distill_checklist, Judge};
 use super::policy::{Policy, PolicyKind};
 use super::refine::{disagreement_review, refine_reward};
-use super::trial::{record_steps, run_trial};
+use super::trial::{record_steps, run_trial, Trial};
 use super::RolloutError;
 
 /// Actor of the stage's decisions.
@@ -139,37 +139,44 @@ fn roll(
             serde_json::json!({"trial": n, "of": opts.trials.max(1), "policy": policy.name()}),
         );
         let t = run_trial(rt, brief, &scripts, policy, judge, n);
-        let rollout_id = bus.write(|tx| {
-            let id = tx.record_rollout(&t.record)?;
-            tx.record_rollout_states(id, &t.states)?;
-            record_steps(tx, id, &t.steps)?;
-            if let Some(j) = &t.judge {
-                let usage = Usage {
-                    stage: "judge".into(),
-                    model: j.model.clone(),
-                    input_tokens: j.tokens.0 as i64,
-                    output_tokens: j.tokens.1 as i64,
-                };
-                tx.record_usage(Some(task_id), None, &usage)?;
-            }
-            Ok(id)
-        })?;
-        let steps = if t.steps.is_empty() {
-            Vec::new()
-        } else {
-            bus.read(|s| s.trial_steps(rollout_id))?
-        };
-        trials.push(TrialSummary {
-            trial: n,
-            reward: t.record.reward,
-            judge: t.judge.as_ref().map(|j| j.score),
-            failure: t.record.failure.clone(),
-            rollout_id,
-            steps,
-        });
+        trials.push(store_trial(bus, n, &t)?);
         details.push(t.record.detail);
     }
     Ok((scripts, trials, details))
+}
+
+/// Stores one trial (record, final states, steps, judge usage) in one transaction and returns
+/// its summary with the steps as stored.
+pub fn store_trial(bus: &Bus, n: u32, t: &Trial) -> Result<TrialSummary, RolloutError> {
+    let task_id = t.record.task_id.as_str();
+    let rollout_id = bus.write(|tx| {
+        let id = tx.record_rollout(&t.record)?;
+        tx.record_rollout_states(id, &t.states)?;
+        record_steps(tx, id, &t.steps)?;
+        if let Some(j) = &t.judge {
+            let usage = Usage {
+                stage: "judge".into(),
+                model: j.model.clone(),
+                input_tokens: j.tokens.0 as i64,
+                output_tokens: j.tokens.1 as i64,
+            };
+            tx.record_usage(Some(task_id), None, &usage)?;
+        }
+        Ok(id)
+    })?;
+    let steps = if t.steps.is_empty() {
+        Vec::new()
+    } else {
+        bus.read(|s| s.trial_steps(rollout_id))?
+    };
+    Ok(TrialSummary {
+        trial: n,
+        reward: t.record.reward,
+        judge: t.judge.as_ref().map(|j| j.score),
+        failure: t.record.failure.clone(),
+        rollout_id,
+        steps,
+    })
 }
 
 fn failures_of(trials: &[TrialSummary]) -> Vec<String> {

@@ -22,7 +22,8 @@ pub const TERMINAL_TITLE: &str = "Terminal";
 /// How long a typed command may run, milliseconds.
 const COMMAND_TIMEOUT_MS: u64 = 60_000;
 
-/// Finds desktop windows by title: `Target::Role { role: "window", name }`.
+/// Finds desktop windows by title: `Target::Role { role: "window", name }`, or only while it has
+/// the input focus: `Target::Role { role: "focused_window", name }`.
 pub struct DesktopResolver {
     windows: DesktopWindows,
 }
@@ -39,11 +40,11 @@ impl DesktopResolver {
 impl TargetResolver for DesktopResolver {
     fn resolve(&mut self, target: &Target) -> Result<Option<Rect>, RolloutError> {
         match target {
-            Target::Role { role, name } if role == "window" => Ok(self
+            Target::Role { role, name } if role == "window" || role == "focused_window" => Ok(self
                 .windows
                 .list()?
                 .into_iter()
-                .find(|w| w.title == *name)
+                .find(|w| w.title == *name && (w.focused || role == "window"))
                 .map(|w| Rect {
                     x: w.area.0,
                     y: w.area.1,
@@ -166,6 +167,14 @@ impl UiPlanner for FilesPlanner {
         Ok(vec![
             PlanStep::Click {
                 target: window(TERMINAL_TITLE),
+            },
+            // Keys go where the focus is: type only once the click has moved it to the terminal.
+            PlanStep::WaitFor {
+                target: Target::Role {
+                    role: "focused_window".into(),
+                    name: TERMINAL_TITLE.into(),
+                },
+                timeout_ms: 10_000,
             },
             PlanStep::Type {
                 text: format!("{command} && printf '\\033]2;%s\\007' {DONE_TITLE}"),

@@ -94,6 +94,8 @@ pub struct DesktopWindow {
     pub title: String,
     /// Client area on the screen.
     pub area: Area,
+    /// Whether it has the input focus (`_NET_ACTIVE_WINDOW`).
+    pub focused: bool,
 }
 
 /// A connection that reads the managed windows of a display (the desktop's own "accessibility
@@ -149,6 +151,10 @@ impl DesktopWindows {
         let net_name = self.atom("_NET_WM_NAME")?;
         let utf8 = self.atom("UTF8_STRING")?;
         let raw = self.property(self.root, clients, AtomEnum::WINDOW.into())?;
+        let active = self.atom("_NET_ACTIVE_WINDOW")?;
+        let active = self.property(self.root, active, AtomEnum::WINDOW.into())?;
+        let active = (active.len() >= 4)
+            .then(|| u32::from_le_bytes([active[0], active[1], active[2], active[3]]));
         let mut out = Vec::new();
         for id in raw.chunks_exact(4) {
             let w = u32::from_le_bytes([id[0], id[1], id[2], id[3]]);
@@ -183,6 +189,7 @@ impl DesktopWindows {
                     g.width.into(),
                     g.height.into(),
                 ),
+                focused: active == Some(w),
             });
         }
         Ok(out)
