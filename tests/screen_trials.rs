@@ -67,6 +67,9 @@ fn ui_oracle_does_a_shipped_files_task_through_the_desktop_and_noop_on_the_scree
         .map(|s| s["action"]["action"].as_str().unwrap())
         .collect();
     assert_eq!(kinds, ["left_click", "type", "key"], "{rows}");
+    // Steps record when they began and how long they took, in order.
+    let at: Vec<u64> = steps.iter().map(|s| s["at_ms"].as_u64().unwrap()).collect();
+    assert!(at.windows(2).all(|w| w[0] <= w[1]), "{at:?}");
     assert!(steps.iter().all(|s| s["screenshot"]["sha256"].is_string()));
     assert!(rows[0]["screenshots_dir"].is_string());
 
@@ -85,6 +88,13 @@ fn ui_oracle_does_a_shipped_files_task_through_the_desktop_and_noop_on_the_scree
     assert_eq!(ids.len(), 2);
     let steps = s.trial_steps(ids[0]).unwrap();
     assert_eq!(steps.len(), 3);
+    // The Rollouts screen's screenshot is the trial's last one, a file of the store.
+    let shown = s.rollouts(id).unwrap()[0].detail["screenshot"].clone();
+    let last = s
+        .screenshots()
+        .path_of(&steps[2].screenshot.as_ref().unwrap().sha256)
+        .unwrap();
+    assert_eq!(shown, last.display().to_string());
     for step in &steps {
         let shot = step.screenshot.as_ref().unwrap();
         assert_eq!((shot.width, shot.height), (1280, 800));

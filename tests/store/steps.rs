@@ -9,7 +9,7 @@ use super::{open, task};
 
 /// A real PNG of a w×h frame filled with `shade`.
 fn png(shade: u8) -> Vec<u8> {
-    encode_png(&vec![shade; 8 * 6 * 3], 8, 6).unwrap()
+    encode_png(&[shade; 8 * 6 * 3], 8, 6).unwrap()
 }
 
 fn rollout(model: &str, trial: i64) -> Rollout {

@@ -15,12 +15,15 @@ use crate::engine::bundle::meta::final_round;
 use crate::engine::filter::effective_outcome;
 use crate::engine::harness::task::{brief_of, LoopRuntime};
 use crate::engine::harness::Bus;
-use crate::engine::store::{Decision, DecisionSource, Scripts, StoredStep, TupleStatus, Usage};
+use crate::engine::store::{
+    sha256_of_bytes, Decision, DecisionSource, Scripts, StoredStep, TupleStatus, Usage,
+};
 
 use super::inclusion::{classify, Classified, Inclusion};
 use super::judge::{distill_checklist, Judge};
 use super::policy::{Policy, PolicyKind};
 use super::refine::{disagreement_review, refine_reward};
+use super::screen::SCREENSHOT_DETAIL_KEY;
 use super::trial::{record_steps, run_trial, Trial};
 use super::RolloutError;
 
@@ -149,8 +152,24 @@ fn roll(
 /// its summary with the steps as stored.
 pub fn store_trial(bus: &Bus, n: u32, t: &Trial) -> Result<TrialSummary, RolloutError> {
     let task_id = t.record.task_id.as_str();
+    // The workbench's Rollouts screen shows the trial's last screenshot (a file of the store).
+    let mut record = t.record.clone();
+    if let Some(png) = t
+        .steps
+        .iter()
+        .rev()
+        .find_map(|s| s.screenshot_png.as_deref())
+    {
+        let path = bus.read(|s| s.screenshots().path_of(&sha256_of_bytes(png)))?;
+        if let Some(detail) = record.detail.as_object_mut() {
+            detail.insert(
+                SCREENSHOT_DETAIL_KEY.into(),
+                path.display().to_string().into(),
+            );
+        }
+    }
     let rollout_id = bus.write(|tx| {
-        let id = tx.record_rollout(&t.record)?;
+        let id = tx.record_rollout(&record)?;
         tx.record_rollout_states(id, &t.states)?;
         record_steps(tx, id, &t.steps)?;
         if let Some(j) = &t.judge {
