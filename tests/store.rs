@@ -472,6 +472,8 @@ fn reimporting_a_bundle_keeps_later_decisions() {
 
 #[path = "store/states.rs"]
 mod states;
+#[path = "store/steps.rs"]
+mod steps;
 
 #[test]
 fn stats_do_not_count_an_undone_human_decision_as_decided_by_a_person() {

@@ -28,6 +28,12 @@ enum EnvCommand {
     Serve(ServeArgs),
     /// List the built-in apps (name, kind, conventional port, title).
     Apps(AppsArgs),
+    /// Try a stored task by hand: provisions V_init with its screen and prints how to use it
+    /// (a desktop: a VNC port on 127.0.0.1, loopback only and without password; a web app: its
+    /// UI's URL). When you are done (Enter, Ctrl-C or the --until file), reward.py scores the
+    /// final state and the trial is recorded as a `human` rollout.
+    /// Example: `tuplewright env try files_tidy_001`.
+    Try(super::env_try::TryArgs),
 }
 
 #[derive(Debug, Args)]
@@ -83,10 +89,11 @@ struct AppsArgs {
 }
 
 /// Runs `tuplewright env …`.
-pub fn run(args: EnvArgs) -> anyhow::Result<ExitCode> {
+pub fn run(cli: &super::Cli, args: EnvArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         EnvCommand::Serve(a) => serve(a),
         EnvCommand::Apps(a) => apps(a),
+        EnvCommand::Try(a) => super::env_try::run(cli, &a),
     }
 }
 

@@ -10,6 +10,7 @@ pub mod agents;
 mod config_cmd;
 mod context;
 pub mod env;
+mod env_try;
 mod export;
 mod filter;
 mod import;
@@ -160,7 +161,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Tasks(args) => tasks::run(&cli, &args),
             Command::Config(args) => config_cmd::run(&cli, &args),
             Command::Synth(args) => synth::run(&cli, &args),
-            Command::Env(args) => env::run(args),
+            Command::Env(args) => env::run(&cli, args),
             Command::Screen(args) => screen::run(&cli, &args),
             Command::Agents(args) => agents::run(args),
             Command::Sandbox(c) => sandbox::run(c, &cli),

@@ -21,6 +21,7 @@ use crate::engine::rollout::command::CommandPolicy;
 use crate::engine::rollout::judge::{Judge, LlmJudge};
 use crate::engine::rollout::spec::policy_from_spec;
 use crate::engine::rollout::stage::{Conclusion, StageOptions};
+use crate::engine::rollout::ui_oracle::NoopScreenPolicy;
 use crate::engine::rollout::{rollout_task, Policy, PolicyKind};
 use crate::engine::store::{TaskFilter, TupleStatus};
 
@@ -32,7 +33,8 @@ use crate::engine::store::{TaskFilter, TupleStatus};
 state (state diff of each web app, files of the home) and runs reward.py in the reader role; with --judge an \
 LLM judge also scores the final state against a checklist distilled from the instruction. Every trial is stored.\n\n\
 Policies:\n  oracle   replays golden_patch.py: must score 1.0 on every tuple (a miss is a reward defect, listed)\n  \
-noop     does nothing: must score 0.0\n  command  runs --command on the host with TW_TASK_ID, TW_INSTRUCTION, TW_TRIAL, \
+noop     does nothing: must score 0.0 (with --screen: starts the task's screen, takes its screenshot, does nothing)\n  \
+ui-oracle does each task through its screen only (files: the desktop's terminal), every step recorded: must score 1.0\n  command  runs --command on the host with TW_TASK_ID, TW_INSTRUCTION, TW_TRIAL, \
 TW_HOME, TW_SID, TW_APP, TW_STATE_URL, TW_APPS_JSON set (plug in any computer-use agent)\n\n\
 For command (a teacher), the A.4.2 rule decides tuples in status voted: both means in (0,1) and closer than \
 delta -> final; both 0 -> rollout_rejected (unsolvable); 1.0 on the first trial -> trivial (rejected unless kept \
@@ -47,6 +49,7 @@ tuplewright rollout --policy vlm:openai:Qwen/Qwen2.5-VL-7B-Instruct@http://127.0
 )]
 pub struct RolloutArgs {
     /// The policy: `oracle` (probe: golden patch, must score 1.0), `noop` (probe: must score 0.0),
+    /// `ui-oracle` (probe: the task done through its screen only, must score 1.0),
     /// `command` (an external agent, --command), or a VLM teacher acting through a screen:
     /// `vlm:openai:MODEL[@BASE_URL]`, `anthropic:MODEL[@BASE_URL]`, `openai-responses:MODEL[@BASE_URL]`
     /// (settings in [rollout.vlm]).
@@ -80,6 +83,9 @@ pub struct RolloutArgs {
     /// Directory holding judge.md (default: ./prompts, else the bundled prompts).
     #[arg(long)]
     pub prompts: Option<PathBuf>,
+    /// Give the policy the task's screen (noop: start it, take its screenshot, do nothing).
+    #[arg(long)]
+    pub screen: bool,
     /// Print the results as JSON.
     #[arg(long)]
     pub json: bool,
@@ -106,7 +112,14 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
         .judge
         .clone()
         .or_else(|| Some(defaults.judge.clone()).filter(|j| !j.trim().is_empty()));
-    let policy: Box<dyn Policy> = if args.policy == "command" {
+    if args.screen && args.policy != "noop" {
+        anyhow::bail!("--screen applies to --policy noop (ui-oracle and the VLM teachers always use the screen)");
+    }
+    let policy: Box<dyn Policy> = if args.screen {
+        Box::new(NoopScreenPolicy {
+            screen: config.screen.clone(),
+        })
+    } else if args.policy == "command" {
         Box::new(CommandPolicy {
             command: args
                 .command
@@ -154,6 +167,7 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
         args.tasks.clone()
     };
     let leases = open_leases(cli, &config)?;
+    let screenshots_dir = store.screenshots().root().display().to_string();
     let bus = Bus::new(store, vec![])?;
     let cancel = Arc::new(AtomicBool::new(false));
     let refiner: Box<dyn Discriminator> = match &args.discriminator {
@@ -249,7 +263,11 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
                 if !args.json {
                     println!("{id:40} {line}");
                 }
-                rows.push(serde_json::to_value(&t)?);
+                let mut row = serde_json::to_value(&t)?;
+                if t.trials.iter().any(|t| !t.steps.is_empty()) {
+                    row["screenshots_dir"] = screenshots_dir.clone().into();
+                }
+                rows.push(row);
             }
             Err(e) => {
                 ok = false;

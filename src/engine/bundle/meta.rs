@@ -112,6 +112,17 @@ pub fn meta_json(
     let rollouts = store.rollouts(id)?;
     models.extend(rollouts.iter().map(|r| r.model.clone()));
     let scored: Vec<f64> = rollouts.iter().filter_map(|r| r.reward).collect();
+    // Screen trials carry their steps (screenshots by sha256: `<store>.screens/<aa>/<sha>.png`).
+    let mut screen_trials = Vec::new();
+    for (r, rid) in rollouts.iter().zip(store.rollout_ids(id)?) {
+        let steps = store.trial_steps(rid)?;
+        if !steps.is_empty() {
+            screen_trials.push(
+                json!({"policy": r.model, "trial": r.trial, "reward": r.reward,
+                "failure": r.failure, "steps": steps}),
+            );
+        }
+    }
     let decisions: Vec<Value> = store
         .decisions(id)?
         .into_iter()
@@ -127,7 +138,7 @@ pub fn meta_json(
         Value::Null,
         |r| json!({"initial": reward_of(r, "initial"), "golden": reward_of(r, "golden")}),
     );
-    Ok(json!({
+    let mut meta = json!({
         "task_id": id,
         "status": task.status,
         "labels": task.task.labels,
@@ -149,5 +160,9 @@ pub fn meta_json(
             "created_at": task.created_at,
             "agent_models": models,
         },
-    }))
+    });
+    if !screen_trials.is_empty() {
+        meta["rollouts"]["screen_trials"] = Value::Array(screen_trials);
+    }
+    Ok(meta)
 }

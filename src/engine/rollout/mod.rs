@@ -10,19 +10,25 @@
 //! - [`vlm`]: VLM teachers through a screen (action formats, coordinate spaces, the step loop,
 //!   three wire formats); [`spec`]: policy spec strings.
 //! - [`ui_plan`]: the `ui-oracle` probe's declarative plans, target resolution and recorded steps;
-//!   [`ui_exec`]: performs such a plan on a live screen.
+//!   [`ui_exec`]: performs such a plan on a live screen; [`screen_env`]: a trial's screen (the
+//!   files desktop, a web app's UI); [`ui_oracle`]: the `ui-oracle` and `noop --screen` probes,
+//!   with the files planner in [`ui_oracle_files`].
 
 pub mod batch;
 pub mod command;
+pub mod human;
 pub mod inclusion;
 pub mod judge;
 pub mod policy;
 pub mod refine;
 pub mod screen;
+pub mod screen_env;
 pub mod spec;
 pub mod stage;
 pub mod trial;
 pub mod ui_exec;
+pub mod ui_oracle;
+pub mod ui_oracle_files;
 pub mod ui_plan;
 pub mod vlm;
 

@@ -1,11 +1,12 @@
 //! Policy spec strings, shared by `rollout --policy`, the workbench's launch form and
-//! `[rollout]`: `oracle`, `noop`, `command:CMD`, and the VLM teachers
+//! `[rollout]`: `oracle`, `noop`, `ui-oracle`, `command:CMD`, and the VLM teachers
 //! (`vlm:openai:MODEL[@URL]`, `anthropic:MODEL[@URL]`, `openai-responses:MODEL[@URL]`).
 
 use std::time::Duration;
 
 use super::command::CommandPolicy;
 use super::policy::{NoopPolicy, OraclePolicy, Policy};
+use super::ui_oracle::UiOraclePolicy;
 use super::vlm::{is_vlm_spec, vlm_policy};
 use super::RolloutConfig;
 use crate::engine::screen::ScreenConfig;
@@ -20,6 +21,7 @@ pub fn policy_from_spec(
     Ok(match spec {
         "oracle" => Box::new(OraclePolicy),
         "noop" => Box::new(NoopPolicy),
+        "ui-oracle" => Box::new(UiOraclePolicy::new(screen.clone())),
         s if s.starts_with("command:") && s.len() > "command:".len() => Box::new(CommandPolicy {
             command: s["command:".len()..].to_string(),
             timeout: Duration::from_secs_f64(rollout.command_timeout_secs.max(1.0)),
@@ -27,7 +29,7 @@ pub fn policy_from_spec(
         s if is_vlm_spec(s) => Box::new(vlm_policy(s, &rollout.vlm, screen)?),
         other => {
             return Err(format!(
-                "unknown rollout policy `{other}` (oracle, noop, command:CMD, \
+                "unknown rollout policy `{other}` (oracle, noop, ui-oracle, command:CMD, \
                  vlm:openai:MODEL[@URL], anthropic:MODEL, openai-responses:MODEL)"
             ))
         }

@@ -15,13 +15,16 @@ use crate::engine::bundle::meta::final_round;
 use crate::engine::filter::effective_outcome;
 use crate::engine::harness::task::{brief_for, LoopRuntime};
 use crate::engine::harness::Bus;
-use crate::engine::store::{Decision, DecisionSource, Scripts, TupleStatus, Usage};
+use crate::engine::store::{
+    sha256_of_bytes, Decision, DecisionSource, Scripts, StoredStep, TupleStatus, Usage,
+};
 
 use super::inclusion::{classify, Classified, Inclusion};
 use super::judge::{distill_checklist, Judge};
 use super::policy::{Policy, PolicyKind};
 use super::refine::{disagreement_review, refine_reward};
-use super::trial::run_trial;
+use super::screen::SCREENSHOT_DETAIL_KEY;
+use super::trial::{record_steps, run_trial, Trial};
 use super::RolloutError;
 
 /// Actor of the stage's decisions.
@@ -55,6 +58,12 @@ pub struct TrialSummary {
     pub judge: Option<f64>,
     /// Why there is no score.
     pub failure: Option<String>,
+    /// The trial's row id in the store.
+    pub rollout_id: i64,
+    /// Screen trials: every recorded step as stored (screenshots by sha256, files in the
+    /// store's screenshot directory).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<StoredStep>,
 }
 
 /// The stage's conclusion for one tuple.
@@ -133,44 +142,73 @@ fn roll(
             serde_json::json!({"trial": n, "of": opts.trials.max(1), "policy": policy.name()}),
         );
         let t = run_trial(rt, brief, &scripts, policy, judge, n);
-        bus.write(|tx| {
-            let id = tx.record_rollout(&t.record)?;
-            tx.record_rollout_states(id, &t.states)?;
-            // A model policy's tokens, one row per turn, under the `rollout` stage.
-            for turn in t.record.detail["actions"].as_array().into_iter().flatten() {
-                let tokens = |k: &str| turn.get(k).and_then(serde_json::Value::as_i64);
-                if let (Some(input), Some(output)) =
-                    (tokens("input_tokens"), tokens("output_tokens"))
-                {
-                    let usage = Usage {
-                        stage: super::batch::STAGE.into(),
-                        model: turn["model"].as_str().unwrap_or_default().to_string(),
-                        input_tokens: input,
-                        output_tokens: output,
-                    };
-                    tx.record_usage(Some(task_id), None, &usage)?;
-                }
-            }
-            if let Some(j) = &t.judge {
-                let usage = Usage {
-                    stage: "judge".into(),
-                    model: j.model.clone(),
-                    input_tokens: j.tokens.0 as i64,
-                    output_tokens: j.tokens.1 as i64,
-                };
-                tx.record_usage(Some(task_id), None, &usage)?;
-            }
-            Ok(())
-        })?;
-        trials.push(TrialSummary {
-            trial: n,
-            reward: t.record.reward,
-            judge: t.judge.as_ref().map(|j| j.score),
-            failure: t.record.failure.clone(),
-        });
+        trials.push(store_trial(bus, n, &t)?);
         details.push(t.record.detail);
     }
     Ok((scripts, trials, details))
+}
+
+/// Stores one trial (record, final states, steps, judge usage) in one transaction and returns
+/// its summary with the steps as stored.
+pub fn store_trial(bus: &Bus, n: u32, t: &Trial) -> Result<TrialSummary, RolloutError> {
+    let task_id = t.record.task_id.as_str();
+    // The workbench's Rollouts screen shows the trial's last screenshot (a file of the store).
+    let mut record = t.record.clone();
+    if let Some(png) = t
+        .steps
+        .iter()
+        .rev()
+        .find_map(|s| s.screenshot_png.as_deref())
+    {
+        let path = bus.read(|s| s.screenshots().path_of(&sha256_of_bytes(png)))?;
+        if let Some(detail) = record.detail.as_object_mut() {
+            detail.insert(
+                SCREENSHOT_DETAIL_KEY.into(),
+                path.display().to_string().into(),
+            );
+        }
+    }
+    let rollout_id = bus.write(|tx| {
+        let id = tx.record_rollout(&record)?;
+        tx.record_rollout_states(id, &t.states)?;
+        record_steps(tx, id, &t.steps)?;
+        // A model policy's tokens, one row per turn, under the `rollout` stage.
+        for turn in t.record.detail["actions"].as_array().into_iter().flatten() {
+            let tokens = |k: &str| turn.get(k).and_then(serde_json::Value::as_i64);
+            if let (Some(input), Some(output)) = (tokens("input_tokens"), tokens("output_tokens")) {
+                let usage = Usage {
+                    stage: super::batch::STAGE.into(),
+                    model: turn["model"].as_str().unwrap_or_default().to_string(),
+                    input_tokens: input,
+                    output_tokens: output,
+                };
+                tx.record_usage(Some(task_id), None, &usage)?;
+            }
+        }
+        if let Some(j) = &t.judge {
+            let usage = Usage {
+                stage: "judge".into(),
+                model: j.model.clone(),
+                input_tokens: j.tokens.0 as i64,
+                output_tokens: j.tokens.1 as i64,
+            };
+            tx.record_usage(Some(task_id), None, &usage)?;
+        }
+        Ok(id)
+    })?;
+    let steps = if t.steps.is_empty() {
+        Vec::new()
+    } else {
+        bus.read(|s| s.trial_steps(rollout_id))?
+    };
+    Ok(TrialSummary {
+        trial: n,
+        reward: t.record.reward,
+        judge: t.judge.as_ref().map(|j| j.score),
+        failure: t.record.failure.clone(),
+        rollout_id,
+        steps,
+    })
 }
 
 fn failures_of(trials: &[TrialSummary]) -> Vec<String> {

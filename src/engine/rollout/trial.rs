@@ -14,10 +14,11 @@ use crate::engine::harness::snapshot::capture;
 use crate::engine::harness::task::LoopRuntime;
 use crate::engine::harness::TaskEnv;
 use crate::engine::sandbox::{Limits, Role};
-use crate::engine::store::{Rollout, Scripts, StateEndpoint, StateSnapshot};
+use crate::engine::store::{NewStep, Rollout, Scripts, StateEndpoint, StateSnapshot};
 
 use super::judge::{Judge, JudgeScore};
 use super::policy::{Policy, PolicyCtx, PolicyRun};
+use super::ui_plan::Step;
 use super::RolloutError;
 
 /// A trial's result, ready to store.
@@ -29,6 +30,32 @@ pub struct Trial {
     pub judge: Option<JudgeScore>,
     /// The final state of each environment (empty when the trial failed before the policy ended).
     pub states: Vec<StateSnapshot>,
+    /// Screen policies: every action with its time, error and screenshot, in order.
+    pub steps: Vec<Step>,
+}
+
+/// Stores a trial's steps with rollout `rollout_id` (in the caller's transaction).
+pub fn record_steps(
+    tx: &crate::engine::store::Tx<'_>,
+    rollout_id: i64,
+    steps: &[Step],
+) -> Result<(), crate::engine::store::StoreError> {
+    let actions = steps
+        .iter()
+        .map(|s| serde_json::to_value(&s.action))
+        .collect::<Result<Vec<_>, _>>()?;
+    let rows: Vec<NewStep<'_>> = steps
+        .iter()
+        .zip(&actions)
+        .map(|(s, action)| NewStep {
+            action,
+            at_ms: s.at_ms,
+            duration_ms: s.duration_ms,
+            error: s.error.as_deref(),
+            screenshot_png: s.screenshot_png.as_deref(),
+        })
+        .collect();
+    tx.record_trial_steps(rollout_id, &rows)
 }
 
 /// Largest file whose text is included in the final state.
@@ -100,6 +127,7 @@ pub fn run_trial(
     };
     let mut judged = None;
     let mut states = Vec::new();
+    let mut recorded = Vec::new();
     let result = steps(
         rt,
         brief,
@@ -110,6 +138,7 @@ pub fn run_trial(
         &mut detail,
         &mut record,
         &mut states,
+        &mut recorded,
     );
     match result {
         Ok(j) => judged = j,
@@ -121,6 +150,7 @@ pub fn run_trial(
         record,
         judge: judged,
         states,
+        steps: recorded,
     }
 }
 
@@ -135,6 +165,7 @@ fn steps(
     detail: &mut Value,
     record: &mut Rollout,
     states: &mut Vec<StateSnapshot>,
+    recorded: &mut Vec<Step>,
 ) -> Result<Option<JudgeScore>, RolloutError> {
     let runner = Runner {
         rt: &rt.rt,
@@ -177,7 +208,9 @@ fn steps(
         trial,
         cancel: rt.cancel,
     };
-    let run: PolicyRun = policy.act(&ctx)?;
+    let mut run: PolicyRun = policy.act(&ctx)?;
+    detail["steps"] = json!(run.steps.len());
+    *recorded = std::mem::take(&mut run.steps);
     detail["actions"] = json!(run.actions);
     detail["transcript"] = json!(run.transcript);
     detail["policy_usage"] = json!({"model": run.usage.model, "input_tokens": run.usage.input_tokens,

@@ -29,6 +29,7 @@ mod uids;
 pub use config::{Limits, SandboxConfig};
 pub use layout::sweep_abandoned;
 pub use localise::Localise;
+pub use ownership::hand_home_to;
 pub use policy::Role;
 pub use result::{
     Captured, LimitKind, LogLine, LogSink, Outcome, RefusedRequest, RunResult, Stream,

@@ -45,6 +45,8 @@ pub struct ScreenConfig {
     /// Uid (and gid) that programs on the display run as when the engine runs as root; 0 = the
     /// engine's own uid. Default 65534 (nobody).
     pub app_uid: u32,
+    /// The files desktop's programs (`[screen.desktop]`).
+    pub desktop: super::DesktopPrograms,
 }
 
 impl Default for ScreenConfig {
@@ -59,6 +61,7 @@ impl Default for ScreenConfig {
             display_timeout_ms: 10_000,
             ready_timeout_ms: 15_000,
             app_uid: 65534,
+            desktop: super::DesktopPrograms::default(),
         }
     }
 }

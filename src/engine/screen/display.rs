@@ -24,11 +24,11 @@ pub struct Screen {
     pub(super) width: u16,
     pub(super) height: u16,
     pub(super) keymap: Keymap,
-    display: u32,
+    pub(super) display: u32,
     xvfb: Child,
     apps: Vec<(String, Child)>,
     pgid: i32,
-    app_uid: Option<u32>,
+    pub(super) app_uid: Option<u32>,
     marker: tempfile::TempDir,
 }
 

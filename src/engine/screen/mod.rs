@@ -17,6 +17,7 @@ mod actions;
 mod browser;
 mod capture;
 mod config;
+mod desktop;
 mod display;
 mod keymap;
 mod keys;
@@ -26,6 +27,10 @@ pub use crate::engine::rollout::screen::ComputerAction;
 pub use browser::{chromium_command, BrowserSpec};
 pub use capture::{encode_png, is_blank, Shot};
 pub use config::{ScreenConfig, ScreenSize};
+pub use desktop::{
+    desktop_command, Area, DesktopLayout, DesktopPrograms, DesktopSpec, DesktopWindow,
+    DesktopWindows,
+};
 pub use display::Screen;
 pub use keys::{parse_chord, Chord};
 pub use procs::{screen_processes, sweep_stale_screens, SCREEN_PREFIX};

@@ -19,7 +19,9 @@ mod records;
 mod rounds;
 mod runs;
 mod schema;
+mod screens;
 mod states;
+mod steps;
 mod tasks;
 
 use std::path::{Path, PathBuf};
@@ -31,7 +33,9 @@ pub use blobs::sha256_hex;
 pub use events::Event;
 pub use records::*;
 pub use schema::SCHEMA_VERSION;
+pub use screens::ScreenshotDir;
 pub use states::{RolloutStates, StateEndpoint, StateSnapshot, StoredState};
+pub use steps::{screenshot_dir_of, sha256_of_bytes, NewStep, Removed, ScreenshotRef, StoredStep};
 pub use tasks::TaskFilter;
 
 /// Errors from the store.
@@ -95,11 +99,13 @@ pub struct Store {
     conn: Connection,
     path: PathBuf,
     upgraded_from: i64,
+    screens: ScreenshotDir,
 }
 
 /// A write transaction handed to the closure of [`Store::write`].
 pub struct Tx<'a> {
     tx: rusqlite::Transaction<'a>,
+    screens: &'a ScreenshotDir,
 }
 
 impl Store {
@@ -138,6 +144,7 @@ impl Store {
             conn,
             path: path.to_path_buf(),
             upgraded_from,
+            screens: ScreenshotDir::beside(path),
         })
     }
 
@@ -174,6 +181,7 @@ impl Store {
             conn,
             path: path.to_path_buf(),
             upgraded_from: found,
+            screens: ScreenshotDir::beside(path),
         })
     }
 
@@ -201,7 +209,10 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(StoreError::from)?;
-        let tx = Tx { tx };
+        let tx = Tx {
+            tx,
+            screens: &self.screens,
+        };
         let out = f(&tx)?;
         tx.tx.commit().map_err(StoreError::from)?;
         Ok(out)

@@ -19,6 +19,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/v6.sql"),
     include_str!("migrations/v7.sql"),
     include_str!("migrations/v8.sql"),
+    include_str!("migrations/v9.sql"),
 ];
 
 /// The schema version this binary writes.

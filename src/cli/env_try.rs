@@ -1,0 +1,132 @@
+//! `tuplewright env try TASK_ID`: a person tries a task on its screen; the harness scores the
+//! final state with reward.py and records the trial as a `human` rollout.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use anyhow::Context;
+use clap::Args;
+
+use super::context::{load_config, open_store};
+use super::loop_env::with_loop_runtime;
+use super::Cli;
+use crate::engine::agents::replay::NoAgent;
+use crate::engine::bundle::meta::final_round;
+use crate::engine::harness::task::brief_of;
+use crate::engine::harness::Bus;
+use crate::engine::rollout::human::{HumanPolicy, TryAccess};
+use crate::engine::rollout::stage::store_trial;
+use crate::engine::rollout::trial::run_trial;
+
+/// Arguments of `env try`.
+#[derive(Debug, Args)]
+pub struct TryArgs {
+    /// The task to try (its final-round scripts set up V_init and score the result).
+    pub task_id: String,
+    /// Done when this file appears (instead of Enter or Ctrl-C): for scripted use.
+    #[arg(long, value_name = "FILE")]
+    pub until: Option<PathBuf>,
+    /// The VNC server program.
+    #[arg(long, default_value = "x11vnc")]
+    pub x11vnc: PathBuf,
+    /// Print the access line and the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Run scripts WITHOUT the bubblewrap sandbox (recorded). Dangerous.
+    #[arg(long)]
+    pub unsafe_no_sandbox: bool,
+}
+
+fn announce(json: bool) -> impl Fn(&TryAccess) + Send + Sync {
+    move |access| {
+        let mut out = std::io::stdout().lock();
+        let _ = match (access, json) {
+            (TryAccess::Vnc { port, display }, true) => writeln!(
+                out,
+                "{}",
+                serde_json::json!({"vnc": format!("127.0.0.1:{port}"), "display": display})
+            ),
+            (TryAccess::Vnc { port, display }, false) => writeln!(
+                out,
+                "The desktop ({display}) is on VNC at 127.0.0.1:{port} (loopback only, no \
+                 password): e.g. `vncviewer 127.0.0.1:{port}`, or from another machine \
+                 `ssh -L {port}:127.0.0.1:{port} HOST` first.\nPress Enter (or Ctrl-C) when done."
+            ),
+            (TryAccess::Url(url), true) => {
+                writeln!(out, "{}", serde_json::json!({"url": url}))
+            }
+            (TryAccess::Url(url), false) => writeln!(
+                out,
+                "Open {url} in your browser and do the task.\nPress Enter (or Ctrl-C) when done."
+            ),
+        };
+        let _ = out.flush();
+    }
+}
+
+/// Runs `env try`.
+pub fn run(cli: &Cli, args: &TryArgs) -> anyhow::Result<ExitCode> {
+    let config = load_config(cli)?;
+    config.screen.validate().map_err(anyhow::Error::msg)?;
+    let store = open_store(cli, &config)?;
+    let task = store
+        .task(&args.task_id)
+        .with_context(|| format!("env try {}", args.task_id))?;
+    let rounds = store.rounds(&args.task_id)?;
+    let scripts = final_round(&rounds)
+        .map(|r| r.round.scripts.clone())
+        .with_context(|| {
+            format!(
+                "task {} has no round with all three scripts: nothing to set up or score",
+                args.task_id
+            )
+        })?;
+    let brief = brief_of(&task, &config.agreement)?;
+    let bus = Bus::new(store, vec![])?;
+    let done = Arc::new(AtomicBool::new(false));
+    if args.until.is_none() {
+        let flag = done.clone();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            if std::io::stdin().read_line(&mut line).is_ok() {
+                flag.store(true, Ordering::SeqCst);
+            }
+        });
+    }
+    let policy = HumanPolicy {
+        screen: config.screen.clone(),
+        x11vnc: args.x11vnc.clone(),
+        done,
+        until: args.until.clone(),
+        announce: Box::new(announce(args.json)),
+    };
+    let cancel = Arc::new(AtomicBool::new(false));
+    let trial = with_loop_runtime(
+        &config,
+        args.unsafe_no_sandbox,
+        (&NoAgent, &NoAgent),
+        &cancel,
+        |rt| run_trial(rt, &brief, &scripts, &policy, None, 1),
+    )?;
+    let summary = store_trial(&bus, 1, &trial)?;
+    if args.json {
+        println!("{}", serde_json::to_string(&summary)?);
+    } else {
+        match (&summary.reward, &summary.failure) {
+            (Some(r), _) => println!(
+                "reward {r} (recorded as human trial {})",
+                summary.rollout_id
+            ),
+            (None, Some(f)) => println!("no score: {f}"),
+            (None, None) => println!("no score"),
+        }
+    }
+    Ok(if summary.failure.is_none() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

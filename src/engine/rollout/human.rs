@@ -1,0 +1,144 @@
+//! A person tries a task (`tuplewright env try`): the task's screen on V_init, shared over VNC on
+//! loopback (x11vnc from Debian) for a desktop, or the UI's URL for a web app; when the person is
+//! done (the `done` flag, Ctrl-C, or the `until` file appears) the final screenshot is kept and
+//! the harness scores the final state with reward.py like any trial, recorded as policy `human`.
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::policy::{Policy, PolicyCtx, PolicyKind, PolicyRun};
+use super::screen::ComputerAction;
+use super::screen_env::{open_screen, screen_kind, ScreenKind};
+use super::ui_plan::Step;
+use super::RolloutError;
+use crate::engine::screen::ScreenConfig;
+
+/// How the person reaches the screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TryAccess {
+    /// A VNC server on `127.0.0.1:port` (loopback only, no password).
+    Vnc {
+        /// The TCP port.
+        port: u16,
+        /// The X display it shows.
+        display: String,
+    },
+    /// The web app's agent-facing URL, to open in one's own browser.
+    Url(String),
+}
+
+/// A person acting on the task's screen.
+pub struct HumanPolicy {
+    /// `[screen]` settings.
+    pub screen: ScreenConfig,
+    /// The VNC server program.
+    pub x11vnc: PathBuf,
+    /// Set when the person says they are done (Enter).
+    pub done: Arc<AtomicBool>,
+    /// A file whose appearance means done (non-interactive use).
+    pub until: Option<PathBuf>,
+    /// Told how to reach the screen once it is ready.
+    pub announce: Box<dyn Fn(&TryAccess) + Send + Sync>,
+}
+
+/// A free TCP port on loopback (bound and released; the VNC server takes it right after).
+fn free_port() -> Result<u16, RolloutError> {
+    let l = TcpListener::bind("127.0.0.1:0")
+        .map_err(|e| RolloutError::Infra(format!("finding a free loopback port: {e}")))?;
+    l.local_addr()
+        .map(|a| a.port())
+        .map_err(|e| RolloutError::Infra(format!("finding a free loopback port: {e}")))
+}
+
+/// Whether something listens on `127.0.0.1:port`.
+fn listening(port: u16) -> bool {
+    std::net::TcpStream::connect_timeout(
+        &std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+        Duration::from_millis(200),
+    )
+    .is_ok()
+}
+
+impl HumanPolicy {
+    fn finished(&self, ctx: &PolicyCtx<'_>) -> bool {
+        self.done.load(Ordering::SeqCst)
+            || ctx.cancel.load(Ordering::SeqCst)
+            || self.until.as_ref().is_some_and(|p| p.exists())
+    }
+}
+
+impl Policy for HumanPolicy {
+    fn name(&self) -> String {
+        "human".into()
+    }
+    fn kind(&self) -> PolicyKind {
+        PolicyKind::Teacher
+    }
+    fn act(&self, ctx: &PolicyCtx<'_>) -> Result<PolicyRun, RolloutError> {
+        let started = Instant::now();
+        if let ScreenKind::Web { url, .. } = screen_kind(&ctx.brief.apps, ctx.env)? {
+            // The person uses their own browser on the agent-facing origin.
+            (self.announce)(&TryAccess::Url(url));
+            while !self.finished(ctx) {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            return Ok(PolicyRun {
+                actions: vec![serde_json::json!({"human": "done"})],
+                transcript: "a person used the web UI".into(),
+                ..Default::default()
+            });
+        }
+        let (mut screen, _) = open_screen(&self.screen, &ctx.brief.apps, ctx.env)?;
+        let port = free_port()?;
+        let mut vnc = Command::new(&self.x11vnc);
+        vnc.args([
+            "-localhost",
+            "-nopw",
+            "-forever",
+            "-shared",
+            "-quiet",
+            "-noxdamage",
+        ])
+        .args(["-rfbport", &port.to_string()])
+        .args(["-display", &screen.display_name()]);
+        screen.launch("x11vnc", vnc)?;
+        let deadline = Instant::now() + Duration::from_millis(self.screen.ready_timeout_ms);
+        while !listening(port) {
+            screen.check()?;
+            if Instant::now() >= deadline {
+                return Err(RolloutError::Infra(format!(
+                    "x11vnc did not listen on 127.0.0.1:{port}: {}",
+                    screen.log_tail("x11vnc", 3)
+                )));
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        (self.announce)(&TryAccess::Vnc {
+            port,
+            display: screen.display_name(),
+        });
+        while !self.finished(ctx) {
+            // A dead display or desktop program is infrastructure, never the person's score.
+            screen.check()?;
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let at = started.elapsed();
+        let shot = screen.screenshot()?;
+        Ok(PolicyRun {
+            actions: vec![serde_json::json!({"human": "done", "after_ms": at.as_millis() as u64})],
+            transcript: format!("a person used the screen for {:.0} s", at.as_secs_f64()),
+            usage: Default::default(),
+            steps: vec![Step {
+                action: ComputerAction::Screenshot,
+                at_ms: at.as_millis() as u64,
+                duration_ms: started.elapsed().saturating_sub(at).as_millis() as u64,
+                error: None,
+                screenshot_png: Some(shot.png),
+            }],
+        })
+    }
+}

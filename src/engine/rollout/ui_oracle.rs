@@ -1,0 +1,82 @@
+//! The screen probes: `ui-oracle` (each task done through its screen only; must score 1.0) and
+//! `noop --screen` (the screen starts, is looked at, nothing is done; must score 0.0).
+//!
+//! `ui-oracle` dispatches by app: files tasks go to [`FilesUiOracle`]; an app without a planner
+//! on this build is a policy failure naming it (never a score).
+
+use super::policy::{Policy, PolicyCtx, PolicyKind, PolicyRun};
+use super::screen::ComputerAction;
+use super::screen_env::open_screen;
+use super::ui_oracle_files::FilesUiOracle;
+use super::ui_plan::Step;
+use super::RolloutError;
+use crate::engine::screen::ScreenConfig;
+
+/// `ui-oracle`: every effect a `computer_use` action on the task's screen.
+pub struct UiOraclePolicy {
+    files: FilesUiOracle,
+}
+
+impl UiOraclePolicy {
+    /// The probe with `[screen]` settings.
+    pub fn new(screen: ScreenConfig) -> Self {
+        UiOraclePolicy {
+            files: FilesUiOracle { screen },
+        }
+    }
+}
+
+impl Policy for UiOraclePolicy {
+    fn name(&self) -> String {
+        "ui-oracle".into()
+    }
+    fn kind(&self) -> PolicyKind {
+        PolicyKind::Probe { expected: 1.0 }
+    }
+    fn act(&self, ctx: &PolicyCtx<'_>) -> Result<PolicyRun, RolloutError> {
+        match ctx.brief.apps.as_slice() {
+            [only] if only == "files" => self.files.act(ctx),
+            apps => Err(RolloutError::Policy(format!(
+                "no UI planner for app {} on this branch (files tasks only)",
+                apps.iter()
+                    .find(|a| *a != "files")
+                    .cloned()
+                    .unwrap_or_else(|| apps.join(" + "))
+            ))),
+        }
+    }
+}
+
+/// `noop --screen`: provisions the task's screen, takes its screenshots, does nothing.
+pub struct NoopScreenPolicy {
+    /// `[screen]` settings.
+    pub screen: ScreenConfig,
+}
+
+impl Policy for NoopScreenPolicy {
+    fn name(&self) -> String {
+        "noop-screen".into()
+    }
+    fn kind(&self) -> PolicyKind {
+        PolicyKind::Probe { expected: 0.0 }
+    }
+    fn act(&self, ctx: &PolicyCtx<'_>) -> Result<PolicyRun, RolloutError> {
+        let started = std::time::Instant::now();
+        let (mut screen, _) = open_screen(&self.screen, &ctx.brief.apps, ctx.env)?;
+        let at = started.elapsed();
+        let shot = screen.screenshot()?;
+        let action = ComputerAction::Screenshot;
+        Ok(PolicyRun {
+            actions: vec![serde_json::to_value(&action).unwrap_or_default()],
+            transcript: "looked at the screen, did nothing".into(),
+            usage: Default::default(),
+            steps: vec![Step {
+                action,
+                at_ms: at.as_millis() as u64,
+                duration_ms: started.elapsed().saturating_sub(at).as_millis() as u64,
+                error: None,
+                screenshot_png: Some(shot.png),
+            }],
+        })
+    }
+}

@@ -1,0 +1,230 @@
+//! The `ui-oracle` probe on the files domain: each shipped files template done through the
+//! desktop only. The plan clicks the terminal window, types the shell command the template's
+//! effect needs (from the task's slots — never the tuple's scripts), presses Return and waits
+//! until the command has finished: the command ends by setting the terminal's title
+//! (`printf '\033]2;…\007'`), which the [`DesktopResolver`] sees as a window of that name. Every
+//! effect is a `computer_use` action; the harness then scores the final state with reward.py.
+
+use serde_json::{json, Value};
+
+use super::policy::{Policy, PolicyCtx, PolicyKind, PolicyRun};
+use super::screen_env::open_screen;
+use super::ui_exec::Executor;
+use super::ui_plan::{PlanStep, Rect, Target, TargetResolver, UiPlanner};
+use super::RolloutError;
+use crate::engine::agents::TaskBrief;
+use crate::engine::screen::{DesktopWindows, ScreenConfig};
+
+/// Title the terminal shows once the plan's command has succeeded.
+pub const DONE_TITLE: &str = "tw-ui-oracle-done";
+/// Title of the desktop's terminal window.
+pub const TERMINAL_TITLE: &str = "Terminal";
+/// How long a typed command may run, milliseconds.
+const COMMAND_TIMEOUT_MS: u64 = 60_000;
+
+/// Finds desktop windows by title: `Target::Role { role: "window", name }`, or only while it has
+/// the input focus: `Target::Role { role: "focused_window", name }`.
+pub struct DesktopResolver {
+    windows: DesktopWindows,
+}
+
+impl DesktopResolver {
+    /// A resolver reading the windows of `display`.
+    pub fn connect(display: &str) -> Result<Self, RolloutError> {
+        Ok(DesktopResolver {
+            windows: DesktopWindows::connect(display)?,
+        })
+    }
+}
+
+impl TargetResolver for DesktopResolver {
+    fn resolve(&mut self, target: &Target) -> Result<Option<Rect>, RolloutError> {
+        match target {
+            Target::Role { role, name } if role == "window" || role == "focused_window" => Ok(self
+                .windows
+                .list()?
+                .into_iter()
+                .find(|w| w.title == *name && (w.focused || role == "window"))
+                .map(|w| Rect {
+                    x: w.area.0,
+                    y: w.area.1,
+                    w: w.area.2,
+                    h: w.area.3,
+                })),
+            Target::Point { x, y } => Ok(Some(Rect {
+                x: *x,
+                y: *y,
+                w: 1,
+                h: 1,
+            })),
+            other => Err(RolloutError::Policy(format!(
+                "the desktop resolves windows by title and points, not {other:?}"
+            ))),
+        }
+    }
+}
+
+/// Quotes `s` for a POSIX shell (single quotes; an inner `'` becomes `'\''`).
+pub fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// A `python3 -c` command running `code` with `S` bound to `slots`.
+fn python(slots: &Value, code: &str) -> String {
+    let literal = serde_json::to_string(&slots.to_string()).unwrap_or_default();
+    let program = format!("import csv,functools,json,os;S=json.loads({literal});{code}");
+    format!("python3 -c {}", shell_quote(&program))
+}
+
+/// The slots a template needs, or an error naming the missing one.
+fn pick(slots: &Value, keys: &[&str], template: &str) -> Result<Value, String> {
+    let mut out = serde_json::Map::new();
+    for k in keys {
+        let v = slots
+            .get(*k)
+            .ok_or_else(|| format!("template {template}: slot `{k}` missing"))?;
+        out.insert((*k).to_string(), v.clone());
+    }
+    Ok(Value::Object(out))
+}
+
+/// The shell command that does a files template's effect.
+pub fn files_command(template: &str, slots: &Value) -> Result<String, String> {
+    Ok(match template {
+        "csv_extract" => python(
+            &pick(slots, &["output", "columns", "expected_rows"], template)?,
+            "p='/home/user/'+S['output'];os.makedirs(os.path.dirname(p),exist_ok=True);\
+             f=open(p,'w',newline='');w=csv.writer(f);w.writerow(S['columns']);\
+             w.writerows(S['expected_rows']);f.close()",
+        ),
+        "json_edit" => python(
+            &pick(slots, &["path", "changes"], template)?,
+            "p='/home/user/'+S['path'];d=json.load(open(p));\
+             [functools.reduce(lambda n,k:n.setdefault(k,{}),key.split('.')[:-1],d)\
+             .__setitem__(key.split('.')[-1],v) for key,v in S['changes'].items()];\
+             f=open(p,'w');json.dump(d,f,indent=1);f.close()",
+        ),
+        "md_checklist" => python(
+            &pick(slots, &["path", "check", "add"], template)?,
+            "p='/home/user/'+S['path'];L=open(p).read().splitlines();\
+             o=['- [x] '+l[6:] if l.startswith('- [ ] ') and l[6:].strip() in S['check'] else l \
+             for l in L]+['- [ ] '+i for i in S['add']];f=open(p,'w');\
+             f.write(chr(10).join(o)+chr(10));f.close()",
+        ),
+        "write_report" => python(
+            &pick(slots, &["path", "content"], template)?,
+            "p='/home/user/'+S['path'];os.makedirs(os.path.dirname(p),exist_ok=True);\
+             f=open(p,'w');f.write(S['content']);f.close()",
+        ),
+        "move_files" => {
+            let files = slots
+                .get("files")
+                .and_then(Value::as_array)
+                .ok_or_else(|| format!("template {template}: slot `files` missing"))?;
+            let mut parts = Vec::new();
+            for f in files {
+                let field = |k: &str| {
+                    f.get(k)
+                        .and_then(Value::as_str)
+                        .ok_or_else(|| format!("template {template}: files[].{k} missing"))
+                };
+                let to = format!("/home/user/{}", field("to")?);
+                let from = format!("/home/user/{}/{}", field("from")?, field("name")?);
+                parts.push(format!(
+                    "mkdir -p {} && mv {} {}/",
+                    shell_quote(&to),
+                    shell_quote(&from),
+                    shell_quote(&to)
+                ));
+            }
+            parts.join(" && ")
+        }
+        other => return Err(format!("template {other} has no desktop plan")),
+    })
+}
+
+/// Plans files tasks through the desktop's terminal.
+pub struct FilesPlanner;
+
+impl UiPlanner for FilesPlanner {
+    fn apps(&self) -> &[&'static str] {
+        &["files"]
+    }
+
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+        let template = brief
+            .structured
+            .get("template")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("task {} names no template", brief.task_id))?;
+        let template = template.rsplit('/').next().unwrap_or(template);
+        let slots = brief.structured.get("slots").cloned().unwrap_or(json!({}));
+        let command = files_command(template, &slots)?;
+        let window = |name: &str| Target::Role {
+            role: "window".into(),
+            name: name.into(),
+        };
+        Ok(vec![
+            PlanStep::Click {
+                target: window(TERMINAL_TITLE),
+            },
+            // Keys go where the focus is: type only once the click has moved it to the terminal.
+            PlanStep::WaitFor {
+                target: Target::Role {
+                    role: "focused_window".into(),
+                    name: TERMINAL_TITLE.into(),
+                },
+                timeout_ms: 10_000,
+            },
+            PlanStep::Type {
+                text: format!("{command} && printf '\\033]2;%s\\007' {DONE_TITLE}"),
+            },
+            PlanStep::Key {
+                key: "Return".into(),
+            },
+            PlanStep::WaitFor {
+                target: window(DONE_TITLE),
+                timeout_ms: COMMAND_TIMEOUT_MS,
+            },
+        ])
+    }
+}
+
+/// `ui-oracle` on files tasks: the desktop, the [`FilesPlanner`]'s plan, every step recorded.
+pub struct FilesUiOracle {
+    /// `[screen]` settings.
+    pub screen: ScreenConfig,
+}
+
+impl Policy for FilesUiOracle {
+    fn name(&self) -> String {
+        "ui-oracle".into()
+    }
+    fn kind(&self) -> PolicyKind {
+        PolicyKind::Probe { expected: 1.0 }
+    }
+    fn act(&self, ctx: &PolicyCtx<'_>) -> Result<PolicyRun, RolloutError> {
+        // A task the planner cannot plan is the planner's miss, named before any screen starts.
+        let plan = FilesPlanner
+            .plan(ctx.brief)
+            .map_err(|e| RolloutError::Policy(format!("ui-oracle: {e}")))?;
+        let (mut screen, _) = open_screen(&self.screen, &ctx.brief.apps, ctx.env)?;
+        let mut resolver = DesktopResolver::connect(&screen.display_name())?;
+        let outcome = Executor::new(&mut screen, &mut resolver, true).run(&plan)?;
+        let actions = outcome
+            .steps
+            .iter()
+            .map(|s| serde_json::to_value(&s.action).unwrap_or(Value::Null))
+            .collect();
+        let transcript = match &outcome.miss {
+            Some(miss) => format!("plan missed at {miss}"),
+            None => format!("plan of {} step(s) done", plan.len()),
+        };
+        Ok(PolicyRun {
+            actions,
+            transcript,
+            usage: Default::default(),
+            steps: outcome.steps,
+        })
+    }
+}

@@ -1,0 +1,226 @@
+//! Screen trials end to end on a real Xvfb and the real files desktop: a shipped files task is
+//! built by `tuplewright run`, then `rollout --policy ui-oracle` does it through the desktop only
+//! (click the terminal, type, Return; every step stored with its screenshot) to reward 1.0, and
+//! `rollout --policy noop --screen` starts the same screen, looks at it and scores 0.0.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::Value;
+use tuplewright::engine::store::Store;
+
+fn tw(store: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = assert_cmd::Command::cargo_bin("tuplewright")
+        .unwrap()
+        .args(["--no-tui", "--store"])
+        .arg(store)
+        .args(args)
+        .timeout(Duration::from_secs(600))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A store holding the shipped files task `id`, accepted by the loop.
+fn store_with(dir: &Path, id: &str) -> std::path::PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let all: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("assets/tasks/files.json")).unwrap(),
+    )
+    .unwrap();
+    let task: Vec<Value> = all["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["task_id"] == id)
+        .cloned()
+        .collect();
+    assert_eq!(task.len(), 1, "{id} is shipped");
+    let file = dir.join("tasks.json");
+    std::fs::write(&file, serde_json::json!({"tasks": task}).to_string()).unwrap();
+    let store = dir.join("s.db");
+    let (code, _, err) = tw(
+        &store,
+        &["run", "--jobs", "1", "--no-export", file.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "the loop accepts {id}: {err}");
+    store
+}
+
+#[test]
+fn ui_oracle_does_a_shipped_files_task_through_the_desktop_and_noop_on_the_screen_scores_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = "files_tidy_001";
+    let store = store_with(dir.path(), id);
+    let (code, out, err) = tw(&store, &["rollout", "--policy", "ui-oracle", "--json"]);
+    assert_eq!(code, 0, "ui-oracle scores 1.0: {out}\n{err}");
+    let rows: Value = serde_json::from_str(&out).unwrap();
+    let trial = &rows[0]["trials"][0];
+    assert_eq!(trial["reward"], 1.0, "{rows}");
+    let steps = trial["steps"].as_array().unwrap();
+    let kinds: Vec<&str> = steps
+        .iter()
+        .map(|s| s["action"]["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["left_click", "type", "key"], "{rows}");
+    // Steps record when they began and how long they took, in order.
+    let at: Vec<u64> = steps.iter().map(|s| s["at_ms"].as_u64().unwrap()).collect();
+    assert!(at.windows(2).all(|w| w[0] <= w[1]), "{at:?}");
+    assert!(steps.iter().all(|s| s["screenshot"]["sha256"].is_string()));
+    assert!(rows[0]["screenshots_dir"].is_string());
+
+    let (code, out, err) = tw(
+        &store,
+        &["rollout", "--policy", "noop", "--screen", "--json"],
+    );
+    assert_eq!(code, 0, "noop through the screen scores 0.0: {out}\n{err}");
+    let rows: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(rows[0]["trials"][0]["reward"], 0.0, "{rows}");
+    assert_eq!(rows[0]["trials"][0]["steps"].as_array().unwrap().len(), 1);
+
+    // The store holds both trials' steps; every screenshot is a readable PNG of the screen.
+    let s = Store::open_readonly(&store, Duration::from_secs(5)).unwrap();
+    let ids = s.rollout_ids(id).unwrap();
+    assert_eq!(ids.len(), 2);
+    let steps = s.trial_steps(ids[0]).unwrap();
+    assert_eq!(steps.len(), 3);
+    // The Rollouts screen's screenshot is the trial's last one, a file of the store.
+    let shown = s.rollouts(id).unwrap()[0].detail["screenshot"].clone();
+    let last = s
+        .screenshots()
+        .path_of(&steps[2].screenshot.as_ref().unwrap().sha256)
+        .unwrap();
+    assert_eq!(shown, last.display().to_string());
+    for step in &steps {
+        let shot = step.screenshot.as_ref().unwrap();
+        assert_eq!((shot.width, shot.height), (1280, 800));
+        let png = s.screenshot_png(&shot.sha256).unwrap();
+        assert!(image::load_from_memory(&png).is_ok());
+    }
+}
+
+/// `xdotool` on `display` (Debian's xdotool drives the display through XTEST, as a person's VNC
+/// viewer would); `--sync` searches wait on the window, so no fixed sleeps.
+fn xdotool(display: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new("xdotool")
+        .env("DISPLAY", display)
+        .args(args)
+        .output()
+        .expect("xdotool (.ci/setup)");
+    assert!(
+        out.status.success(),
+        "xdotool {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// The `env try` process, ended on every path: the done file first (it tears its screen down
+/// itself), a kill if it has not exited within 30 s.
+struct TryProcess {
+    child: std::process::Child,
+    until: std::path::PathBuf,
+}
+
+impl Drop for TryProcess {
+    fn drop(&mut self) {
+        let _ = std::fs::write(&self.until, "");
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        while std::time::Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn env_try_serves_the_desktop_over_loopback_vnc_and_records_the_persons_result() {
+    use std::io::{BufRead, Read};
+    let dir = tempfile::tempdir().unwrap();
+    let id = "files_sort_001";
+    let store = store_with(dir.path(), id);
+    let until = dir.path().join("done");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tuplewright"))
+        .args(["--no-tui", "--store"])
+        .arg(&store)
+        .args(["env", "try", id, "--json", "--until"])
+        .arg(&until)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut child = TryProcess {
+        child,
+        until: until.clone(),
+    };
+    let mut lines = std::io::BufReader::new(child.child.stdout.take().unwrap()).lines();
+    let access: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    let display = access["display"].as_str().unwrap().to_string();
+    let vnc = access["vnc"].as_str().unwrap();
+    assert!(vnc.starts_with("127.0.0.1:"), "{access}");
+    // A VNC server answers there with the RFB banner.
+    let mut banner = [0u8; 12];
+    std::net::TcpStream::connect(vnc)
+        .unwrap()
+        .read_exact(&mut banner)
+        .unwrap();
+    assert!(banner.starts_with(b"RFB "), "{banner:?}");
+    // The person: click the terminal, type the moves, Return; the command retitles the terminal.
+    let term = xdotool(&display, &["search", "--sync", "--name", "^Terminal$"]);
+    xdotool(&display, &["windowactivate", "--sync", &term]);
+    xdotool(
+        &display,
+        &["mousemove", "--window", &term, "300", "100", "click", "1"],
+    );
+    let all: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tasks/files.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let task = all["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["task_id"] == id)
+        .unwrap();
+    let command =
+        tuplewright::engine::rollout::ui_oracle_files::files_command("move_files", &task["slots"])
+            .unwrap();
+    let text = format!("{command} && printf '\\033]2;%s\\007' person-done");
+    xdotool(&display, &["type", "--delay", "2", &text]);
+    xdotool(&display, &["key", "Return"]);
+    xdotool(&display, &["search", "--sync", "--name", "^person-done$"]);
+    std::fs::write(&until, "").unwrap();
+    let result: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    let status = child.child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(status.success(), "{result}\n{err}");
+    assert_eq!(result["reward"], 1.0, "{result}");
+    let s = Store::open_readonly(&store, Duration::from_secs(5)).unwrap();
+    let rollouts = s.rollouts(id).unwrap();
+    assert_eq!(rollouts.len(), 1);
+    assert_eq!(rollouts[0].model, "human");
+    assert_eq!(rollouts[0].reward, Some(1.0));
+    let steps = s.trial_steps(s.rollout_ids(id).unwrap()[0]).unwrap();
+    assert!(
+        steps[0].screenshot.is_some(),
+        "the final screenshot is kept"
+    );
+}
