@@ -23,3 +23,4 @@ pub mod stats;
 pub mod store;
 pub mod synth;
 pub mod taskgen;
+pub mod ui;
