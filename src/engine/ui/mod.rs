@@ -14,19 +14,25 @@
 //!
 //! The pages are deterministic: same state, same fixed "today" ([`Today`]), same HTML.
 
+mod cdp;
 mod clock;
 mod form;
 mod page;
+mod resolver;
 mod server;
 pub mod team_chat;
+mod web_screen;
 
 #[cfg(test)]
 mod tests;
 
+pub use cdp::Cdp;
 pub use clock::Today;
 pub use form::{FormData, OpError};
 pub use page::Flash;
+pub use resolver::WebResolver;
 pub use server::{start, UiHandle, UiOptions};
+pub use web_screen::{WebScreen, WebScreenError};
 
 use maud::Markup;
 use serde_json::Value;

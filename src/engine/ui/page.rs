@@ -9,10 +9,13 @@ pub struct Flash {
     pub error: bool,
     /// The text.
     pub text: String,
+    /// The operation it reports (`data-op` on the banner, so a plan can wait for its outcome).
+    pub op: String,
 }
 
-/// A whole page: `title`, the app's stylesheet, an optional banner and the body.
-pub fn document(title: &str, flash: Option<&Flash>, body: Markup) -> Markup {
+/// A whole page: `title`, the app's stylesheet, an optional banner and the body; `path` is
+/// carried as `body[data-path]` so a plan can tell a navigation has landed.
+pub fn document(path: &str, title: &str, flash: Option<&Flash>, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -21,9 +24,9 @@ pub fn document(title: &str, flash: Option<&Flash>, body: Markup) -> Markup {
                 title { (title) }
                 link rel="stylesheet" href="/style.css";
             }
-            body {
+            body data-path=(path) {
                 @if let Some(f) = flash {
-                    div.flash.error[f.error] role=(if f.error { "alert" } else { "status" }) {
+                    div.flash.error[f.error] data-op=(f.op) role=(if f.error { "alert" } else { "status" }) {
                         (f.text)
                     }
                 }
@@ -41,6 +44,7 @@ pub fn back(path: &str) -> Markup {
 /// A page for a path the app does not have.
 pub fn not_found(path: &str) -> Markup {
     document(
+        path,
         "Not found",
         None,
         html! {

@@ -139,6 +139,7 @@ fn infra(detail: String) -> Response {
     html(
         StatusCode::INTERNAL_SERVER_ERROR,
         document(
+            "/",
             "Error",
             None,
             maud::html! { main.notfound { h1 { "The server failed" } p { (detail) } } },
@@ -164,7 +165,10 @@ async fn page(State(st): State<Arc<UiState>>, uri: Uri) -> Response {
         return html(StatusCode::NOT_FOUND, not_found(&path));
     };
     let flash = st.flash.lock().unwrap_or_else(|p| p.into_inner()).take();
-    html(StatusCode::OK, document(&title, flash.as_ref(), body))
+    html(
+        StatusCode::OK,
+        document(&path, &title, flash.as_ref(), body),
+    )
 }
 
 /// A local path to return to: absolute, not protocol-relative, no scheme.
@@ -186,6 +190,7 @@ async fn op(
     let form = FormData(pairs);
     let back = local(form.get("back"));
     let s = st.clone();
+    let op = name.clone();
     let result = tokio::task::spawn_blocking(move || {
         s.store
             .update(&s.sid, |state| s.ui.apply(&name, &form, &s.ctx, state))
@@ -196,6 +201,7 @@ async fn op(
             Flash {
                 error: false,
                 text: done.message,
+                op,
             },
             done.go.unwrap_or(back),
         ),
@@ -203,6 +209,7 @@ async fn op(
             Flash {
                 error: true,
                 text: e.0,
+                op,
             },
             back,
         ),

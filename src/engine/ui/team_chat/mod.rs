@@ -7,6 +7,7 @@
 
 pub mod model;
 pub mod ops;
+pub mod planner;
 mod settings;
 mod view;
 

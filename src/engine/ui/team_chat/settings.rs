@@ -72,7 +72,8 @@ pub fn details(state: &Value, id: &str) -> Option<(String, Markup)> {
                     h2 #s-name { "Name" }
                     form method="post" action="/op/rename_channel" {
                         (hidden(id, &here))
-                        label { "Channel name" input type="text" name="name" value=(name) required; }
+                        label for="f-name" { "Channel name" }
+                        input #f-name type="text" name="name" value=(name) required;
                         button type="submit" { "Rename channel" }
                     }
                 }
@@ -80,8 +81,10 @@ pub fn details(state: &Value, id: &str) -> Option<(String, Markup)> {
                     h2 #s-topic { "Topic and purpose" }
                     form method="post" action="/op/set_topic" {
                         (hidden(id, &here))
-                        label { "Topic" input type="text" name="topic" value=(s(c, "topic")); }
-                        label { "Purpose" textarea name="purpose" rows="2" { (s(c, "purpose")) } }
+                        label for="f-topic" { "Topic" }
+                        input #f-topic type="text" name="topic" value=(s(c, "topic"));
+                        label for="f-purpose" { "Purpose" }
+                        textarea #f-purpose name="purpose" rows="2" { (s(c, "purpose")) }
                         button type="submit" { "Save topic and purpose" }
                     }
                 }
@@ -158,9 +161,12 @@ pub fn new_channel(state: &Value) -> (String, Markup) {
                 header.head { h1 { "Create a channel" } }
                 form method="post" action="/op/create_channel" {
                     (back("/new-channel"))
-                    label { "Name" input type="text" name="name" required placeholder="e.g. plan-budget"; }
-                    label { "Topic" input type="text" name="topic"; }
-                    label { "Purpose" textarea name="purpose" rows="2" {} }
+                    label for="f-name" { "Name" }
+                    input #f-name type="text" name="name" required placeholder="e.g. plan-budget";
+                    label for="f-topic" { "Topic" }
+                    input #f-topic type="text" name="topic";
+                    label for="f-purpose" { "Purpose" }
+                    textarea #f-purpose name="purpose" rows="2" {}
                     label.check { input type="checkbox" name="private" value="true"; "Make private" }
                     fieldset {
                         legend { "Members" }
@@ -195,12 +201,13 @@ pub fn profile(state: &Value) -> (String, Markup) {
                 p { (s(user, "email")) }
                 form method="post" action="/op/update_profile" {
                     (back("/profile"))
-                    label { "Display name" input type="text" name="displayName" value=(s(user, "displayName")) required; }
-                    label { "Title" input type="text" name="title" value=(s(user, "title")); }
-                    label { "Time zone"
-                        select name="timezone" {
-                            @for z in &zones { option value=(z) selected[*z == tz] { (z) } }
-                        }
+                    label for="f-display" { "Display name" }
+                    input #f-display type="text" name="displayName" value=(s(user, "displayName")) required;
+                    label for="f-title" { "Title" }
+                    input #f-title type="text" name="title" value=(s(user, "title"));
+                    label for="f-tz" { "Time zone" }
+                    select #f-tz name="timezone" {
+                        @for z in &zones { option value=(z) selected[*z == tz] { (z) } }
                     }
                     button type="submit" { "Save profile" }
                 }
