@@ -24,3 +24,4 @@ pub mod stats;
 pub mod store;
 pub mod synth;
 pub mod taskgen;
+pub mod ui;

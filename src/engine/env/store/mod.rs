@@ -221,8 +221,51 @@ impl SessionStore {
         action: Action,
         state: Option<Value>,
     ) -> Result<String, EnvError> {
-        validate_sid(sid)?;
+        // The JSON text and hash are computed before the session's lock is taken.
         let prepared = Prepared::new(&self.app, action, state)?;
+        self.write(sid, action == Action::Reset, |snap, app| {
+            snap.apply_prepared(app, prepared)
+        })
+    }
+
+    /// A semantic mutation of the current snapshot (what a UI action does): `f` receives the
+    /// current state and edits it in place; the result becomes the current snapshot exactly as a
+    /// `set_current` would (same journal, same `state_id`), computed under the session's lock so
+    /// that concurrent writers cannot interleave. Returns the new `state_id` and `f`'s value once
+    /// the write is durable; `f`'s error leaves the session untouched and is returned as is.
+    pub fn update<T, E>(
+        &self,
+        sid: &str,
+        f: impl FnOnce(&mut Value) -> Result<T, E>,
+    ) -> Result<Result<(String, T), E>, EnvError> {
+        let mut outcome = None;
+        let written = self.write(sid, false, |snap, app| {
+            let mut value = snap.current.value()?;
+            let result = f(&mut value);
+            let ok = result.is_ok();
+            outcome = Some(result);
+            if ok {
+                let prepared = Prepared::new(app, Action::SetCurrent, Some(value))?;
+                snap.apply_prepared(app, prepared)
+            } else {
+                Err(EnvError::Journal("the operation was refused".into()))
+            }
+        });
+        match (outcome, written) {
+            (Some(Err(e)), _) => Ok(Err(e)),
+            (Some(Ok(t)), Ok(id)) => Ok(Ok((id, t))),
+            (_, Err(e)) => Err(e),
+            (None, Ok(_)) => Err(EnvError::Journal("the update did not run".into())),
+        }
+    }
+
+    fn write(
+        &self,
+        sid: &str,
+        reset: bool,
+        f: impl FnOnce(&mut Snapshot, &App) -> Result<(), EnvError>,
+    ) -> Result<String, EnvError> {
+        validate_sid(sid)?;
         let slot_arc = self.slot(sid);
         let (seq, snap, ack) = {
             let mut slot = lock(&slot_arc);
@@ -232,9 +275,9 @@ impl SessionStore {
                 (None, Some(snap)) => snap.clone(),
                 (None, None) => Snapshot::defaults(&self.app),
             };
-            snap.apply_prepared(&self.app, prepared)?;
+            f(&mut snap, &self.app)?;
             self.admit(sid, snap.held_bytes() + SLOT_OVERHEAD)?;
-            if action == Action::Reset {
+            if reset {
                 let dir = self.uploads_dir(sid);
                 match std::fs::remove_dir_all(&dir) {
                     Ok(()) => {}

@@ -1,0 +1,102 @@
+//! Agent-facing web UIs of the built-in apps: server-rendered HTML over one state-API session.
+//!
+//! [`start`] binds a loopback port of its own for one session of one app — the **agent-facing
+//! origin** of an environment. It serves the app's pages (rendered with maud from the session's
+//! current state), its stylesheet, and `POST /op/<name>` form submissions; nothing else. There is
+//! no `/go`, `/post` or `/state` on it and no sid in any URL: the origin is bound to its session
+//! when it starts, so a page (or an agent) cannot read the diff or write the state behind the UI.
+//!
+//! Every UI action is a **semantic mutation**: the form names an operation (`rename_channel`,
+//! `send_message`, …) whose handler edits the session's current document through
+//! [`SessionStore::update`] — the same journal, `state_id` and persistence as a `set_current`
+//! on the state API, so rewards and the state diff see it. Transient UI state (the flash banner
+//! after an action) lives in this server's memory, never in the document.
+//!
+//! The pages are deterministic: same state, same fixed "today" ([`Today`]), same HTML.
+
+mod cdp;
+mod clock;
+mod form;
+mod page;
+mod resolver;
+mod server;
+pub mod team_chat;
+mod web_screen;
+
+#[cfg(test)]
+mod tests;
+
+pub use cdp::Cdp;
+pub use clock::Today;
+pub use form::{FormData, OpError};
+pub use page::Flash;
+pub use resolver::WebResolver;
+pub use server::{start, UiHandle, UiOptions};
+pub use web_screen::{WebScreen, WebScreenError};
+
+use maud::Markup;
+use serde_json::Value;
+
+/// What a successful operation did: the banner text and the page to show next.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Done {
+    /// One line for the flash banner ("Renamed #random to #watercooler").
+    pub message: String,
+    /// Local path to redirect to; `None` = back where the form was.
+    pub go: Option<String>,
+}
+
+/// Context every page and operation sees.
+#[derive(Debug, Clone)]
+pub struct Ctx {
+    /// The environment's fixed clock.
+    pub today: Today,
+}
+
+/// The web UI of one app. Pages and operations are pure functions of the state document.
+pub trait AppUi: Send + Sync {
+    /// The app this UI draws (`team-chat`).
+    fn app(&self) -> &'static str;
+    /// The app's stylesheet (served at `/style.css`).
+    fn css(&self) -> &'static str;
+    /// The page at `path` (e.g. `/c/C01`) for the current state, or `None` when there is none.
+    fn page(&self, path: &str, state: &Value, ctx: &Ctx) -> Option<(String, Markup)>;
+    /// Performs the operation `op` on the state; an error leaves the state untouched.
+    fn apply(
+        &self,
+        op: &str,
+        form: &FormData,
+        ctx: &Ctx,
+        state: &mut Value,
+    ) -> Result<Done, OpError>;
+    /// Every operation [`AppUi::apply`] knows, with the state paths (`collection.field`) it can
+    /// write; forms may only name these.
+    fn ops(&self) -> &'static [(&'static str, &'static [&'static str])];
+
+    /// Whether `op` is one of [`AppUi::ops`].
+    fn knows(&self, op: &str) -> bool {
+        self.ops().iter().any(|(name, _)| *name == op)
+    }
+}
+
+/// The UI of a built-in app, or `None` for an app without one.
+pub fn app_ui(app: &str) -> Option<&'static dyn AppUi> {
+    match app {
+        "team-chat" => Some(&team_chat::TeamChat),
+        _ => None,
+    }
+}
+
+/// Names of the apps that have a UI.
+pub const APPS_WITH_UI: &[&str] = &["team-chat"];
+
+/// Errors starting or serving a UI origin (infrastructure, never a score).
+#[derive(Debug, thiserror::Error)]
+pub enum UiError {
+    /// The app has no web UI.
+    #[error("app {0:?} has no web UI (apps with one: {apps})", apps = APPS_WITH_UI.join(", "))]
+    NoUi(String),
+    /// The loopback port could not be bound.
+    #[error("binding the UI origin: {0}")]
+    Bind(std::io::Error),
+}

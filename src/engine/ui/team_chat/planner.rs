@@ -1,0 +1,348 @@
+//! The team-chat [`UiPlanner`]: a plan per shipped template (post_message, thread_reply,
+//! add_reaction, and the generic update_records / create_record on channels and the profile),
+//! built from the task's structured slots. Targets are accessible roles and names where a person
+//! would read them, CSS selectors where the thing has no unique name (a given message's reaction
+//! picker, a channel known only by id); after every operation the plan waits for that
+//! operation's success banner, so an error banner is a miss.
+
+use serde_json::Value;
+
+use crate::engine::agents::TaskBrief;
+use crate::engine::rollout::ui_plan::{PlanStep, Target, UiPlanner};
+
+/// The team-chat planner.
+pub struct TeamChatPlanner;
+
+fn role(role: &str, name: &str) -> Target {
+    Target::Role {
+        role: role.into(),
+        name: name.into(),
+    }
+}
+
+fn css(selector: impl Into<String>) -> Target {
+    Target::Css {
+        selector: selector.into(),
+    }
+}
+
+fn click(target: Target) -> PlanStep {
+    PlanStep::Click { target }
+}
+
+fn fill(target: Target, text: &str) -> PlanStep {
+    PlanStep::Fill {
+        target,
+        text: text.into(),
+    }
+}
+
+/// Waits for the success banner of `op`.
+fn done(op: &str) -> PlanStep {
+    PlanStep::WaitFor {
+        target: css(format!(".flash[data-op=\"{op}\"]:not(.error)")),
+        timeout_ms: 15_000,
+    }
+}
+
+/// Waits until the page at a path starting with `prefix` has replaced the previous one.
+fn landed(prefix: &str) -> PlanStep {
+    PlanStep::WaitFor {
+        target: css(format!("body[data-path^=\"{prefix}\"]")),
+        timeout_ms: 15_000,
+    }
+}
+
+/// Waits until a channel's own page (not the start page, not another channel's) is shown.
+fn in_channel(name: &str) -> PlanStep {
+    PlanStep::WaitFor {
+        target: css(format!(
+            "body[data-path^=\"/c/\"] main[aria-label=\"#{name}\"]"
+        )),
+        timeout_ms: 15_000,
+    }
+}
+
+fn scroll_to(target: Target) -> PlanStep {
+    PlanStep::Scroll { target, amount: 3 }
+}
+
+fn text<'a>(slots: &'a Value, key: &str) -> Result<&'a str, String> {
+    slots[key]
+        .as_str()
+        .ok_or_else(|| format!("slot `{key}` is missing or not a string"))
+}
+
+fn list<'a>(v: &'a Value, what: &str) -> Result<Vec<&'a str>, String> {
+    v.as_array()
+        .ok_or_else(|| format!("{what} is not a list"))?
+        .iter()
+        .map(|x| {
+            x.as_str()
+                .ok_or_else(|| format!("{what} holds a non-string"))
+        })
+        .collect()
+}
+
+fn channel_plan(
+    key: &str,
+    changes: &serde_json::Map<String, Value>,
+) -> Result<Vec<PlanStep>, String> {
+    let mut p = vec![
+        click(css(format!("nav.sidebar a[href=\"/c/{key}\"]"))),
+        landed(&format!("/c/{key}")),
+        click(role("link", "Channel details")),
+        landed(&format!("/c/{key}/details")),
+    ];
+    if let Some(name) = changes.get("name") {
+        let name = name.as_str().ok_or("`name` is not a string")?;
+        p.extend([
+            fill(role("textbox", "Channel name"), name),
+            click(role("button", "Rename channel")),
+            done("rename_channel"),
+        ]);
+    }
+    if changes.contains_key("topic") || changes.contains_key("purpose") {
+        for (field, label) in [("topic", "Topic"), ("purpose", "Purpose")] {
+            if let Some(v) = changes.get(field) {
+                p.push(fill(
+                    role("textbox", label),
+                    v.as_str().ok_or(format!("`{field}` is not a string"))?,
+                ));
+            }
+        }
+        p.extend([
+            click(role("button", "Save topic and purpose")),
+            done("set_topic"),
+        ]);
+    }
+    if let Some(private) = changes.get("isPrivate") {
+        let button = if private == true {
+            "Make private"
+        } else {
+            "Make public"
+        };
+        p.extend([click(role("button", button)), done("set_privacy")]);
+    }
+    if let Some(users) = changes.get("members+") {
+        for u in list(users, "`members+`")? {
+            let boxed = css(format!(
+                "form[action=\"/op/invite_members\"] input[value=\"{u}\"]"
+            ));
+            p.extend([scroll_to(boxed.clone()), click(boxed)]);
+        }
+        p.extend([
+            click(role("button", "Add to channel")),
+            done("invite_members"),
+        ]);
+    }
+    if let Some(archived) = changes.get("isArchived") {
+        if archived == true {
+            p.extend([
+                click(css("details.confirm summary")),
+                click(css("form[action=\"/op/archive_channel\"] button")),
+                done("archive_channel"),
+            ]);
+        } else {
+            p.extend([
+                click(role("button", "Unarchive channel")),
+                done("unarchive_channel"),
+            ]);
+        }
+    }
+    if let Some(other) = changes.keys().find(|k| {
+        ![
+            "name",
+            "topic",
+            "purpose",
+            "isPrivate",
+            "members+",
+            "isArchived",
+        ]
+        .contains(&k.as_str())
+    }) {
+        return Err(format!("no plan changes channel field `{other}`"));
+    }
+    Ok(p)
+}
+
+fn profile_plan(changes: &serde_json::Map<String, Value>) -> Result<Vec<PlanStep>, String> {
+    let mut p = vec![click(css("nav.sidebar a.me")), landed("/profile")];
+    for (field, v) in changes {
+        let v = v.as_str().ok_or(format!("`{field}` is not a string"))?;
+        match field.as_str() {
+            "title" => p.push(fill(role("textbox", "Title"), v)),
+            "displayName" => p.push(fill(role("textbox", "Display name"), v)),
+            "timezone" => p.extend([
+                click(role("combobox", "Time zone")),
+                PlanStep::Type { text: v.into() },
+                PlanStep::Key {
+                    key: "Return".into(),
+                },
+            ]),
+            other => return Err(format!("no plan changes profile field `{other}`")),
+        }
+    }
+    p.extend([
+        click(role("button", "Save profile")),
+        done("update_profile"),
+    ]);
+    Ok(p)
+}
+
+fn create_plan(rec: &Value) -> Result<Vec<PlanStep>, String> {
+    let mut p = vec![
+        click(role("link", "+ New channel")),
+        landed("/new-channel"),
+        fill(role("textbox", "Name"), text(rec, "name")?),
+        fill(role("textbox", "Topic"), text(rec, "topic")?),
+    ];
+    let purpose = text(rec, "purpose").unwrap_or_default();
+    if !purpose.is_empty() {
+        p.push(fill(role("textbox", "Purpose"), purpose));
+    }
+    if rec["isPrivate"] == true {
+        p.push(click(role("checkbox", "Make private")));
+    }
+    let creator = rec["createdBy"].as_str().unwrap_or_default();
+    for u in list(&rec["members"], "`members`")?
+        .into_iter()
+        .filter(|u| *u != creator)
+    {
+        let boxed = css(format!("input[name=\"member\"][value=\"{u}\"]"));
+        p.extend([scroll_to(boxed.clone()), click(boxed)]);
+    }
+    p.extend([
+        click(role("button", "Create channel")),
+        done("create_channel"),
+    ]);
+    Ok(p)
+}
+
+impl UiPlanner for TeamChatPlanner {
+    fn apps(&self) -> &[&'static str] {
+        &["team-chat"]
+    }
+
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+        let template = brief.structured["template"].as_str().unwrap_or_default();
+        let slots = &brief.structured["slots"];
+        match template {
+            "post_message" => {
+                let ch = text(slots, "channel")?;
+                Ok(vec![
+                    click(role("link", ch)),
+                    in_channel(ch),
+                    fill(
+                        role("textbox", &format!("Message #{ch}")),
+                        text(slots, "text")?,
+                    ),
+                    click(role("button", "Send")),
+                    done("send_message"),
+                ])
+            }
+            "thread_reply" => {
+                let ch = text(slots, "channel")?;
+                let open = css(format!(
+                    "[data-message-id=\"{}\"] a.replies",
+                    text(slots, "parent_id")?
+                ));
+                Ok(vec![
+                    click(role("link", ch)),
+                    in_channel(ch),
+                    scroll_to(open.clone()),
+                    click(open),
+                    fill(role("textbox", "Reply in thread"), text(slots, "text")?),
+                    click(role("button", "Send reply")),
+                    done("reply_in_thread"),
+                ])
+            }
+            "add_reaction" => {
+                let ch = text(slots, "channel")?;
+                let emoji = text(slots, "emoji")?;
+                let mut p = vec![click(role("link", ch)), in_channel(ch)];
+                for mid in list(&slots["message_ids"], "`message_ids`")? {
+                    let picker = css(format!(
+                        "[data-message-id=\"{mid}\"] details.picker summary"
+                    ));
+                    let button = css(format!(
+                        "[data-message-id=\"{mid}\"] button[data-emoji=\"{emoji}\"]"
+                    ));
+                    p.extend([
+                        scroll_to(picker.clone()),
+                        click(picker),
+                        scroll_to(button.clone()),
+                        click(button),
+                        done("toggle_reaction"),
+                    ]);
+                }
+                Ok(p)
+            }
+            "update_records" => {
+                let changes = slots["changes"]
+                    .as_object()
+                    .ok_or("slot `changes` is not an object")?;
+                let keys = list(&slots["keys"], "`keys`")?;
+                match slots["collection"].as_str() {
+                    Some("channels") => {
+                        let mut p = Vec::new();
+                        for k in keys {
+                            p.extend(channel_plan(k, changes)?);
+                        }
+                        Ok(p)
+                    }
+                    Some("users") => profile_plan(changes),
+                    other => Err(format!(
+                        "update_records on collection {other:?} has no team-chat plan"
+                    )),
+                }
+            }
+            "create_record" if slots["collection"] == "channels" => create_plan(&slots["record"]),
+            other => Err(format!("template {other:?} has no team-chat plan")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brief(task: &Value) -> TaskBrief {
+        TaskBrief {
+            task_id: task["task_id"].as_str().unwrap_or_default().into(),
+            instruction: String::new(),
+            context: String::new(),
+            difficulty: String::new(),
+            apps: vec!["team-chat".into()],
+            skills: Vec::new(),
+            structured: task.clone(),
+        }
+    }
+
+    #[test]
+    fn every_shipped_team_chat_task_has_a_plan_ending_in_its_success_banner() {
+        let tasks: Value =
+            serde_json::from_str(include_str!("../../../../assets/tasks/team-chat.json")).unwrap();
+        for task in tasks["tasks"].as_array().unwrap() {
+            let plan = TeamChatPlanner
+                .plan(&brief(task))
+                .unwrap_or_else(|e| panic!("{}: {e}", task["task_id"]));
+            assert!(
+                matches!(plan.last(), Some(PlanStep::WaitFor { .. })),
+                "{}",
+                task["task_id"]
+            );
+            assert!(plan.len() >= 3);
+        }
+        let bad = serde_json::json!({"template": "update_records", "slots": {"collection": "channels", "keys": ["C01"], "changes": {"createdBy": "U02"}}});
+        assert_eq!(
+            TeamChatPlanner.plan(&brief(&bad)).unwrap_err(),
+            "no plan changes channel field `createdBy`"
+        );
+        let none = serde_json::json!({"template": "send_email", "slots": {}});
+        assert!(TeamChatPlanner
+            .plan(&brief(&none))
+            .unwrap_err()
+            .contains("no team-chat plan"));
+    }
+}

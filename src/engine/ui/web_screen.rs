@@ -1,0 +1,124 @@
+//! A web environment with its screen: the app's UI origin for one session, an Xvfb display,
+//! Chromium in kiosk mode on that origin (the only one it may reach), the pre-rollout gate, and a
+//! DevTools session for the [`WebResolver`].
+//!
+//! [`WebScreen::start`] is blocking and usable from any thread that is not inside a tokio
+//! runtime: the UI origin runs on a one-worker runtime of its own, stopped on drop together with
+//! everything the screen started.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::cdp::Cdp;
+use super::resolver::WebResolver;
+use super::{start, UiError, UiHandle, UiOptions};
+use crate::engine::env::SessionStore;
+use crate::engine::screen::{
+    chromium_command, BrowserSpec, Screen, ScreenConfig, ScreenError, Shot,
+};
+
+/// Errors starting a web environment's screen (all infrastructure).
+#[derive(Debug, thiserror::Error)]
+pub enum WebScreenError {
+    /// The UI origin.
+    #[error(transparent)]
+    Ui(#[from] UiError),
+    /// The display or the browser.
+    #[error(transparent)]
+    Screen(#[from] ScreenError),
+    /// The browser's DevTools session.
+    #[error("Chromium's DevTools: {0}")]
+    DevTools(String),
+}
+
+impl From<WebScreenError> for crate::engine::rollout::RolloutError {
+    fn from(e: WebScreenError) -> Self {
+        crate::engine::rollout::RolloutError::Infra(e.to_string())
+    }
+}
+
+/// A live web environment on a screen. Drop order: browser and display, then the UI origin.
+pub struct WebScreen {
+    /// The display Chromium draws on (act and screenshot through it).
+    pub screen: Screen,
+    /// Finds targets on the page.
+    pub resolver: WebResolver,
+    /// The first screenshot that passed the gate.
+    pub first: Shot,
+    /// How long start-up took (display, origin, browser, page drawn).
+    pub ready: Duration,
+    ui: Option<UiHandle>,
+    rt: Option<tokio::runtime::Runtime>,
+}
+
+impl WebScreen {
+    /// Starts the UI origin of `sid` in `store`, a display sized for the app, Chromium on the
+    /// origin, and waits until the page is drawn.
+    pub fn start(
+        cfg: &ScreenConfig,
+        store: Arc<SessionStore>,
+        sid: &str,
+        opts: UiOptions,
+    ) -> Result<WebScreen, WebScreenError> {
+        let t0 = Instant::now();
+        let app = store.app().name().to_string();
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("ui-origin")
+            .enable_all()
+            .build()
+            .map_err(|e| ScreenError::Io(format!("starting the UI origin's runtime: {e}")))?;
+        let ui = rt.block_on(start(store, sid, opts))?;
+        let mut screen = Screen::start(cfg, cfg.size_for(&app))?;
+        let profile = screen.private_dir("chromium-profile")?;
+        let spec = BrowserSpec {
+            url: ui.url(),
+            allow: ui.host_port(),
+        };
+        let mut cmd = chromium_command(cfg, &spec, &profile, screen.size());
+        cmd.args([
+            "--remote-debugging-address=127.0.0.1",
+            "--remote-debugging-port=0",
+        ]);
+        screen.launch("chromium", cmd)?;
+        let timeout = Duration::from_millis(cfg.ready_timeout_ms);
+        let first = match screen.wait_drawn(timeout) {
+            Err(ScreenError::AppDied { program, detail }) => {
+                return Err(ScreenError::AppDied {
+                    detail: format!("{detail}: {}", screen.log_tail(&program, 3)),
+                    program,
+                }
+                .into())
+            }
+            other => other?,
+        };
+        let cdp = Cdp::connect(&profile, timeout).map_err(WebScreenError::DevTools)?;
+        Ok(WebScreen {
+            screen,
+            resolver: WebResolver::new(cdp),
+            first,
+            ready: t0.elapsed(),
+            ui: Some(ui),
+            rt: Some(rt),
+        })
+    }
+
+    /// The agent-facing URL (what a person would open).
+    pub fn url(&self) -> String {
+        self.ui.as_ref().map(UiHandle::url).unwrap_or_default()
+    }
+
+    /// The display and the resolver, borrowed together (what an executor needs).
+    pub fn parts(&mut self) -> (&mut Screen, &mut WebResolver) {
+        (&mut self.screen, &mut self.resolver)
+    }
+}
+
+impl Drop for WebScreen {
+    fn drop(&mut self) {
+        if let (Some(ui), Some(rt)) = (self.ui.take(), self.rt.take()) {
+            rt.block_on(ui.shutdown());
+            rt.shutdown_timeout(Duration::from_secs(2));
+        }
+    }
+}
