@@ -8,7 +8,7 @@
 #[allow(dead_code)]
 #[path = "../tests/providers/standin.rs"]
 mod standin;
-#[path = "../tests/vlm_support.rs"]
+#[path = "../tests/vlm_support/mod.rs"]
 mod vlm_support;
 
 use std::sync::atomic::AtomicBool;

@@ -14,7 +14,7 @@ mod rig;
 mod standin;
 #[path = "filter/teacher.rs"]
 mod teacher;
-#[path = "vlm_support.rs"]
+#[path = "vlm_support/mod.rs"]
 mod vlm_support;
 #[path = "filter/vlm_teacher.rs"]
 mod vlm_teacher;
