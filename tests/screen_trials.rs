@@ -27,9 +27,14 @@ fn tw(store: &Path, args: &[&str]) -> (i32, String, String) {
 
 /// A store holding the shipped files task `id`, accepted by the loop.
 fn store_with(dir: &Path, id: &str) -> std::path::PathBuf {
+    store_of(dir, "files.json", id)
+}
+
+/// A store holding the shipped task `id` of `assets/tasks/<file>`, accepted by the loop.
+fn store_of(dir: &Path, file: &str, id: &str) -> std::path::PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let all: Value = serde_json::from_str(
-        &std::fs::read_to_string(root.join("assets/tasks/files.json")).unwrap(),
+        &std::fs::read_to_string(root.join("assets/tasks").join(file)).unwrap(),
     )
     .unwrap();
     let task: Vec<Value> = all["tasks"]
@@ -101,6 +106,37 @@ fn ui_oracle_does_a_shipped_files_task_through_the_desktop_and_noop_on_the_scree
         let png = s.screenshot_png(&shot.sha256).unwrap();
         assert!(image::load_from_memory(&png).is_ok());
     }
+}
+
+#[test]
+fn ui_oracle_does_a_shipped_team_chat_task_through_its_web_ui_and_noop_on_that_screen_scores_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = "teamchat_topic_001";
+    let store = store_of(dir.path(), "team-chat.json", id);
+    let (code, out, err) = tw(&store, &["rollout", "--policy", "ui-oracle", "--json"]);
+    assert_eq!(code, 0, "ui-oracle scores 1.0: {out}\n{err}");
+    let rows: Value = serde_json::from_str(&out).unwrap();
+    let trial = &rows[0]["trials"][0];
+    assert_eq!(trial["reward"], 1.0, "{rows}");
+    let steps = trial["steps"].as_array().unwrap();
+    // Every effect was a click, a key or typing on the screen, each with its screenshot.
+    assert!(steps.len() >= 3, "{rows}");
+    assert!(steps.iter().all(|s| {
+        let kind = s["action"]["action"].as_str().unwrap_or_default();
+        ["left_click", "double_click", "type", "key", "scroll"].contains(&kind)
+    }));
+    assert!(steps.iter().all(|s| s["screenshot"]["sha256"].is_string()));
+
+    let (code, out, err) = tw(
+        &store,
+        &["rollout", "--policy", "noop", "--screen", "--json"],
+    );
+    assert_eq!(
+        code, 0,
+        "noop through the UI's screen scores 0.0: {out}\n{err}"
+    );
+    let rows: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(rows[0]["trials"][0]["reward"], 0.0, "{rows}");
 }
 
 /// `xdotool` on `display` (Debian's xdotool drives the display through XTEST, as a person's VNC

@@ -235,7 +235,13 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
                     }
                     Conclusion::Probe { defects, .. } => {
                         ok = false;
-                        format!("REWARD DEFECT: {}", defects.join("; "))
+                        // A screen probe's miss may be the planner's or the UI's, not the reward's.
+                        let what = if policy.name() == "ui-oracle" {
+                            "MISS (planner, UI or reward)"
+                        } else {
+                            "REWARD DEFECT"
+                        };
+                        format!("{what}: {}", defects.join("; "))
                     }
                     Conclusion::Teacher {
                         classified,

@@ -1,13 +1,15 @@
 //! The screen probes: `ui-oracle` (each task done through its screen only; must score 1.0) and
 //! `noop --screen` (the screen starts, is looked at, nothing is done; must score 0.0).
 //!
-//! `ui-oracle` dispatches by app: files tasks go to [`FilesUiOracle`]; an app without a planner
-//! on this build is a policy failure naming it (never a score).
+//! `ui-oracle` dispatches by app: files tasks go to [`FilesUiOracle`], team-chat tasks to its UI
+//! ([`super::ui_oracle_web`]); an app without a planner is a policy failure naming it (never a
+//! score).
 
 use super::policy::{Policy, PolicyCtx, PolicyKind, PolicyRun};
 use super::screen::ComputerAction;
 use super::screen_env::open_screen;
 use super::ui_oracle_files::FilesUiOracle;
+use super::ui_oracle_web::{act_web, open_web, planner_for};
 use super::ui_plan::Step;
 use super::RolloutError;
 use crate::engine::screen::ScreenConfig;
@@ -36,8 +38,13 @@ impl Policy for UiOraclePolicy {
     fn act(&self, ctx: &PolicyCtx<'_>) -> Result<PolicyRun, RolloutError> {
         match ctx.brief.apps.as_slice() {
             [only] if only == "files" => self.files.act(ctx),
+            [only] if planner_for(only).is_some() => {
+                let planner = planner_for(only)
+                    .ok_or_else(|| RolloutError::Policy(format!("no UI planner for app {only}")))?;
+                act_web(&self.files.screen, only, planner, ctx)
+            }
             apps => Err(RolloutError::Policy(format!(
-                "no UI planner for app {} on this branch (files tasks only)",
+                "no UI planner for app {} yet (files and team-chat tasks only)",
                 apps.iter()
                     .find(|a| *a != "files")
                     .cloned()
@@ -62,9 +69,19 @@ impl Policy for NoopScreenPolicy {
     }
     fn act(&self, ctx: &PolicyCtx<'_>) -> Result<PolicyRun, RolloutError> {
         let started = std::time::Instant::now();
-        let (mut screen, _) = open_screen(&self.screen, &ctx.brief.apps, ctx.env)?;
-        let at = started.elapsed();
-        let shot = screen.screenshot()?;
+        // Web apps with a UI get their agent-facing origin; the rest the screen of their kind.
+        let (at, shot) = match ctx.brief.apps.as_slice() {
+            [only] if planner_for(only).is_some() => {
+                let mut web = open_web(&self.screen, only, ctx)?;
+                let at = started.elapsed();
+                (at, web.parts().0.screenshot()?)
+            }
+            apps => {
+                let (mut screen, _) = open_screen(&self.screen, apps, ctx.env)?;
+                let at = started.elapsed();
+                (at, screen.screenshot()?)
+            }
+        };
         let action = ComputerAction::Screenshot;
         Ok(PolicyRun {
             actions: vec![serde_json::to_value(&action).unwrap_or_default()],

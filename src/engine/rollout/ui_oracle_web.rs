@@ -1,0 +1,84 @@
+//! `ui-oracle` on a built-in web app: the task done through its server-rendered UI only.
+//!
+//! The trial's session (already at s_init) gets its agent-facing origin, a screen and Chromium
+//! on it ([`WebScreen`]); the app's planner turns the task into a plan, and [`Executor`] performs
+//! it as `computer_use` actions whose targets the DevTools accessibility resolver finds. The
+//! harness then scores the final state with reward.py as for every policy.
+
+use serde_json::Value;
+
+use super::policy::{PolicyCtx, PolicyRun};
+use super::ui_exec::Executor;
+use super::ui_plan::UiPlanner;
+use super::RolloutError;
+use crate::engine::harness::webapi::Backend;
+use crate::engine::screen::ScreenConfig;
+use crate::engine::ui::team_chat::planner::TeamChatPlanner;
+use crate::engine::ui::{Today, UiOptions, WebScreen};
+
+/// The fixed "today" of the shipped seeds: the UI stamps and labels dates from it.
+pub const SEED_TODAY: &str = "2026-03-05T10:00:00Z";
+
+/// The planner of a built-in web app, if this build has its UI.
+pub fn planner_for(app: &str) -> Option<&'static dyn UiPlanner> {
+    match app {
+        "team-chat" => Some(&TeamChatPlanner),
+        _ => None,
+    }
+}
+
+/// Performs `ctx`'s task of `app` through its UI.
+pub fn act_web(
+    screen_cfg: &ScreenConfig,
+    app: &str,
+    planner: &dyn UiPlanner,
+    ctx: &PolicyCtx<'_>,
+) -> Result<PolicyRun, RolloutError> {
+    let plan = planner
+        .plan(ctx.brief)
+        .map_err(|e| RolloutError::Policy(format!("ui-oracle: {e}")))?;
+    let mut screen = open_web(screen_cfg, app, ctx)?;
+    let (display, resolver) = screen.parts();
+    let outcome = Executor::new(display, resolver, true).run(&plan)?;
+    let actions = outcome
+        .steps
+        .iter()
+        .map(|s| serde_json::to_value(&s.action).unwrap_or(Value::Null))
+        .collect();
+    let transcript = match &outcome.miss {
+        Some(miss) => format!("plan missed at {miss}"),
+        None => format!("plan of {} step(s) done", plan.len()),
+    };
+    Ok(PolicyRun {
+        actions,
+        transcript,
+        usage: Default::default(),
+        steps: outcome.steps,
+    })
+}
+
+/// The trial's session of `app` on its agent-facing UI, with a screen showing it (gate passed).
+pub fn open_web(
+    screen_cfg: &ScreenConfig,
+    app: &str,
+    ctx: &PolicyCtx<'_>,
+) -> Result<WebScreen, RolloutError> {
+    let web = ctx
+        .env
+        .web
+        .iter()
+        .find(|w| w.app == app)
+        .ok_or_else(|| RolloutError::Infra(format!("the environment has no {app} session")))?;
+    let Backend::Builtin(store) = &web.backend else {
+        return Err(RolloutError::Policy(format!(
+            "ui-oracle: {app} is an external app here; its UI is not served by tuplewright"
+        )));
+    };
+    let today = Today::parse(SEED_TODAY).map_err(RolloutError::Infra)?;
+    Ok(WebScreen::start(
+        screen_cfg,
+        store.clone(),
+        &ctx.env.sid,
+        UiOptions { today },
+    )?)
+}
