@@ -26,6 +26,27 @@ pub struct PlanOutcome {
     pub miss: Option<String>,
 }
 
+impl PlanOutcome {
+    /// What the policy did: the actions as JSON, a one-line transcript, the recorded steps.
+    pub fn into_run(self, plan_len: usize) -> super::PolicyRun {
+        let actions = self
+            .steps
+            .iter()
+            .map(|s| serde_json::to_value(&s.action).unwrap_or(serde_json::Value::Null))
+            .collect();
+        let transcript = match &self.miss {
+            Some(miss) => format!("plan missed at {miss}"),
+            None => format!("plan of {plan_len} step(s) done"),
+        };
+        super::PolicyRun {
+            actions,
+            transcript,
+            usage: Default::default(),
+            steps: self.steps,
+        }
+    }
+}
+
 /// Runs plans on one screen, recording steps.
 pub struct Executor<'a> {
     screen: &'a mut Screen,

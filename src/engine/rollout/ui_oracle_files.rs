@@ -211,20 +211,6 @@ impl Policy for FilesUiOracle {
         let (mut screen, _) = open_screen(&self.screen, &ctx.brief.apps, ctx.env)?;
         let mut resolver = DesktopResolver::connect(&screen.display_name())?;
         let outcome = Executor::new(&mut screen, &mut resolver, true).run(&plan)?;
-        let actions = outcome
-            .steps
-            .iter()
-            .map(|s| serde_json::to_value(&s.action).unwrap_or(Value::Null))
-            .collect();
-        let transcript = match &outcome.miss {
-            Some(miss) => format!("plan missed at {miss}"),
-            None => format!("plan of {} step(s) done", plan.len()),
-        };
-        Ok(PolicyRun {
-            actions,
-            transcript,
-            usage: Default::default(),
-            steps: outcome.steps,
-        })
+        Ok(outcome.into_run(plan.len()))
     }
 }

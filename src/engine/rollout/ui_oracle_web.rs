@@ -5,8 +5,6 @@
 //! it as `computer_use` actions whose targets the DevTools accessibility resolver finds. The
 //! harness then scores the final state with reward.py as for every policy.
 
-use serde_json::Value;
-
 use super::policy::{PolicyCtx, PolicyRun};
 use super::ui_exec::Executor;
 use super::ui_plan::UiPlanner;
@@ -40,21 +38,7 @@ pub fn act_web(
     let mut screen = open_web(screen_cfg, app, ctx)?;
     let (display, resolver) = screen.parts();
     let outcome = Executor::new(display, resolver, true).run(&plan)?;
-    let actions = outcome
-        .steps
-        .iter()
-        .map(|s| serde_json::to_value(&s.action).unwrap_or(Value::Null))
-        .collect();
-    let transcript = match &outcome.miss {
-        Some(miss) => format!("plan missed at {miss}"),
-        None => format!("plan of {} step(s) done", plan.len()),
-    };
-    Ok(PolicyRun {
-        actions,
-        transcript,
-        usage: Default::default(),
-        steps: outcome.steps,
-    })
+    Ok(outcome.into_run(plan.len()))
 }
 
 /// The trial's session of `app` on its agent-facing UI, with a screen showing it (gate passed).
