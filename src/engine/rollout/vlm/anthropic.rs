@@ -13,7 +13,7 @@ use super::args::{to_action, ArgCtx};
 use super::chat::usage_of;
 use super::coords::{CoordSpace, Coords};
 use super::wire::{Conversation, Observation, Reply, Sampling, Wire, HISTORY_PLACEHOLDER};
-use super::{pointer, MAX_ACTIONS_PER_TURN};
+use super::{pointer, turn_verdict};
 use crate::engine::providers::http::{build_client, post_json};
 use crate::engine::providers::{excerpt, ProviderConfig, ProviderError};
 use crate::engine::rollout::screen::ComputerAction;
@@ -210,15 +210,7 @@ pub(crate) fn read_reply(
             _ => {}
         }
     }
-    let actions = match error {
-        Some(e) => Err(e),
-        None if ids.len() > MAX_ACTIONS_PER_TURN => Err(format!(
-            "{} tool calls in one turn; at most {MAX_ACTIONS_PER_TURN}",
-            ids.len()
-        )),
-        None if ids.is_empty() => Ok(vec![ComputerAction::Terminate { success: true }]),
-        None => Ok(actions),
-    };
+    let actions = turn_verdict(error, ids.len(), "tool calls in one turn", actions);
     (text.join("\n"), ids, actions)
 }
 

@@ -51,6 +51,26 @@ pub const TOOL_NAME: &str = "computer_use";
 /// The most actions one turn may carry (the paper's `MAX_TOOL_CALLS_PER_TURN`).
 pub const MAX_ACTIONS_PER_TURN: usize = 10;
 
+/// The verdict on one turn of a tool-calling wire (Anthropic tool_use, Responses computer_call):
+/// the first call's parse error, too many calls, no call at all (the model is done: terminate
+/// with success, as those APIs end an episode), or the actions. `calls` names the calls in the
+/// error ("tool calls in one turn").
+pub fn turn_verdict(
+    error: Option<String>,
+    n_calls: usize,
+    calls: &str,
+    actions: Vec<ComputerAction>,
+) -> Result<Vec<ComputerAction>, String> {
+    match error {
+        Some(e) => Err(e),
+        None if n_calls > MAX_ACTIONS_PER_TURN => {
+            Err(format!("{n_calls} {calls}; at most {MAX_ACTIONS_PER_TURN}"))
+        }
+        None if n_calls == 0 => Ok(vec![ComputerAction::Terminate { success: true }]),
+        None => Ok(actions),
+    }
+}
+
 /// A text grammar for actions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ActionFormat {

@@ -11,8 +11,8 @@ use serde_json::{json, Map, Value};
 
 use super::chat::{bearer, usage_of};
 use super::coords::{CoordSpace, Coords};
+use super::turn_verdict;
 use super::wire::{Conversation, Observation, Reply, Sampling, Wire, HISTORY_PLACEHOLDER};
-use super::MAX_ACTIONS_PER_TURN;
 use crate::engine::providers::http::{build_client, post_json};
 use crate::engine::providers::{excerpt, ProviderConfig, ProviderError};
 use crate::engine::rollout::screen::ComputerAction;
@@ -251,15 +251,7 @@ pub(crate) fn read_output(
             _ => {}
         }
     }
-    let actions = match error {
-        Some(e) => Err(e),
-        None if ids.len() > MAX_ACTIONS_PER_TURN => Err(format!(
-            "{} computer calls in one response; at most {MAX_ACTIONS_PER_TURN}",
-            ids.len()
-        )),
-        None if ids.is_empty() => Ok(vec![ComputerAction::Terminate { success: true }]),
-        None => Ok(actions),
-    };
+    let actions = turn_verdict(error, ids.len(), "computer calls in one response", actions);
     (text.join("\n"), ids, actions)
 }
 
