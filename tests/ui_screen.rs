@@ -26,12 +26,11 @@ fn current(store: &SessionStore, sid: &str) -> Value {
     store.snapshot(sid).unwrap().current.value().unwrap()
 }
 
-#[test]
-fn a_plan_of_clicks_and_typing_renames_a_channel_and_posts_through_the_team_chat_ui() {
-    let dir = tempfile::tempdir().unwrap();
+/// A team-chat session store under `dir` and session `sid` on its UI, with a screen showing it.
+fn team_chat_screen(dir: &std::path::Path, sid: &str) -> (Arc<SessionStore>, WebScreen) {
     let cfg = ServerConfig {
         port: Some(0),
-        state_dir: dir.path().to_path_buf(),
+        state_dir: dir.to_path_buf(),
         fsync: false,
         ..ServerConfig::default()
     };
@@ -40,7 +39,14 @@ fn a_plan_of_clicks_and_typing_renames_a_channel_and_posts_through_the_team_chat
     let opts = UiOptions {
         today: Today::parse("2026-03-05T10:00:00Z").unwrap(),
     };
-    let mut web = WebScreen::start(&ScreenConfig::default(), store.clone(), "s1", opts).unwrap();
+    let web = WebScreen::start(&ScreenConfig::default(), store.clone(), sid, opts).unwrap();
+    (store, web)
+}
+
+#[test]
+fn a_plan_of_clicks_and_typing_renames_a_channel_and_posts_through_the_team_chat_ui() {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, mut web) = team_chat_screen(dir.path(), "s1");
     assert!(web.url().starts_with("http://127.0.0.1:"));
 
     // The resolver: a sidebar link by role and name lies inside the 240-pixel sidebar; the
@@ -158,18 +164,7 @@ fn team_chat_planner_plans_for_shipped_tasks_reach_their_ground_truth_through_th
         }
     };
     let dir = tempfile::tempdir().unwrap();
-    let cfg = ServerConfig {
-        port: Some(0),
-        state_dir: dir.path().to_path_buf(),
-        fsync: false,
-        ..ServerConfig::default()
-    };
-    let reg = AppRegistry::builtin().unwrap();
-    let store = Arc::new(SessionStore::open(reg.get("team-chat").unwrap(), &cfg).unwrap());
-    let opts = UiOptions {
-        today: Today::parse("2026-03-05T10:00:00Z").unwrap(),
-    };
-    let mut web = WebScreen::start(&ScreenConfig::default(), store.clone(), "s2", opts).unwrap();
+    let (store, mut web) = team_chat_screen(dir.path(), "s2");
     // teamchat_react_001 and teamchat_thread-answer_001 are left out: their targets are
     // intermittently "not on screen" (a reaction button after scrolling, the thread reply box) —
     // planner/resolver misses listed in docs/screens.md, still to trace.
