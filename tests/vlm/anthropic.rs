@@ -1,12 +1,10 @@
 //! The Messages API computer tool: `tool_use` blocks in, `tool_result` blocks with images out.
 
-use std::sync::atomic::AtomicBool;
-
 use serde_json::{json, Value};
-use tuplewright::engine::rollout::vlm::{run_episode, wire_from_spec, Ending};
+use tuplewright::engine::rollout::vlm::Ending;
 
 use crate::standin::{anthropic_text, anthropic_tools, Reply, StandIn};
-use crate::vlm_support::{fast_config, form_screen, png_size, FormServer, BUTTON, FIELD};
+use crate::vlm_support::{fast_config, form_episode, png_size, FormServer, BUTTON, FIELD};
 
 fn click(x: i32, y: i32) -> Value {
     json!({"action": "left_click", "coordinate": [x, y]})
@@ -48,17 +46,12 @@ fn anthropic_standin_computer_tool_fills_the_form_and_reads_errors_as_tool_resul
         None,
     );
     let cfg = fast_config();
-    let wire =
-        wire_from_spec(&format!("anthropic:claude-standin@{}", model.base), &cfg).expect("wire");
-    let mut screen = form_screen(&form);
-    let ep = run_episode(
-        &mut screen,
-        wire.as_ref(),
+    let ep = form_episode(
+        &format!("anthropic:claude-standin@{}", model.base),
+        &cfg,
+        &form,
         "Send 'claude was here'.",
-        &cfg.limits(),
-        &AtomicBool::new(false),
-    )
-    .expect("episode");
+    );
     assert_eq!(
         ep.ending,
         Ending::Terminated { success: true },

@@ -1,17 +1,14 @@
 //! Chat completions with image parts: `qwen-xml` (relative 0–999) and `uitars` (smart resize).
 
-use std::sync::atomic::AtomicBool;
-
 use serde_json::Value;
 use tuplewright::engine::rollout::screen::ComputerAction as A;
 use tuplewright::engine::rollout::vlm::{
-    run_episode, wire_from_spec, ActionFormat, CoordSpace, Coords, Ending, VlmConfig,
-    HISTORY_PLACEHOLDER,
+    wire_from_spec, ActionFormat, CoordSpace, Coords, Ending, VlmConfig, HISTORY_PLACEHOLDER,
 };
 
 use crate::standin::{openai_text, Reply, StandIn};
 use crate::vlm_support::{
-    count, fast_config, form_screen, png_size, strings_under, FormServer, BUTTON, FIELD,
+    count, fast_config, form_episode, png_size, strings_under, FormServer, BUTTON, FIELD,
 };
 
 fn images(body: &Value) -> Vec<(u32, u32)> {
@@ -67,20 +64,12 @@ fn chat_standin_qwen_xml_fills_a_form_through_garbage_a_429_and_a_failing_key() 
         top_p: 0.95,
         ..fast_config()
     };
-    let wire = wire_from_spec(
+    let ep = form_episode(
         &format!("vlm:openai:cua-gym-standin@{}/v1", model.base),
         &cfg,
-    )
-    .expect("wire");
-    let mut screen = form_screen(&form);
-    let ep = run_episode(
-        &mut screen,
-        wire.as_ref(),
+        &form,
         "Type hello standin into the field and press Send.",
-        &cfg.limits(),
-        &AtomicBool::new(false),
-    )
-    .expect("episode");
+    );
     assert_eq!(ep.ending, Ending::Terminated { success: true });
     assert_eq!(
         form.posts(),
@@ -207,20 +196,12 @@ fn chat_standin_uitars_in_smart_resize_gets_resized_images_and_lands_its_clicks(
         ],
         None,
     );
-    let wire = wire_from_spec(
+    let ep = form_episode(
         &format!("vlm:openai:ByteDance-Seed/UI-TARS-1.5-7B@{}/v1", model.base),
         &cfg,
-    )
-    .expect("wire");
-    let mut screen = form_screen(&form);
-    let ep = run_episode(
-        &mut screen,
-        wire.as_ref(),
+        &form,
         "Send 'tars was here'.",
-        &cfg.limits(),
-        &AtomicBool::new(false),
-    )
-    .expect("episode");
+    );
     assert_eq!(ep.ending, Ending::Terminated { success: true });
     assert_eq!(form.posts(), vec!["tars was here".to_string()]);
     let reqs = model.requests();

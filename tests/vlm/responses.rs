@@ -1,13 +1,11 @@
 //! The Responses API `computer_use_preview` tool: `computer_call` items in,
 //! `computer_call_output` screenshots out, safety checks acknowledged.
 
-use std::sync::atomic::AtomicBool;
-
 use serde_json::{json, Value};
-use tuplewright::engine::rollout::vlm::{run_episode, wire_from_spec, Ending};
+use tuplewright::engine::rollout::vlm::Ending;
 
 use crate::standin::{Reply, StandIn};
-use crate::vlm_support::{fast_config, form_screen, png_size, FormServer, BUTTON, FIELD};
+use crate::vlm_support::{fast_config, form_episode, png_size, FormServer, BUTTON, FIELD};
 
 fn call(n: u32, action: Value, checks: Value) -> Reply {
     Reply::json(json!({
@@ -53,20 +51,12 @@ fn responses_standin_computer_calls_fill_the_form_with_screenshots_as_call_outpu
         None,
     );
     let cfg = fast_config();
-    let wire = wire_from_spec(
+    let ep = form_episode(
         &format!("openai-responses:computer-use-preview@{}/v1", model.base),
         &cfg,
-    )
-    .expect("wire");
-    let mut screen = form_screen(&form);
-    let ep = run_episode(
-        &mut screen,
-        wire.as_ref(),
+        &form,
         "Send 'operator was here'.",
-        &cfg.limits(),
-        &AtomicBool::new(false),
-    )
-    .expect("episode");
+    );
     assert_eq!(ep.ending, Ending::Terminated { success: true });
     assert_eq!(form.posts(), vec!["operator was here".to_string()]);
     let reqs = model.requests();

@@ -7,7 +7,9 @@ use std::sync::{Arc, Mutex};
 
 use base64::Engine as _;
 use serde_json::Value;
-use tuplewright::engine::rollout::vlm::{open_chromium, VlmConfig};
+use tuplewright::engine::rollout::vlm::{
+    open_chromium, run_episode, wire_from_spec, Episode, VlmConfig,
+};
 use tuplewright::engine::screen::{Screen, ScreenConfig};
 
 /// The form: a text field (centre 300,120) and a Send button (centre 200,225) on a 1280x800
@@ -74,6 +76,20 @@ pub fn form_screen(form: &FormServer) -> Screen {
 }
 
 /// Fast settings for tests: quick backoff, short timeouts, no settle beyond what the page needs.
+/// One episode of the policy `spec` on the form's screen, with `instruction`.
+pub fn form_episode(spec: &str, cfg: &VlmConfig, form: &FormServer, instruction: &str) -> Episode {
+    let wire = wire_from_spec(spec, cfg).expect("wire");
+    let mut screen = form_screen(form);
+    run_episode(
+        &mut screen,
+        wire.as_ref(),
+        instruction,
+        &cfg.limits(),
+        &std::sync::atomic::AtomicBool::new(false),
+    )
+    .expect("episode")
+}
+
 pub fn fast_config() -> VlmConfig {
     VlmConfig {
         backoff_base_ms: 10,
