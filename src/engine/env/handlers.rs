@@ -10,12 +10,13 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequest, Multipart, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde_json::{json, Value};
+use serde_json::json;
 
 pub use super::api_error::ApiError;
+use super::post_body::{BodyError, PostBody};
 use super::role::{Role, ROLE_HEADER};
 use super::server::AppState;
-use super::session::Action;
+use super::session::Prepared;
 use super::store::Encoding;
 use super::uploads::{self, UploadedFile};
 use super::{validate_sid, EnvError};
@@ -197,35 +198,17 @@ pub async fn post(State(st): State<Arc<AppState>>, params: Params, req: Request)
         return Err(refuse(&st, role, &Method::POST, "/post", None));
     }
     let body = read_body(req.into_body(), st.body_limit).await?;
-    let parsed: Value = serde_json::from_slice(&body).map_err(|e| {
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "malformed_json",
-            format!("request body: {e}"),
-        )
-    })?;
-    let Value::Object(mut obj) = parsed else {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "malformed_json",
-            "the body must be a JSON object",
-        ));
-    };
-    let action_name = match obj.get("action") {
-        Some(Value::String(a)) => a.clone(),
-        Some(other) => return Err(EnvError::UnknownAction(other.to_string()).into()),
-        None => {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "unknown_action",
-                "missing `action`",
-            ))
+    let parsed = PostBody::parse(&body).map_err(|e| match e {
+        BodyError::Malformed(detail) => {
+            ApiError::new(StatusCode::BAD_REQUEST, "malformed_json", detail)
         }
-    };
-    let mut action: Action = action_name.parse()?;
-    if action == Action::SetCurrent && obj.get("merge") == Some(&Value::Bool(true)) {
-        action = Action::Merge;
-    }
+        BodyError::MissingAction => ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "unknown_action",
+            "missing `action`",
+        ),
+    })??;
+    let action = parsed.action;
     if !role.may_post(action.as_str()) {
         return Err(refuse(
             &st,
@@ -235,11 +218,11 @@ pub async fn post(State(st): State<Arc<AppState>>, params: Params, req: Request)
             Some(action.as_str()),
         ));
     }
-    let state = obj.remove("state");
+    let prepared = Prepared::from_raw(&st.app, action, parsed.state)?;
     let store = st.store.clone();
     let state_id = blocking({
         let sid = sid.clone();
-        move || store.apply(&sid, action, state)
+        move || store.apply_prepared(&sid, prepared)
     })
     .await?;
     Ok(axum::Json(

@@ -21,6 +21,7 @@ pub mod handlers;
 pub mod journal;
 pub mod mask;
 pub mod merge;
+pub mod post_body;
 pub mod role;
 pub mod server;
 pub mod session;

@@ -10,11 +10,13 @@ use std::str::FromStr;
 
 use axum::body::Bytes;
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::apps::App;
 use super::merge::merged;
+use super::post_body;
 use super::{diff, json_type, EnvError};
 
 /// The actions of `POST /post`.
@@ -142,6 +144,36 @@ enum Change {
 }
 
 impl Prepared {
+    /// [`Prepared::new`] from the state's JSON text as a client sent it: `set_current` keeps
+    /// the text (without its whitespace) instead of parsing it into a tree and writing it back;
+    /// the other actions parse it.
+    pub fn from_raw(
+        app: &App,
+        action: Action,
+        state: Option<&RawValue>,
+    ) -> Result<Prepared, EnvError> {
+        match (action, state) {
+            (Action::SetCurrent, Some(raw)) if raw.get().starts_with('{') => {
+                let json = Bytes::from(post_body::compact(raw));
+                let id = state_id(&json);
+                Ok(Prepared(Change::SetCurrent(
+                    State { json, seed: false },
+                    id,
+                )))
+            }
+            (Action::Reset, _) => Ok(Prepared(Change::Reset)),
+            (_, Some(raw)) if !raw.get().starts_with('{') => {
+                Err(EnvError::StateNotObject(post_body::raw_type(raw)))
+            }
+            (_, raw) => Prepared::new(app, action, raw.map(post_body::value_of).transpose()?),
+        }
+    }
+
+    /// Whether this is a `reset` (which also deletes the session's uploads).
+    pub fn is_reset(&self) -> bool {
+        matches!(self.0, Change::Reset)
+    }
+
     /// Checks `state` (an object for every action but `reset`) and computes what it can.
     pub fn new(app: &App, action: Action, state: Option<Value>) -> Result<Prepared, EnvError> {
         let state = match (action, state) {

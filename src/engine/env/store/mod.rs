@@ -228,6 +228,14 @@ impl SessionStore {
         })
     }
 
+    /// [`SessionStore::apply`] of an action prepared beforehand (`POST /post` prepares it from
+    /// the request's JSON text with [`Prepared::from_raw`] before it asks for the lock).
+    pub fn apply_prepared(&self, sid: &str, prepared: Prepared) -> Result<String, EnvError> {
+        self.write(sid, prepared.is_reset(), |snap, app| {
+            snap.apply_prepared(app, prepared)
+        })
+    }
+
     /// A semantic mutation of the current snapshot (what a UI action does): `f` receives the
     /// current state and edits it in place; the result becomes the current snapshot exactly as a
     /// `set_current` would (same journal, same `state_id`), computed under the session's lock so
