@@ -102,6 +102,12 @@ impl Embedder for NgramEmbedder {
 /// The cache key and label of the char 3-gram vectors.
 pub const NGRAM_KEY: &str = "char3gram-256";
 
+/// Texts per forward pass of the local model. A call's texts (up to `batch_size`, 64 by default)
+/// are sorted by length first, then run 8 at a time: on two cores 8 was the fastest size measured
+/// (`cargo bench --bench embed`: 45.9 ms per sentence vs 54.1 at 64 and 63.6 one at a time), as a
+/// larger batch pads to its longest text.
+pub const LOCAL_FORWARD_BATCH: usize = 8;
+
 fn ngram(degraded: Option<String>) -> Selected {
     Selected {
         embedder: Box::new(NgramEmbedder),
@@ -135,7 +141,7 @@ pub fn select(
     };
     let model = || -> Result<Selected, EmbedError> {
         let dir = locate::model_dir(cfg, venv)?;
-        let m = LocalEmbedder::load(&dir, cfg.batch_size)?;
+        let m = LocalEmbedder::load(&dir, cfg.batch_size.min(LOCAL_FORWARD_BATCH))?;
         Ok(Selected {
             key: m.key().to_string(),
             label: "all-MiniLM-L6-v2 (local)".into(),
