@@ -10,6 +10,7 @@ pub mod agents;
 mod config_cmd;
 mod context;
 pub mod env;
+mod env_osworld;
 mod env_try;
 mod export;
 mod filter;

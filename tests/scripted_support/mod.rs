@@ -181,6 +181,7 @@ impl Harness {
             hand_home_to_reader: true,
             localise: Default::default(),
             forward_headers: Default::default(),
+            display: None,
         }
     }
 

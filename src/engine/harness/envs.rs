@@ -244,6 +244,7 @@ impl TaskEnv {
                 .map(|w| (w.app.clone(), w.forward_headers()))
                 .filter(|(_, h)| !h.is_empty())
                 .collect(),
+            display: None,
         }
     }
 }

@@ -47,6 +47,10 @@ pub struct SandboxSpec {
     /// admin token, which the script never sees.
     #[serde(default)]
     pub forward_headers: std::collections::BTreeMap<String, Vec<(String, String)>>,
+    /// An X display the script may draw on and drive (its number: `/tmp/.X11-unix/X<n>` is bound
+    /// into the sandbox and `DISPLAY=:<n>` set). `None` = no display (the usual case).
+    #[serde(default)]
+    pub display: Option<u32>,
 }
 
 /// A further state API reachable from the sandbox (cross-app tasks).
@@ -309,6 +313,9 @@ pub async fn run_script_streaming(
         None => format!("{gui_bin}/usr/local/bin:/usr/bin:/bin"),
     };
     env.push(("PATH".into(), path_var));
+    if let Some(n) = spec.display {
+        env.push(("DISPLAY".into(), format!(":{n}")));
+    }
     let mut proxies = Vec::new();
     let mut sockets = Vec::new();
     let mut extra_forwards = Vec::new();
@@ -444,6 +451,7 @@ pub async fn run_script_streaming(
             tmp_bytes: limits.tmp_bytes,
             shm_bytes: limits.shm_bytes,
             seccomp_fds: &seccomp_fds,
+            display: spec.display,
         };
         let mut cmd = tokio::process::Command::new(&cfg.bwrap_path);
         cmd.args(layout::bwrap_args(&plan));
