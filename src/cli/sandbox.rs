@@ -133,6 +133,7 @@ fn run_one(mut cfg: SandboxConfig, args: RunArgs) -> anyhow::Result<ExitCode> {
         localise: Default::default(),
         forward_headers: Default::default(),
         display: None,
+        run_as: None,
     };
     let isolation = if args.unsafe_no_sandbox {
         Isolation::UnsafeNoSandbox

@@ -108,6 +108,7 @@ impl Env {
             localise: Default::default(),
             forward_headers: Default::default(),
             display: None,
+            run_as: None,
         }
     }
 }

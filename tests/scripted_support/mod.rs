@@ -182,6 +182,7 @@ impl Harness {
             localise: Default::default(),
             forward_headers: Default::default(),
             display: None,
+            run_as: None,
         }
     }
 

@@ -245,6 +245,7 @@ impl TaskEnv {
                 .filter(|(_, h)| !h.is_empty())
                 .collect(),
             display: None,
+            run_as: None,
         }
     }
 }

@@ -11,8 +11,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::engine::sandbox::{
-    hand_home_to, run_script, Isolation, Limits, Role, RunResult, SandboxConfig, SandboxSpec,
-    Script,
+    run_script, Isolation, Limits, Role, RunResult, SandboxConfig, SandboxSpec, Script,
 };
 use crate::engine::screen::{desktop_command, Screen, ScreenConfig, Shot, MARKER_VAR};
 
@@ -43,6 +42,10 @@ impl Default for GuestTimeouts {
         }
     }
 }
+
+/// The smallest `RLIMIT_NPROC` of a guest's runs: its uid also runs the desktop's programs
+/// (and, on a machine with several screens, theirs).
+pub const GUEST_PROCESSES: u64 = 1024;
 
 /// Everything a guest needs besides its screen.
 #[derive(Debug, Clone)]
@@ -81,6 +84,10 @@ impl Guest {
             .parse()
             .map_err(|_| OsworldError::Infra(format!("odd display name {name:?}")))?;
         spec.display = Some(display);
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        // Commands and the desktop's programs share one uid: both write the home as it is.
+        spec.run_as = (root && opts.screen.app_uid != 0).then_some(opts.screen.app_uid);
         Ok(Guest {
             screen: Mutex::new(screen),
             spec,
@@ -148,13 +155,15 @@ impl Guest {
                 .limits
                 .capture_bytes
                 .max(self.opts.max_file_bytes * 4 / 3 + 4096),
+            // The uid's process budget covers the desktop's programs too (GTK threads count).
+            processes: self.opts.sandbox.limits.processes.max(GUEST_PROCESSES),
             ..self.opts.sandbox.limits.clone()
         };
         let script = Script {
             name: name.to_string(),
             source,
         };
-        let r = run_script(
+        run_script(
             &self.opts.sandbox,
             &self.spec,
             Role::Setup,
@@ -162,15 +171,8 @@ impl Guest {
             &limits,
             self.opts.isolation,
         )
-        .await;
-        // The desktop's programs share the home with the sandbox: give it back to them.
-        if let Some(uid) = self.app_uid() {
-            let mut notes = Vec::new();
-            hand_home_to(&self.spec.home, uid, &mut notes).map_err(|e| {
-                OsworldError::Infra(format!("handing the home back to the desktop: {e}"))
-            })?;
-        }
-        r.map_err(|e| OsworldError::Infra(e.to_string()))
+        .await
+        .map_err(|e| OsworldError::Infra(e.to_string()))
     }
 
     /// Starts `command` on the screen like a desktop program (no wait for it to finish).

@@ -26,7 +26,7 @@ pub mod windows;
 
 pub use client::GuestClient;
 pub use guest::{Guest, GuestOptions, GuestTimeouts};
-pub use pool::{Endpoint, OsworldConfig, Pool};
+pub use pool::{Endpoint, Lease, OsworldConfig, Pool};
 pub use remote_screen::RemoteScreen;
 pub use run::{run_endpoint, verify_bundle, EndpointRun, RemoteVerification};
 pub use server::serve;

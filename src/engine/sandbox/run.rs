@@ -51,6 +51,11 @@ pub struct SandboxSpec {
     /// into the sandbox and `DISPLAY=:<n>` set). `None` = no display (the usual case).
     #[serde(default)]
     pub display: Option<u32>,
+    /// Run as this uid instead of one of the pool's: an environment whose desktop programs run as
+    /// that uid too (the OSWorld guest), so both write the home without handing it back and forth.
+    /// `RLIMIT_NPROC` then counts that uid's desktop programs as well.
+    #[serde(default)]
+    pub run_as: Option<u32>,
 }
 
 /// A further state API reachable from the sandbox (cross-app tasks).
@@ -233,8 +238,8 @@ pub async fn run_script_streaming(
         .starts_with(&cfg.venv_dir)
         .then_some(cfg.venv_dir.as_path());
     let lease = uids::lease(cfg.sandbox_uid, cfg.uid_pool);
-    let uid = lease.uid();
-    if !lease.exclusive() {
+    let uid = spec.run_as.unwrap_or(lease.uid());
+    if !lease.exclusive() && spec.run_as.is_none() {
         notes.push(format!(
             "all {} sandbox uids are busy: this run shares uid {uid} (and its process budget)",
             cfg.uid_pool
