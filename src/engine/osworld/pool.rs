@@ -222,3 +222,50 @@ impl Pool {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bad_endpoint_or_timeout_is_refused_naming_its_key() {
+        let mut cfg: OsworldConfig =
+            toml::from_str("endpoints = [{ url = \"ftp://x\" }]\nreward_timeout_secs = 30")
+                .unwrap();
+        assert_eq!(cfg.reward_timeout_secs, 30.0);
+        let e = cfg.validate().unwrap_err();
+        assert!(e.contains("osworld.endpoints[0].url"), "{e}");
+        cfg.endpoints[0].url = "http://127.0.0.1:5000".into();
+        cfg.health_timeout_secs = 0.0;
+        let e = cfg.validate().unwrap_err();
+        assert!(e.contains("osworld.health_timeout_secs"), "{e}");
+        assert!(toml::from_str::<OsworldConfig>(
+            "endpoints = [{ url = \"http://a\", revrt = \"x\" }]"
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn the_pool_hands_out_distinct_endpoints_and_refuses_when_too_few_are_free() {
+        let pool = Pool::new(OsworldConfig {
+            endpoints: vec![Endpoint {
+                url: "http://127.0.0.1:9".into(),
+                revert: "exit 3".into(),
+                recreate: String::new(),
+            }],
+            ..Default::default()
+        })
+        .unwrap();
+        let e = pool.acquire(2).err().unwrap().to_string();
+        assert!(e.contains("two per task"), "{e}");
+        // The revert hook fails: infrastructure, and the endpoint is free again afterwards.
+        let e = pool.acquire(1).err().unwrap().to_string();
+        assert!(e.starts_with("infrastructure failure: revert hook"), "{e}");
+        assert!(pool
+            .acquire(1)
+            .err()
+            .unwrap()
+            .to_string()
+            .contains("revert hook"));
+    }
+}

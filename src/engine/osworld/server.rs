@@ -81,16 +81,11 @@ fn fail(e: OsworldError) -> Response {
 }
 
 /// The body as JSON whatever its content type (Flask's `request.json` with the clients' header).
-pub(super) fn json_body(body: &Bytes) -> Result<Value, Response> {
+pub(super) fn json_body(body: &Bytes) -> Result<Value, String> {
     if body.is_empty() {
         return Ok(json!({}));
     }
-    serde_json::from_slice(body).map_err(|e| {
-        error(
-            StatusCode::BAD_REQUEST,
-            format!("the request body is not JSON: {e}"),
-        )
-    })
+    serde_json::from_slice(body).map_err(|e| format!("the request body is not JSON: {e}"))
 }
 
 /// Runs `f` with the guest on a blocking thread.
@@ -127,7 +122,7 @@ fn abnormal(r: &RunResult) -> String {
 async fn execute(State(g): Shared, body: Bytes) -> Response {
     let body = match json_body(&body) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(m) => return error(StatusCode::BAD_REQUEST, m),
     };
     let cmd = match GuestCommand::from_request(&body) {
         Ok(c) => c,
@@ -158,7 +153,7 @@ async fn execute(State(g): Shared, body: Bytes) -> Response {
 async fn run_python(State(g): Shared, body: Bytes) -> Response {
     let body = match json_body(&body) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(m) => return error(StatusCode::BAD_REQUEST, m),
     };
     let Some(code) = body
         .get("code")
@@ -209,7 +204,7 @@ const NO_CWD_EXIT: i32 = 125;
 async fn run_bash_script(State(g): Shared, body: Bytes) -> Response {
     let body = match json_body(&body) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(m) => return error(StatusCode::BAD_REQUEST, m),
     };
     let bash_error = |code: StatusCode, output: String| {
         (
@@ -310,7 +305,7 @@ async fn terminal(State(g): Shared) -> Response {
 async fn launch(State(g): Shared, body: Bytes) -> Response {
     let body = match json_body(&body) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(m) => return error(StatusCode::BAD_REQUEST, m),
     };
     let cmd = match GuestCommand::from_request(&body) {
         Ok(c) => c,
@@ -329,7 +324,7 @@ const OPEN_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 async fn open_file(State(g): Shared, body: Bytes) -> Response {
     let body = match json_body(&body) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(m) => return error(StatusCode::BAD_REQUEST, m),
     };
     let Some(path) = body
         .get("path")
@@ -383,7 +378,7 @@ async fn open_file(State(g): Shared, body: Bytes) -> Response {
 async fn window_op(g: Arc<Guest>, body: Bytes, close: bool) -> Response {
     let body = match json_body(&body) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(m) => return error(StatusCode::BAD_REQUEST, m),
     };
     let Some(name) = body
         .get("window_name")

@@ -146,7 +146,7 @@ pub async fn file(
 pub async fn list_directory(State(g): State<Arc<Guest>>, body: Bytes) -> Response {
     let body = match json_body(&body) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(m) => return err(StatusCode::BAD_REQUEST, m),
     };
     let Some(path) = body.get("path").and_then(Value::as_str) else {
         return err(StatusCode::BAD_REQUEST, "Missing 'path' parameter".into());

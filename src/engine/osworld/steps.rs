@@ -95,22 +95,25 @@ fn placeholders(text: &str, (w, h): (u32, u32)) -> String {
 
 /// The command of an execute/launch step as one shell line (placeholders filled).
 fn command_line(i: usize, cmd: &Value, screen: (u32, u32)) -> Result<String, OsworldError> {
-    let line = match cmd {
-        Value::String(s) => s.clone(),
+    match cmd {
+        Value::String(s) => Ok(placeholders(s, screen)),
         Value::Array(items) => {
-            let words: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+            let words: Vec<String> = items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(|w| placeholders(w, screen))
+                .collect();
             if words.len() != items.len() || words.is_empty() {
                 return Err(task(
                     i,
                     "command must be a non-empty list of strings or a string",
                 ));
             }
-            shlex::try_join(words.iter().copied())
-                .map_err(|e| task(i, format!("command cannot be quoted: {e}")))?
+            shlex::try_join(words.iter().map(String::as_str))
+                .map_err(|e| task(i, format!("command cannot be quoted: {e}")))
         }
-        _ => return Err(task(i, "command must be a list of strings or a string")),
-    };
-    Ok(placeholders(&line, screen))
+        _ => Err(task(i, "command must be a list of strings or a string")),
+    }
 }
 
 /// Runs one step.
