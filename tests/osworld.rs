@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use osworld_support::{dead_port, eventually, serve_files};
+use osworld_support::{dead_port, eventually, serve, serve_files};
 use tuplewright::engine::osworld::{GuestClient, RemoteScreen};
 use tuplewright::engine::rollout::screen::{ComputerAction, Observation, Screen as _};
 use tuplewright::engine::rollout::RolloutError;
@@ -210,4 +210,38 @@ fn a_guests_screen_is_a_rollout_screen_driven_by_pyautogui() {
         dead.perform(&ComputerAction::LeftClick { x: 1, y: 1 }),
         Err(RolloutError::Infra(_))
     ));
+}
+
+#[test]
+fn env_serve_osworld_task_serves_v_init_and_the_guest_sees_only_its_sandbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = bundle(&dir.path().join("in"), GOLDEN);
+    let db = dir.path().join("tuplewright.db");
+    let a = open_envs_support::tw(&db).arg("import").arg(&path).assert();
+    assert!(
+        a.get_output().status.success(),
+        "{}",
+        open_envs_support::output(&a)
+    );
+    let guest = serve(dir, &["--task", "os_sum_figures_osw_001"]);
+    let client = GuestClient::new(&guest.url).unwrap();
+    let t = Duration::from_secs(60);
+    // initial_setup.py ran in the environment before it was served.
+    let figures = client.file("/home/user/Documents/figures.txt", t).unwrap();
+    assert_eq!(figures.as_deref(), Some(&b"20\n22\n"[..]));
+    // The host's files are not the guest's: /etc/shadow and /root are not in the sandbox.
+    assert_eq!(client.file("/etc/shadow", t).unwrap(), None);
+    let r = client
+        .execute(
+            &serde_json::json!("ln -s /root ~/root-link; ls ~/root-link/"),
+            true,
+            false,
+            t,
+        )
+        .unwrap();
+    assert_ne!(r.returncode, 0, "{r:?}");
+    assert_eq!(
+        client.file("/home/user/root-link/.bashrc", t).unwrap(),
+        None
+    );
 }

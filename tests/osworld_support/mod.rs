@@ -17,18 +17,14 @@ pub struct Served {
 
 /// Starts a files-desktop guest and waits (generously: the CI machine is loaded) for its line.
 pub fn serve_files() -> Served {
-    let dir = tempfile::tempdir().unwrap();
+    serve(tempfile::tempdir().unwrap(), &["--app", "files"])
+}
+
+/// Starts `env serve --osworld ARGS --port 0` in `dir` (its tuplewright.toml and store apply).
+pub fn serve(dir: tempfile::TempDir, args: &[&str]) -> Served {
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("tuplewright"))
-        .args([
-            "--no-tui",
-            "env",
-            "serve",
-            "--osworld",
-            "--app",
-            "files",
-            "--port",
-            "0",
-        ])
+        .args(["--no-tui", "env", "serve", "--osworld", "--port", "0"])
+        .args(args)
         .current_dir(dir.path())
         .env_remove("TUPLEWRIGHT_STORE")
         .env_remove("TUPLEWRIGHT_CONFIG")
