@@ -106,6 +106,8 @@ fn main() {
         hand_home_to_reader: true,
         localise: Default::default(),
         forward_headers: Default::default(),
+        display: None,
+        run_as: None,
     };
     let (plain, fwd) = (spec(None), spec(Some(upstream)));
     // Interleaved so machine-load drift hits every variant alike; 3 warm-up rounds are discarded.

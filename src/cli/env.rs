@@ -38,9 +38,21 @@ enum EnvCommand {
 
 #[derive(Debug, Args)]
 struct ServeArgs {
-    /// App to serve (repeatable). See `tuplewright env apps`.
-    #[arg(long = "app", value_name = "NAME", required_unless_present = "all")]
+    /// App to serve (repeatable). See `tuplewright env apps`. With --osworld: the app whose
+    /// environment (with its screen) is served, e.g. `files`.
+    #[arg(long = "app", value_name = "NAME", required_unless_present_any = ["all", "osworld"])]
     apps: Vec<String>,
+    /// Serve ONE environment with its screen on OSWorld's guest-server protocol (/screenshot,
+    /// /execute, /run_python, /setup/upload, /file, …) instead of the state API; commands run in
+    /// the sandbox with DISPLAY set to the screen. Prints `{"osworld": URL, "display": …}`.
+    #[arg(long, conflicts_with = "all")]
+    osworld: bool,
+    /// With --osworld: a stored task whose initial_setup.py prepares the environment (V_init).
+    #[arg(long, value_name = "ID", requires = "osworld", conflicts_with = "apps")]
+    task: Option<String>,
+    /// With --osworld: run commands WITHOUT the bubblewrap sandbox (recorded). Dangerous.
+    #[arg(long, requires = "osworld")]
+    unsafe_no_sandbox: bool,
     /// Serve every state-API app.
     #[arg(long, conflicts_with = "apps")]
     all: bool,
@@ -91,6 +103,16 @@ struct AppsArgs {
 /// Runs `tuplewright env …`.
 pub fn run(cli: &super::Cli, args: EnvArgs) -> anyhow::Result<ExitCode> {
     match args.command {
+        EnvCommand::Serve(a) if a.osworld => super::env_osworld::run(
+            cli,
+            &super::env_osworld::OsworldServe {
+                app: a.apps.first().cloned(),
+                task: a.task,
+                port: a.port.unwrap_or(5000),
+                host: a.host,
+                unsafe_no_sandbox: a.unsafe_no_sandbox,
+            },
+        ),
         EnvCommand::Serve(a) => serve(a),
         EnvCommand::Apps(a) => apps(a),
         EnvCommand::Try(a) => super::env_try::run(cli, &a),

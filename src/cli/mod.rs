@@ -10,11 +10,13 @@ pub mod agents;
 mod config_cmd;
 mod context;
 pub mod env;
+mod env_osworld;
 mod env_try;
 mod export;
 mod filter;
 mod import;
 mod loop_env;
+mod osworld;
 mod override_cmd;
 mod rollout;
 pub mod run;
@@ -119,6 +121,8 @@ pub enum Command {
     Taskgen(taskgen::TaskgenArgs),
     /// Screens: a virtual display with Chromium on a page — screenshot it or hold it open.
     Screen(screen::ScreenArgs),
+    /// OSWorld guest endpoints (VMs) as environments: check them, verify a bundle on them.
+    Osworld(osworld::OsworldArgs),
 }
 
 /// Entry point used by `main.rs`: parse, dispatch, map errors to exit codes.
@@ -163,6 +167,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Synth(args) => synth::run(&cli, &args),
             Command::Env(args) => env::run(&cli, args),
             Command::Screen(args) => screen::run(&cli, &args),
+            Command::Osworld(args) => osworld::run(&cli, &args),
             Command::Agents(args) => agents::run(args),
             Command::Sandbox(c) => sandbox::run(c, &cli),
             Command::Run(args) => run::run(&cli, &args),

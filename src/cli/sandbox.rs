@@ -132,6 +132,8 @@ fn run_one(mut cfg: SandboxConfig, args: RunArgs) -> anyhow::Result<ExitCode> {
         hand_home_to_reader: false,
         localise: Default::default(),
         forward_headers: Default::default(),
+        display: None,
+        run_as: None,
     };
     let isolation = if args.unsafe_no_sandbox {
         Isolation::UnsafeNoSandbox

@@ -59,6 +59,8 @@ pub struct Config {
     pub screen: crate::engine::screen::ScreenConfig,
     /// More names for apps (public bundles' `gmail`, `os`, Hub hosts, self-hosted ports).
     pub apps: crate::engine::openenv::AppsConfig,
+    /// OSWorld guest endpoints (VMs) as environments: the pool, timeouts and revert hooks.
+    pub osworld: crate::engine::osworld::OsworldConfig,
 }
 
 /// `[store]`: the SQLite task store.

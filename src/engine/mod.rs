@@ -13,6 +13,7 @@ pub mod filter;
 pub mod harness;
 pub mod lease;
 pub mod openenv;
+pub mod osworld;
 pub mod probes;
 pub mod providers;
 pub mod rollout;

@@ -107,6 +107,8 @@ impl Env {
             hand_home_to_reader: true,
             localise: Default::default(),
             forward_headers: Default::default(),
+            display: None,
+            run_as: None,
         }
     }
 }

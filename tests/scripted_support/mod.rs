@@ -181,6 +181,8 @@ impl Harness {
             hand_home_to_reader: true,
             localise: Default::default(),
             forward_headers: Default::default(),
+            display: None,
+            run_as: None,
         }
     }
 

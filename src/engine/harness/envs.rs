@@ -244,6 +244,8 @@ impl TaskEnv {
                 .map(|w| (w.app.clone(), w.forward_headers()))
                 .filter(|(_, h)| !h.is_empty())
                 .collect(),
+            display: None,
+            run_as: None,
         }
     }
 }

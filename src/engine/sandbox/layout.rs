@@ -171,6 +171,8 @@ pub struct BwrapPlan<'a> {
     pub shm_bytes: u64,
     /// Descriptors (in the bwrap process) holding seccomp programs to install.
     pub seccomp_fds: &'a [i32],
+    /// An X display whose socket is bound in (`/tmp/.X11-unix/X<n>`), if the run has one.
+    pub display: Option<u32>,
 }
 
 fn push(args: &mut Vec<OsString>, items: &[&str]) {
@@ -291,6 +293,11 @@ pub fn bwrap_args(plan: &BwrapPlan<'_>) -> Vec<OsString> {
         &plan.run.path("script"),
         &format!("{IN_TW_DIR}/script"),
     );
+    if let Some(n) = plan.display {
+        // The display's socket only (not the whole X11 directory): other screens stay invisible.
+        let socket = format!("/tmp/.X11-unix/X{n}");
+        push_bind(&mut a, "--ro-bind", Path::new(&socket), &socket);
+    }
     for name in plan.sockets {
         push_bind(
             &mut a,

@@ -47,6 +47,15 @@ pub struct SandboxSpec {
     /// admin token, which the script never sees.
     #[serde(default)]
     pub forward_headers: std::collections::BTreeMap<String, Vec<(String, String)>>,
+    /// An X display the script may draw on and drive (its number: `/tmp/.X11-unix/X<n>` is bound
+    /// into the sandbox and `DISPLAY=:<n>` set). `None` = no display (the usual case).
+    #[serde(default)]
+    pub display: Option<u32>,
+    /// Run as this uid instead of one of the pool's: an environment whose desktop programs run as
+    /// that uid too (the OSWorld guest), so both write the home without handing it back and forth.
+    /// `RLIMIT_NPROC` then counts that uid's desktop programs as well.
+    #[serde(default)]
+    pub run_as: Option<u32>,
 }
 
 /// A further state API reachable from the sandbox (cross-app tasks).
@@ -229,8 +238,8 @@ pub async fn run_script_streaming(
         .starts_with(&cfg.venv_dir)
         .then_some(cfg.venv_dir.as_path());
     let lease = uids::lease(cfg.sandbox_uid, cfg.uid_pool);
-    let uid = lease.uid();
-    if !lease.exclusive() {
+    let uid = spec.run_as.unwrap_or(lease.uid());
+    if !lease.exclusive() && spec.run_as.is_none() {
         notes.push(format!(
             "all {} sandbox uids are busy: this run shares uid {uid} (and its process budget)",
             cfg.uid_pool
@@ -309,6 +318,9 @@ pub async fn run_script_streaming(
         None => format!("{gui_bin}/usr/local/bin:/usr/bin:/bin"),
     };
     env.push(("PATH".into(), path_var));
+    if let Some(n) = spec.display {
+        env.push(("DISPLAY".into(), format!(":{n}")));
+    }
     let mut proxies = Vec::new();
     let mut sockets = Vec::new();
     let mut extra_forwards = Vec::new();
@@ -444,6 +456,7 @@ pub async fn run_script_streaming(
             tmp_bytes: limits.tmp_bytes,
             shm_bytes: limits.shm_bytes,
             seccomp_fds: &seccomp_fds,
+            display: spec.display,
         };
         let mut cmd = tokio::process::Command::new(&cfg.bwrap_path);
         cmd.args(layout::bwrap_args(&plan));

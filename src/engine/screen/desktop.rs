@@ -88,6 +88,8 @@ impl DesktopLayout {
 /// One window the window manager manages.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DesktopWindow {
+    /// The X window id (for [`DesktopWindows::activate`] and [`DesktopWindows::close`]).
+    pub id: u32,
     /// WM_CLASS class (`XTerm`, `Pcmanfm`, `Mousepad`).
     pub class: String,
     /// The title (`_NET_WM_NAME`, else `WM_NAME`).
@@ -181,6 +183,7 @@ impl DesktopWindows {
                 continue;
             };
             out.push(DesktopWindow {
+                id: w,
                 class,
                 title: String::from_utf8_lossy(&title).into_owned(),
                 area: (
@@ -193,6 +196,44 @@ impl DesktopWindows {
             });
         }
         Ok(out)
+    }
+}
+
+impl DesktopWindows {
+    fn ask_manager(
+        &self,
+        window: Window,
+        message: &str,
+        data: [u32; 5],
+    ) -> Result<(), ScreenError> {
+        use x11rb::protocol::xproto::{ClientMessageEvent, EventMask};
+        let kind = self.atom(message)?;
+        let event = ClientMessageEvent::new(32, window, kind, data);
+        self.conn
+            .send_event(
+                false,
+                self.root,
+                EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
+                event,
+            )
+            .map_err(died)?;
+        self.conn.flush().map_err(died)?;
+        self.conn
+            .get_input_focus()
+            .map_err(died)?
+            .reply()
+            .map_err(died)?;
+        Ok(())
+    }
+
+    /// Asks the window manager to raise and focus window `id` (`_NET_ACTIVE_WINDOW`, as a pager).
+    pub fn activate(&self, id: u32) -> Result<(), ScreenError> {
+        self.ask_manager(id, "_NET_ACTIVE_WINDOW", [2, 0, 0, 0, 0])
+    }
+
+    /// Asks the window manager to close window `id` (`_NET_CLOSE_WINDOW`, as a pager).
+    pub fn close(&self, id: u32) -> Result<(), ScreenError> {
+        self.ask_manager(id, "_NET_CLOSE_WINDOW", [0, 2, 0, 0, 0])
     }
 }
 

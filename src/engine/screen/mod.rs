@@ -33,7 +33,7 @@ pub use desktop::{
 };
 pub use display::Screen;
 pub use keys::{parse_chord, Chord};
-pub use procs::{screen_processes, sweep_stale_screens, SCREEN_PREFIX};
+pub use procs::{screen_processes, sweep_stale_screens, MARKER_VAR, SCREEN_PREFIX};
 
 /// An infrastructure failure of a screen: never a model's fault, never recorded as a reward.
 #[derive(Debug, thiserror::Error)]

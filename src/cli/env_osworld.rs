@@ -1,0 +1,135 @@
+//! `tuplewright env serve --osworld [--task ID | --app files] [--port N]`: one environment with its
+//! screen served on OSWorld's guest-server protocol (engine: `engine::osworld`).
+
+use std::net::IpAddr;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+
+use super::context::{load_config, open_store};
+use super::loop_env::with_loop_runtime;
+use super::Cli;
+use crate::engine::agents::replay::NoAgent;
+use crate::engine::bundle::meta::final_round;
+use crate::engine::harness::execute::{describe, tail, Runner};
+use crate::engine::harness::task::brief_of;
+use crate::engine::osworld::{serve, Guest, GuestOptions, GuestTimeouts};
+use crate::engine::rollout::screen_env::open_screen;
+use crate::engine::sandbox::{Limits, Role};
+
+/// What `env serve --osworld` was asked for.
+pub struct OsworldServe {
+    /// `--app` (when no task): the environment's app.
+    pub app: Option<String>,
+    /// `--task`: a stored task whose setup prepares V_init.
+    pub task: Option<String>,
+    /// The port (0 = any free one).
+    pub port: u16,
+    /// The address (loopback by default).
+    pub host: IpAddr,
+    /// `--unsafe-no-sandbox`.
+    pub unsafe_no_sandbox: bool,
+}
+
+/// Runs `env serve --osworld`.
+pub fn run(cli: &Cli, args: &OsworldServe) -> anyhow::Result<ExitCode> {
+    let config = load_config(cli)?;
+    config.screen.validate().map_err(anyhow::Error::msg)?;
+    let setup = match &args.task {
+        Some(id) => {
+            let store = open_store(cli, &config)?;
+            let task = store
+                .task(id)
+                .with_context(|| format!("env serve --osworld --task {id}"))?;
+            let rounds = store.rounds(id)?;
+            let scripts = final_round(&rounds)
+                .map(|r| r.round.scripts.clone())
+                .with_context(|| format!("task {id} has no round with all three scripts"))?;
+            let brief = brief_of(&task, &config.agreement)?;
+            Some((brief, scripts))
+        }
+        None => None,
+    };
+    let cancel = Arc::new(AtomicBool::new(false));
+    let out = with_loop_runtime(
+        &config,
+        args.unsafe_no_sandbox,
+        (&NoAgent, &NoAgent),
+        &cancel,
+        |rt| -> anyhow::Result<()> {
+            let (label, apps) = match &setup {
+                Some((brief, _)) => (brief.task_id.clone(), brief.apps.clone()),
+                None => (
+                    "osworld".to_string(),
+                    vec![args.app.clone().unwrap_or_else(|| "files".into())],
+                ),
+            };
+            let env = rt.fleet.provision(&label, "osworld", &apps)?;
+            if let Some((_, scripts)) = &setup {
+                let source = scripts
+                    .setup
+                    .as_deref()
+                    .context("the task has no initial_setup.py")?;
+                let runner = Runner {
+                    rt: &rt.rt,
+                    cfg: rt.sandbox,
+                    isolation: rt.isolation,
+                };
+                let limits = Limits {
+                    wall_seconds: rt.cfg.script_timeout_secs,
+                    ..rt.sandbox.limits.clone()
+                };
+                let r = runner.run(&env, Role::Setup, "initial_setup.py", source, &limits)?;
+                anyhow::ensure!(
+                    r.succeeded(),
+                    "initial_setup.py failed on a fresh V_init ({}): {}",
+                    describe(&r.outcome).unwrap_or_default(),
+                    tail(&r.stderr.text, 3)
+                );
+            }
+            let (screen, _) = open_screen(&config.screen, &apps, &env)?;
+            let opts = GuestOptions {
+                sandbox: rt.sandbox.clone(),
+                isolation: rt.isolation,
+                screen: config.screen.clone(),
+                timeouts: GuestTimeouts::default(),
+                max_file_bytes: rt.sandbox.limits.request_body_bytes.max(64 << 20),
+            };
+            let guest = Arc::new(Guest::new(screen, env.spec(), opts)?);
+            let display = guest.display_name();
+            let stop = cancel.clone();
+            rt.rt.block_on(async move {
+                let listener = tokio::net::TcpListener::bind((args.host, args.port))
+                    .await
+                    .with_context(|| format!("listening on {}:{}", args.host, args.port))?;
+                let addr = listener.local_addr()?;
+                println!(
+                    "{}",
+                    serde_json::json!({"osworld": format!("http://{addr}"), "display": display,
+                        "task": args.task, "apps": apps})
+                );
+                let shutdown = async move {
+                    let poll = async {
+                        while !stop.load(Ordering::SeqCst) {
+                            tokio::time::sleep(Duration::from_millis(200)).await;
+                        }
+                    };
+                    tokio::select! {
+                        _ = super::env::wait_for_signal() => {}
+                        _ = poll => {}
+                    }
+                };
+                serve(guest, listener, shutdown).await?;
+                eprintln!("shutting down");
+                anyhow::Ok(())
+            })?;
+            drop(env);
+            Ok(())
+        },
+    )?;
+    out?;
+    Ok(ExitCode::SUCCESS)
+}

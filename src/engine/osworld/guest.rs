@@ -1,0 +1,272 @@
+//! The guest: one environment with its screen, acting as an OSWorld VM. Every command, Python
+//! program and file operation runs through the script sandbox (unprivileged uid, limits, no
+//! network beyond the environment's own state API) with the screen's X socket bound in and
+//! `DISPLAY` set, so `python -c "import pyautogui; …"` drives this screen and nothing else.
+//! Programs started by `/setup/launch` and `/setup/open_file` run like the desktop's own programs
+//! (bubblewrap, app uid, the home at `/home/user`) and die with the screen.
+
+use std::path::PathBuf;
+use std::process::Child;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use crate::engine::sandbox::{
+    run_script, Isolation, Limits, Role, RunResult, SandboxConfig, SandboxSpec, Script,
+};
+use crate::engine::screen::{desktop_command, Screen, ScreenConfig, Shot, MARKER_VAR};
+
+use super::command::{GuestCommand, GUEST_HOME};
+use super::OsworldError;
+
+/// How long guest calls may take (OSWorld's server: 120 s for `/execute`, 30 s for
+/// `/run_python`, the caller's `timeout` for `/run_bash_script`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GuestTimeouts {
+    /// `/execute` and `/setup/execute`, seconds.
+    pub execute_secs: f64,
+    /// `/run_python`, seconds.
+    pub python_secs: f64,
+    /// Upper bound on a `/run_bash_script` timeout, seconds.
+    pub max_script_secs: f64,
+    /// File operations (`/file`, `/setup/upload`, `/list_directory`), seconds.
+    pub file_secs: f64,
+}
+
+impl Default for GuestTimeouts {
+    fn default() -> Self {
+        Self {
+            execute_secs: 120.0,
+            python_secs: 30.0,
+            max_script_secs: 3600.0,
+            file_secs: 60.0,
+        }
+    }
+}
+
+/// The smallest `RLIMIT_NPROC` of a guest's runs: its uid also runs the desktop's programs
+/// (and, on a machine with several screens, theirs).
+pub const GUEST_PROCESSES: u64 = 1024;
+
+/// Everything a guest needs besides its screen.
+#[derive(Debug, Clone)]
+pub struct GuestOptions {
+    /// The script sandbox.
+    pub sandbox: SandboxConfig,
+    /// Sandbox required, or `--unsafe-no-sandbox`.
+    pub isolation: Isolation,
+    /// `[screen]` (desktop programs for launches, the app uid).
+    pub screen: ScreenConfig,
+    /// Per-call time limits.
+    pub timeouts: GuestTimeouts,
+    /// Largest upload or file read, in bytes.
+    pub max_file_bytes: usize,
+}
+
+/// One environment served as an OSWorld guest.
+pub struct Guest {
+    screen: Mutex<Screen>,
+    spec: SandboxSpec,
+    opts: GuestOptions,
+    display: u32,
+    launched: Mutex<Vec<(String, Child)>>,
+}
+
+impl Guest {
+    /// A guest over `screen` for the environment `spec` (its home, sid and state APIs).
+    pub fn new(
+        screen: Screen,
+        mut spec: SandboxSpec,
+        opts: GuestOptions,
+    ) -> Result<Guest, OsworldError> {
+        let name = screen.display_name();
+        let display: u32 = name
+            .trim_start_matches(':')
+            .parse()
+            .map_err(|_| OsworldError::Infra(format!("odd display name {name:?}")))?;
+        spec.display = Some(display);
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        // Commands and the desktop's programs share one uid: both write the home as it is.
+        spec.run_as = (root && opts.screen.app_uid != 0).then_some(opts.screen.app_uid);
+        Ok(Guest {
+            screen: Mutex::new(screen),
+            spec,
+            opts,
+            display,
+            launched: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The X display, e.g. `:3`.
+    pub fn display_name(&self) -> String {
+        format!(":{}", self.display)
+    }
+
+    /// The per-call time limits.
+    pub fn timeouts(&self) -> &GuestTimeouts {
+        &self.opts.timeouts
+    }
+
+    /// The largest file `/file` and `/setup/upload` move.
+    pub fn max_file_bytes(&self) -> usize {
+        self.opts.max_file_bytes
+    }
+
+    /// The environment's home on the host.
+    pub fn home(&self) -> &std::path::Path {
+        &self.spec.home
+    }
+
+    fn screen(&self) -> Result<std::sync::MutexGuard<'_, Screen>, OsworldError> {
+        self.screen
+            .lock()
+            .map_err(|_| OsworldError::Infra("the screen's lock is poisoned".into()))
+    }
+
+    /// A PNG of the screen. A dead display is an infrastructure failure.
+    pub fn screenshot(&self) -> Result<Shot, OsworldError> {
+        Ok(self.screen()?.screenshot()?)
+    }
+
+    /// Width and height in pixels.
+    pub fn size(&self) -> Result<(u32, u32), OsworldError> {
+        Ok(self.screen()?.size())
+    }
+
+    /// The desktop program uid (the app uid when the engine is root).
+    fn app_uid(&self) -> Option<u32> {
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        (root && self.opts.screen.app_uid != 0).then_some(self.opts.screen.app_uid)
+    }
+
+    /// Runs `source` (Python) in the sandbox against this environment, with the display.
+    pub async fn python(
+        &self,
+        name: &str,
+        source: String,
+        wall_seconds: f64,
+    ) -> Result<RunResult, OsworldError> {
+        let limits = Limits {
+            wall_seconds,
+            capture_bytes: self
+                .opts
+                .sandbox
+                .limits
+                .capture_bytes
+                .max(self.opts.max_file_bytes * 4 / 3 + 4096),
+            // The uid's process budget covers the desktop's programs too (GTK threads count).
+            processes: self.opts.sandbox.limits.processes.max(GUEST_PROCESSES),
+            ..self.opts.sandbox.limits.clone()
+        };
+        let script = Script {
+            name: name.to_string(),
+            source,
+        };
+        run_script(
+            &self.opts.sandbox,
+            &self.spec,
+            Role::Setup,
+            &script,
+            &limits,
+            self.opts.isolation,
+        )
+        .await
+        .map_err(|e| OsworldError::Infra(e.to_string()))
+    }
+
+    /// Starts `command` on the screen like a desktop program (no wait for it to finish).
+    pub fn launch(&self, command: &GuestCommand) -> Result<(), OsworldError> {
+        let argv = command.argv();
+        let args: Vec<&str> = argv[1..].iter().map(String::as_str).collect();
+        let uid = self.app_uid().unwrap_or(
+            // SAFETY: geteuid has no preconditions.
+            unsafe { libc::geteuid() },
+        );
+        let mut cmd = desktop_command(
+            &self.opts.screen,
+            &self.spec.home,
+            self.display,
+            uid,
+            &[],
+            std::path::Path::new(&argv[0]),
+            &args,
+        );
+        let screen = self.screen()?;
+        let log_dir = screen.private_dir("launched")?;
+        let n = self.launched.lock().map(|l| l.len()).unwrap_or(0);
+        let log = std::fs::File::create(log_dir.join(format!("{n}.log")))
+            .map_err(|e| OsworldError::Infra(format!("creating a launch log: {e}")))?;
+        let err = log
+            .try_clone()
+            .map_err(|e| OsworldError::Infra(format!("creating a launch log: {e}")))?;
+        cmd.env("DISPLAY", screen.display_name())
+            .env(MARKER_VAR, screen.work_dir())
+            .stdin(std::process::Stdio::null())
+            .stdout(log)
+            .stderr(err);
+        if let Some(uid) = self.app_uid() {
+            use std::os::unix::process::CommandExt;
+            cmd.uid(uid).gid(uid);
+        }
+        drop(screen);
+        let child = cmd.spawn().map_err(|e| {
+            OsworldError::BadRequest(format!("could not launch {}: {e}", command.label()))
+        })?;
+        if let Ok(mut l) = self.launched.lock() {
+            // Reap the ones that ended; keep the rest for teardown.
+            l.retain_mut(|(_, c)| !matches!(c.try_wait(), Ok(Some(_))));
+            l.push((command.label(), child));
+        }
+        Ok(())
+    }
+
+    /// The program `/setup/open_file` uses for a guest path: the file manager for a directory,
+    /// the text editor otherwise (the files desktop's programs).
+    pub fn opener(&self, guest_path: &str) -> Option<PathBuf> {
+        let host = self.host_path(guest_path)?;
+        Some(if host.is_dir() {
+            self.opts.screen.desktop.pcmanfm.clone()
+        } else {
+            self.opts.screen.desktop.mousepad.clone()
+        })
+    }
+
+    /// A guest path under the home as a host path (for checks only, never for I/O as root).
+    pub fn host_path(&self, guest_path: &str) -> Option<PathBuf> {
+        let rel = guest_path.strip_prefix(GUEST_HOME)?.trim_start_matches('/');
+        if rel.split('/').any(|c| c == "..") {
+            return None;
+        }
+        Some(self.spec.home.join(rel))
+    }
+
+    /// Polls `ready` until it holds or `timeout` passes.
+    pub fn wait_until(
+        &self,
+        timeout: Duration,
+        mut ready: impl FnMut() -> Result<bool, OsworldError>,
+    ) -> Result<bool, OsworldError> {
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            if ready()? {
+                return Ok(true);
+            }
+            if std::time::Instant::now() >= deadline {
+                return Ok(false);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Guest {
+    fn drop(&mut self) {
+        if let Ok(mut l) = self.launched.lock() {
+            for (_, c) in l.iter_mut() {
+                let _ = c.kill();
+                let _ = c.wait();
+            }
+        }
+    }
+}
