@@ -68,25 +68,35 @@ impl AnthropicWire {
     }
 
     fn headers(&self) -> Result<HeaderMap, ProviderError> {
-        let mut h = HeaderMap::new();
-        let bad = |what: &str| ProviderError::Config(format!("{what} is not a valid header value"));
-        if let Some(key) = self.cfg.api_key() {
-            h.insert(
-                "x-api-key",
-                HeaderValue::from_str(key.trim()).map_err(|_| bad("the API key"))?,
-            );
-        }
+        anthropic_headers(&self.cfg, Some(&self.beta))
+    }
+}
+
+/// The Messages API's headers: `x-api-key` when the key variable is set, `anthropic-version`,
+/// and `anthropic-beta` when a beta flag is given (the computer tool's).
+pub(super) fn anthropic_headers(
+    cfg: &ProviderConfig,
+    beta: Option<&str>,
+) -> Result<HeaderMap, ProviderError> {
+    let mut h = HeaderMap::new();
+    let bad = |what: &str| ProviderError::Config(format!("{what} is not a valid header value"));
+    if let Some(key) = cfg.api_key() {
         h.insert(
-            "anthropic-version",
-            HeaderValue::from_str(&self.cfg.anthropic_version)
-                .map_err(|_| bad("anthropic_version"))?,
+            "x-api-key",
+            HeaderValue::from_str(key.trim()).map_err(|_| bad("the API key"))?,
         );
+    }
+    h.insert(
+        "anthropic-version",
+        HeaderValue::from_str(&cfg.anthropic_version).map_err(|_| bad("anthropic_version"))?,
+    );
+    if let Some(beta) = beta {
         h.insert(
             "anthropic-beta",
-            HeaderValue::from_str(&self.beta).map_err(|_| bad("the beta flag"))?,
+            HeaderValue::from_str(beta).map_err(|_| bad("the beta flag"))?,
         );
-        Ok(h)
     }
+    Ok(h)
 }
 
 fn image_block(obs: &Observation) -> Option<Value> {

@@ -41,7 +41,7 @@ impl ChatWire {
 }
 
 /// Bearer authorization when the key variable is set.
-pub(super) fn bearer(cfg: &ProviderConfig) -> Result<HeaderMap, ProviderError> {
+pub(crate) fn bearer(cfg: &ProviderConfig) -> Result<HeaderMap, ProviderError> {
     let mut headers = HeaderMap::new();
     if let Some(key) = cfg.api_key() {
         let v = HeaderValue::from_str(&format!("Bearer {}", key.trim())).map_err(|_| {
