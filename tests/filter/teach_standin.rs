@@ -214,9 +214,13 @@ fn a_chat_qwen_xml_standin_teacher_solves_a_shipped_team_chat_task_on_its_ui_and
         .filter(|s| s.screenshot.is_some())
         .count();
     assert_eq!(
+        solved.steps[0].action["action"], "screenshot",
+        "the first look"
+    );
+    assert_eq!(
         shots,
-        turns.len() - 1,
-        "one per turn but the last (terminate)"
+        turns.len(),
+        "the first look, then one per turn but the last (terminate)"
     );
     assert!(
         turns
@@ -258,6 +262,75 @@ fn a_chat_qwen_xml_standin_teacher_solves_a_shipped_team_chat_task_on_its_ui_and
         )
         .unwrap();
     assert_eq!(judged, 2, "one judge usage row per trial");
+
+    // The trials as training data, through the CLI: OSWorld folders read back, SFT success-only.
+    let exp = tempfile::tempdir().unwrap();
+    let osw = exp.path().join("osw");
+    let (code, _, err) = crate::shipped_support::tw(
+        &r.db,
+        &[
+            "export-trajectories",
+            "--format",
+            "osworld",
+            "--out",
+            osw.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let base = osw.join("vlm_openai_cua-gym-standin").join(TASK);
+    let dir = base.join(format!("trial_2_{}", solved.rollout_id));
+    let traj: Vec<Value> = std::fs::read_to_string(dir.join("traj.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        traj.len(),
+        solved.steps.len() - 1,
+        "every action but the first look"
+    );
+    assert!(traj[0]["response"]
+        .as_str()
+        .unwrap()
+        .contains("<function=computer_use>"));
+    assert_eq!(traj.last().unwrap()["done"], true);
+    for line in &traj {
+        if let Some(f) = line["screenshot_file"].as_str() {
+            assert!(dir.join(f).exists(), "{f}");
+        }
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.join("result.txt")).unwrap(),
+        "1.0\n"
+    );
+    let failed = base.join(format!("trial_1_{}", out.trials[0].rollout_id));
+    assert_eq!(
+        std::fs::read_to_string(failed.join("result.txt")).unwrap(),
+        "0.0\n"
+    );
+    let sft = exp.path().join("sft");
+    let (code, _, err) = crate::shipped_support::tw(
+        &r.db,
+        &[
+            "export-trajectories",
+            "--format",
+            "sft",
+            "--out",
+            sft.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = std::fs::read_to_string(sft.join("sft.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 1, "success only");
+    let m = &rows[0]["messages"];
+    assert_eq!(m[0]["role"], "system");
+    assert!(m[0]["content"].as_str().unwrap().contains("computer_use"));
+    assert_eq!(m[1]["content"][1]["type"], "image_url");
+    assert_eq!(m[2]["content"], turns[0]["reply"]);
 }
 
 #[test]

@@ -95,6 +95,7 @@ impl StandIn {
 
     /// Starts a server answering every request with `responder` (run on a blocking thread, so
     /// it may wait on the screen as a model would look at it).
+    #[allow(dead_code)] // used by the filter tests' stand-in teachers
     pub fn responding(responder: Responder) -> Self {
         Self::serve(Inner {
             responder: Some(responder),

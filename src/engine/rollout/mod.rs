@@ -16,6 +16,7 @@
 
 pub mod batch;
 pub mod command;
+pub mod export;
 pub mod human;
 pub mod inclusion;
 pub mod judge;

@@ -72,6 +72,10 @@ impl AnthropicWire {
     }
 }
 
+/// The system prompt of the computer-tool conversation.
+pub const SYSTEM: &str = "You operate a computer through the computer tool to complete the user's \
+                          task. When the task is complete, reply without calling the tool.";
+
 /// The Messages API's headers: `x-api-key` when the key variable is set, `anthropic-version`,
 /// and `anthropic-beta` when a beta flag is given (the computer tool's).
 pub(super) fn anthropic_headers(
@@ -171,8 +175,7 @@ pub(crate) fn request_body(
         "model": cfg.model,
         "max_tokens": s.max_new_tokens,
         "temperature": s.temperature,
-        "system": "You operate a computer through the computer tool to complete the user's task. \
-                   When the task is complete, reply without calling the tool.",
+        "system": SYSTEM,
         "tools": [{"type": tool_type, "name": TOOL, "display_width_px": coords.image.0,
                    "display_height_px": coords.image.1, "display_number": 1}],
         "messages": messages,
@@ -231,6 +234,10 @@ impl Wire for AnthropicWire {
 
     fn coords(&self, width: u32, height: u32) -> Result<Coords, String> {
         Coords::new(self.space, width, height)
+    }
+
+    fn system_prompt(&self, _: &Coords) -> Option<String> {
+        Some(SYSTEM.to_string())
     }
 
     fn send(

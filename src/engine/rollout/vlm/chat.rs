@@ -139,6 +139,10 @@ impl Wire for ChatWire {
         Coords::new(self.space, width, height)
     }
 
+    fn system_prompt(&self, coords: &Coords) -> Option<String> {
+        Some(system_prompt(self.format, coords))
+    }
+
     fn send(
         &self,
         convo: &Conversation,

@@ -15,9 +15,9 @@ use crate::engine::ui::{app_ui, WebScreen};
 /// A provisioned screen, alive until dropped.
 pub enum LiveScreen {
     /// A display with whatever it shows (a page in Chromium, the files desktop).
-    Display(Screen),
+    Display(Box<Screen>),
     /// A built-in web app's UI origin with Chromium on it and its DevTools session.
-    Web(WebScreen),
+    Web(Box<WebScreen>),
 }
 
 impl LiveScreen {
@@ -32,7 +32,7 @@ impl LiveScreen {
     /// The web environment, when the screen is one.
     pub fn web(&self) -> Option<&WebScreen> {
         match self {
-            LiveScreen::Web(w) => Some(w),
+            LiveScreen::Web(w) => Some(w.as_ref()),
             LiveScreen::Display(_) => None,
         }
     }
@@ -57,11 +57,12 @@ impl ScreenProvision for TaskScreen {
         }
         match ctx.brief.apps.as_slice() {
             [only] if app_ui(only).is_some() => {
-                Ok(LiveScreen::Web(open_web(&self.cfg, only, ctx)?))
+                Ok(LiveScreen::Web(Box::new(open_web(&self.cfg, only, ctx)?)))
             }
-            apps => Ok(LiveScreen::Display(
-                open_screen(&self.cfg, apps, ctx.env)?.0,
-            )),
+            apps => {
+                let (screen, _) = open_screen(&self.cfg, apps, ctx.env)?;
+                Ok(LiveScreen::Display(Box::new(screen)))
+            }
         }
     }
 }

@@ -19,6 +19,8 @@ use super::wire::Wire;
 use super::{ActionFormat, CoordSpace};
 use crate::engine::providers::{ProviderConfig, ProviderKind};
 use crate::engine::rollout::policy::{Policy, PolicyCtx, PolicyKind, PolicyRun};
+use crate::engine::rollout::screen::ComputerAction;
+use crate::engine::rollout::ui_plan::Step;
 use crate::engine::rollout::RolloutError;
 use crate::engine::screen::{BrowserSpec, Screen, ScreenConfig};
 
@@ -56,7 +58,7 @@ impl ScreenProvision for ChromiumScreen {
             )
             .replace("{sid}", &ctx.env.sid)
             .replace("{app}", &app);
-        open_chromium(&self.cfg, &url, &app).map(LiveScreen::Display)
+        open_chromium(&self.cfg, &url, &app).map(|s| LiveScreen::Display(Box::new(s)))
     }
 }
 
@@ -122,11 +124,22 @@ impl Policy for VlmPolicy {
             .iter()
             .filter_map(|t| t["reply"].as_str().map(str::to_string))
             .collect();
+        // The trial's steps open with the first observation (a `screenshot` at 0 ms), so the
+        // stored trial holds every screenshot the model saw (exports, the filmstrip).
+        let mut steps = Vec::with_capacity(ep.steps.len() + 1);
+        steps.push(Step {
+            action: ComputerAction::Screenshot,
+            at_ms: 0,
+            duration_ms: 0,
+            error: None,
+            screenshot_png: Some(ep.first_screenshot),
+        });
+        steps.extend(ep.steps);
         Ok(PolicyRun {
             actions: ep.turns,
             transcript: crate::engine::providers::head_tail(&transcript.join("\n---\n"), 8000),
             usage: ep.usage,
-            steps: ep.steps,
+            steps,
         })
     }
 }
