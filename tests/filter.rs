@@ -9,9 +9,15 @@ mod agents;
 mod cli;
 #[path = "filter/rig.rs"]
 mod rig;
+#[path = "shipped_support/mod.rs"]
+mod shipped_support;
+#[path = "filter/solver.rs"]
+mod solver;
 #[allow(dead_code)]
 #[path = "providers/standin.rs"]
 mod standin;
+#[path = "filter/teach_standin.rs"]
+mod teach_standin;
 #[path = "filter/teacher.rs"]
 mod teacher;
 #[path = "vlm_support/mod.rs"]

@@ -3,57 +3,18 @@
 //! (click the terminal, type, Return; every step stored with its screenshot) to reward 1.0, and
 //! `rollout --policy noop --screen` starts the same screen, looks at it and scores 0.0.
 
+mod shipped_support;
+
 use std::path::Path;
 use std::time::Duration;
 
 use serde_json::Value;
+use shipped_support::{store_of, tw};
 use tuplewright::engine::store::Store;
-
-fn tw(store: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = assert_cmd::Command::cargo_bin("tuplewright")
-        .unwrap()
-        .args(["--no-tui", "--store"])
-        .arg(store)
-        .args(args)
-        .timeout(Duration::from_secs(600))
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// A store holding the shipped files task `id`, accepted by the loop.
 fn store_with(dir: &Path, id: &str) -> std::path::PathBuf {
     store_of(dir, "files.json", id)
-}
-
-/// A store holding the shipped task `id` of `assets/tasks/<file>`, accepted by the loop.
-fn store_of(dir: &Path, file: &str, id: &str) -> std::path::PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let all: Value = serde_json::from_str(
-        &std::fs::read_to_string(root.join("assets/tasks").join(file)).unwrap(),
-    )
-    .unwrap();
-    let task: Vec<Value> = all["tasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|t| t["task_id"] == id)
-        .cloned()
-        .collect();
-    assert_eq!(task.len(), 1, "{id} is shipped");
-    let file = dir.join("tasks.json");
-    std::fs::write(&file, serde_json::json!({"tasks": task}).to_string()).unwrap();
-    let store = dir.join("s.db");
-    let (code, _, err) = tw(
-        &store,
-        &["run", "--jobs", "1", "--no-export", file.to_str().unwrap()],
-    );
-    assert_eq!(code, 0, "the loop accepts {id}: {err}");
-    store
 }
 
 #[test]
@@ -216,19 +177,7 @@ fn env_try_serves_the_desktop_over_loopback_vnc_and_records_the_persons_result()
         &display,
         &["mousemove", "--window", &term, "300", "100", "click", "1"],
     );
-    let all: Value = serde_json::from_str(
-        &std::fs::read_to_string(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tasks/files.json"),
-        )
-        .unwrap(),
-    )
-    .unwrap();
-    let task = all["tasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["task_id"] == id)
-        .unwrap();
+    let task = shipped_support::shipped_task("files.json", id);
     let command =
         tuplewright::engine::rollout::ui_oracle_files::files_command("move_files", &task["slots"])
             .unwrap();

@@ -13,6 +13,7 @@ pub mod env;
 mod env_osworld;
 mod env_try;
 mod export;
+mod export_traj;
 mod filter;
 mod import;
 mod loop_env;
@@ -116,6 +117,8 @@ pub enum Command {
     Override(override_cmd::OverrideArgs),
     /// Roll a policy out on tuples (oracle/noop probes, or a teacher deciding inclusion).
     Rollout(rollout::RolloutArgs),
+    /// Export stored rollout trials as training data (osworld, sft, sliced).
+    ExportTrajectories(export_traj::ExportTrajArgs),
     /// Generate tasks from the feature taxonomies, or report coverage (A.2.5 targets).
     #[command(long_about = taskgen::LONG_ABOUT)]
     Taskgen(taskgen::TaskgenArgs),
@@ -176,6 +179,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Filter(args) => filter::run(&cli, &args),
             Command::Override(args) => override_cmd::run(&cli, &args),
             Command::Rollout(args) => rollout::run(&cli, &args),
+            Command::ExportTrajectories(args) => export_traj::run(&cli, &args),
             Command::Taskgen(args) => taskgen::run(&cli, &args),
         },
     }

@@ -18,8 +18,8 @@ use crate::engine::harness::Bus;
 use crate::engine::providers::{provider_from_spec, ProviderConfig};
 use crate::engine::rollout::batch::STAGE as ROLLOUT_STAGE;
 use crate::engine::rollout::command::CommandPolicy;
-use crate::engine::rollout::judge::{Judge, LlmJudge};
-use crate::engine::rollout::spec::policy_from_spec;
+use crate::engine::rollout::judge::Judge;
+use crate::engine::rollout::spec::{judge_from_spec, policy_from_spec};
 use crate::engine::rollout::stage::{Conclusion, StageOptions};
 use crate::engine::rollout::ui_oracle::NoopScreenPolicy;
 use crate::engine::rollout::{rollout_task, Policy, PolicyKind};
@@ -30,8 +30,11 @@ use crate::engine::store::{TaskFilter, TupleStatus};
 #[command(
     about = "Roll a policy out on tuples: oracle/noop probes of the reward, or a teacher deciding inclusion",
     long_about = "Each trial provisions a fresh V_init (initial_setup.py), lets the policy act, reads the final \
-state (state diff of each web app, files of the home) and runs reward.py in the reader role; with --judge an \
-LLM judge also scores the final state against a checklist distilled from the instruction. Every trial is stored.\n\n\
+state (state diff of each web app, files of the home) and runs reward.py in the reader role; with --judge a \
+judge also scores the trial against a checklist distilled from the instruction: openai:MODEL[@URL] reads the final \
+state; vlm:openai:MODEL[@URL], anthropic:MODEL[@URL] and openai-responses:MODEL[@URL] look at the trial's last \
+[rollout] judge_screenshots screenshots (the final screen last; the final state for a trial without a screen). \
+Every trial is stored.\n\n\
 Policies:\n  oracle   replays golden_patch.py: must score 1.0 on every tuple (a miss is a reward defect, listed)\n  \
 noop     does nothing: must score 0.0 (with --screen: starts the task's screen, takes its screenshot, does nothing)\n  \
 ui-oracle does each task through its screen only (files: the desktop's terminal), every step recorded: must score 1.0\n  command  runs --command on the host with TW_TASK_ID, TW_INSTRUCTION, TW_TRIAL, \
@@ -67,7 +70,9 @@ pub struct RolloutArgs {
     /// Wall-clock limit of one command run, seconds (default: [rollout] command_timeout_secs, 1800).
     #[arg(long)]
     pub command_timeout: Option<f64>,
-    /// Judge provider spec (openai:MODEL[@URL], anthropic:MODEL); none = [rollout] judge, empty = reward score alone.
+    /// Judge spec: openai:MODEL[@URL] (final state), or a judge on screenshots
+    /// vlm:openai:MODEL[@URL], anthropic:MODEL[@URL], openai-responses:MODEL[@URL];
+    /// none = [rollout] judge, empty = reward score alone.
     #[arg(long)]
     pub judge: Option<String>,
     /// Discriminator for refinement passes on reward/judge disagreement (openai:MODEL[@URL],
@@ -138,10 +143,10 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
         .trials
         .unwrap_or(if teacher { defaults.trials } else { 1 });
     let judge: Option<Box<dyn Judge>> = match &judge_spec {
-        Some(spec) => Some(Box::new(LlmJudge::new(
-            provider_from_spec(spec, &ProviderConfig::default())?,
-            &prompts_dir(&args.prompts),
-        )?)),
+        Some(spec) => Some(
+            judge_from_spec(spec, defaults, &prompts_dir(&args.prompts))
+                .map_err(|e| anyhow::anyhow!(e))?,
+        ),
         None => None,
     };
     let by_stage: &[TupleStatus] = if teacher {

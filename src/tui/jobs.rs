@@ -335,6 +335,23 @@ fn start_rollouts(
         anyhow::bail!("no tuple selected");
     }
     let policy = parse_policy_with(policy, &settings.config.rollout, &settings.config.screen)?;
+    // `[rollout] judge`, as `tuplewright rollout` uses it (empty = the reward score alone).
+    let rollout_cfg = settings.config.rollout.clone();
+    let judge = match rollout_cfg.judge.trim() {
+        "" => None,
+        spec => {
+            let probe = if crate::engine::rollout::vlm::judge::is_screen_judge_spec(spec) {
+                "judge_screen.md"
+            } else {
+                "judge.md"
+            };
+            let dir = crate::engine::agents::build::prompts_dir(None, probe);
+            Some(
+                crate::engine::rollout::spec::judge_from_spec(spec, &rollout_cfg, &dir)
+                    .map_err(|e| anyhow::anyhow!(e))?,
+            )
+        }
+    };
     let bus = Arc::new(open_bus(settings)?);
     let leases = open_leases(settings)?;
     // A flag of the job's own: cancel takes effect between tuples (trials are never abandoned).
@@ -348,12 +365,11 @@ fn start_rollouts(
     let thread = std::thread::Builder::new()
         .name("tw-job".into())
         .spawn(move || {
-            let defaults = RolloutConfig::default();
             let opts = StageOptions {
                 trials: trials.max(1),
-                delta: defaults.delta,
-                trivial_keep_fraction: defaults.trivial_keep_fraction,
-                judge: None,
+                delta: rollout_cfg.delta,
+                trivial_keep_fraction: rollout_cfg.trivial_keep_fraction,
+                judge: judge.as_deref(),
                 refine: false,
             };
             let rt_cancel = AtomicBool::new(false);

@@ -46,6 +46,19 @@ pub fn rig(ids: &[&str]) -> Rig {
         };
         store.write(|tx| tx.upsert_task(&task)).unwrap();
     }
+    drop(store);
+    let rig = rig_on(dir, db);
+    for id in ids {
+        let out = rig.with_runtime(|rt| run_task(rt, &rig.bus, id));
+        assert_eq!(out, TaskOutcome::Accepted { rounds: 1 }, "{id}");
+    }
+    rig
+}
+
+/// A rig over the store `db` in `dir` as it is (its tuples built elsewhere, e.g. by
+/// `tuplewright run`).
+pub fn rig_on(dir: tempfile::TempDir, db: PathBuf) -> Rig {
+    let store = Store::open(&db, Duration::from_secs(10)).unwrap();
     let bus = Bus::new(store, vec![]).unwrap();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -53,7 +66,7 @@ pub fn rig(ids: &[&str]) -> Rig {
         .build()
         .unwrap();
     let fleet = rt.block_on(Fleet::start(&dir.path().join("work"))).unwrap();
-    let rig = Rig {
+    Rig {
         rt,
         fleet: Some(fleet),
         bus,
@@ -61,12 +74,7 @@ pub fn rig(ids: &[&str]) -> Rig {
         cfg: LoopConfig::default(),
         sandbox: SandboxConfig::default(),
         _dir: dir,
-    };
-    for id in ids {
-        let out = rig.with_runtime(|rt| run_task(rt, &rig.bus, id));
-        assert_eq!(out, TaskOutcome::Accepted { rounds: 1 }, "{id}");
     }
-    rig
 }
 
 impl Rig {

@@ -65,11 +65,15 @@ impl Recorded {
     }
 }
 
+/// Computes a reply from the request (a stand-in model that looks at what it is sent).
+pub type Responder = Arc<dyn Fn(&Recorded) -> Reply + Send + Sync>;
+
 #[derive(Default)]
 struct Inner {
     script: VecDeque<Reply>,
     fallback: Option<Reply>,
     requests: Vec<Recorded>,
+    responder: Option<Responder>,
 }
 
 /// A running stand-in server.
@@ -82,11 +86,25 @@ pub struct StandIn {
 impl StandIn {
     /// Starts a server answering `script` in order, then `fallback` forever (or 599 if none).
     pub fn start(script: Vec<Reply>, fallback: Option<Reply>) -> Self {
-        let inner = Arc::new(Mutex::new(Inner {
+        Self::serve(Inner {
             script: script.into(),
             fallback,
-            requests: Vec::new(),
-        }));
+            ..Inner::default()
+        })
+    }
+
+    /// Starts a server answering every request with `responder` (run on a blocking thread, so
+    /// it may wait on the screen as a model would look at it).
+    #[allow(dead_code)] // used by the filter tests' stand-in teachers
+    pub fn responding(responder: Responder) -> Self {
+        Self::serve(Inner {
+            responder: Some(responder),
+            ..Inner::default()
+        })
+    }
+
+    fn serve(inner: Inner) -> Self {
+        let inner = Arc::new(Mutex::new(inner));
         let listener = StdListener::bind("127.0.0.1:0").expect("bind stand-in");
         listener.set_nonblocking(true).expect("nonblocking");
         let base = format!("http://{}", listener.local_addr().expect("addr"));
@@ -118,19 +136,28 @@ async fn handle(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let reply = {
+    let recorded = Recorded {
+        path: uri.path().to_string(),
+        headers: headers
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or("").to_string()))
+            .collect(),
+        body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+    };
+    let (reply, responder) = {
         let mut inner = state.lock().expect("lock");
-        inner.requests.push(Recorded {
-            path: uri.path().to_string(),
-            headers: headers
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or("").to_string()))
-                .collect(),
-            body: serde_json::from_slice(&body).unwrap_or(Value::Null),
-        });
+        inner.requests.push(recorded.clone());
         let next = inner.script.pop_front();
-        next.or_else(|| inner.fallback.clone())
-            .unwrap_or_else(|| Reply::raw(599, "stand-in script exhausted"))
+        let reply = next
+            .or_else(|| inner.fallback.clone())
+            .unwrap_or_else(|| Reply::raw(599, "stand-in script exhausted"));
+        (reply, inner.responder.clone())
+    };
+    let reply = match responder {
+        Some(f) => tokio::task::spawn_blocking(move || f(&recorded))
+            .await
+            .unwrap_or_else(|e| Reply::raw(599, &format!("stand-in responder panicked: {e}"))),
+        None => reply,
     };
     if !reply.delay.is_zero() {
         tokio::time::sleep(reply.delay).await;

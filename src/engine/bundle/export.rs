@@ -250,7 +250,7 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
 
 /// A fresh name for a scratch directory in `out`: `<kind><task_id>-<n>-<pid>` (the pid last, for
 /// [`scratch::sweep`]; `n` keeps two exports in one process apart).
-fn scratch_name(out: &Path, kind: &str, task_id: &str) -> PathBuf {
+pub(crate) fn scratch_name(out: &Path, kind: &str, task_id: &str) -> PathBuf {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     out.join(format!("{kind}{task_id}-{n}-{}", std::process::id()))
@@ -303,12 +303,17 @@ fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// Flushes a directory's entries (new names, renames) to the disk.
-fn sync_dir(dir: &Path) -> std::io::Result<()> {
+pub(crate) fn sync_dir(dir: &Path) -> std::io::Result<()> {
     std::fs::File::open(dir)?.sync_all()
 }
 
 /// Moves the finished temporary directory to `dest`, replacing an older bundle atomically.
-fn swap_in(out: &Path, task_id: &str, tmp: &Path, dest: &Path) -> Result<bool, ExportError> {
+pub(crate) fn swap_in(
+    out: &Path,
+    task_id: &str,
+    tmp: &Path,
+    dest: &Path,
+) -> Result<bool, ExportError> {
     if dest.exists() {
         if exchange(tmp, dest).is_err() {
             // Filesystems without RENAME_EXCHANGE: move the old one aside first.
@@ -326,7 +331,7 @@ fn swap_in(out: &Path, task_id: &str, tmp: &Path, dest: &Path) -> Result<bool, E
 }
 
 /// Prefix of a bundle being written.
-const TMP_PREFIX: &str = ".tw-tmp-";
+pub(crate) const TMP_PREFIX: &str = ".tw-tmp-";
 /// Prefix of a bundle being replaced or removed.
 const OLD_PREFIX: &str = ".tw-old-";
 

@@ -16,6 +16,7 @@
 
 pub mod batch;
 pub mod command;
+pub mod export;
 pub mod human;
 pub mod inclusion;
 pub mod judge;
@@ -85,8 +86,12 @@ pub struct RolloutConfig {
     pub trivial_keep_fraction: f64,
     /// Wall-clock limit of a `command` policy run, seconds.
     pub command_timeout_secs: f64,
-    /// Judge provider spec (`openai:MODEL@URL`, `anthropic:MODEL`); empty = no judge (reward alone).
+    /// Judge spec; empty = no judge (reward alone). `openai:MODEL[@URL]` reads the final state;
+    /// `vlm:openai:MODEL[@URL]`, `anthropic:MODEL[@URL]` and `openai-responses:MODEL[@URL]` look
+    /// at the trial's last screenshots (a trial without a screen: its final state).
     pub judge: String,
+    /// How many of a trial's last screenshots a judge on screenshots sees (the final one last).
+    pub judge_screenshots: u32,
     /// VLM policies (`vlm:openai:…`, `anthropic:…`, `openai-responses:…`): `[rollout.vlm]`.
     pub vlm: vlm::VlmConfig,
 }
@@ -99,6 +104,7 @@ impl Default for RolloutConfig {
             trivial_keep_fraction: 0.0,
             command_timeout_secs: 1800.0,
             judge: String::new(),
+            judge_screenshots: 1,
             vlm: vlm::VlmConfig::default(),
         }
     }

@@ -2,11 +2,14 @@
 //! `[rollout]`: `oracle`, `noop`, `ui-oracle`, `command:CMD`, and the VLM teachers
 //! (`vlm:openai:MODEL[@URL]`, `anthropic:MODEL[@URL]`, `openai-responses:MODEL[@URL]`).
 
+use std::path::Path;
 use std::time::Duration;
 
 use super::command::CommandPolicy;
+use super::judge::{Judge, LlmJudge};
 use super::policy::{NoopPolicy, OraclePolicy, Policy};
 use super::ui_oracle::UiOraclePolicy;
+use super::vlm::judge::{is_screen_judge_spec, ScreenJudge};
 use super::vlm::{is_vlm_spec, vlm_policy};
 use super::RolloutConfig;
 use crate::engine::screen::ScreenConfig;
@@ -34,6 +37,35 @@ pub fn policy_from_spec(
             ))
         }
     })
+}
+
+/// The judge a spec names: a judge on screenshots for the VLM prefixes (`vlm:openai:`,
+/// `anthropic:`, `openai-responses:`; `[rollout] judge_screenshots` of them, `[rollout.vlm]`'s
+/// timeouts, retries and prices), else a text judge of the final state (`openai:MODEL[@URL]`).
+/// Prompts come from `prompts_dir` (`judge_screen.md`, `judge.md`).
+pub fn judge_from_spec(
+    spec: &str,
+    rollout: &RolloutConfig,
+    prompts_dir: &Path,
+) -> Result<Box<dyn Judge>, String> {
+    if is_screen_judge_spec(spec) {
+        let judge = ScreenJudge::from_spec(
+            spec,
+            rollout.judge_screenshots as usize,
+            &rollout.vlm.provider_defaults(),
+            prompts_dir,
+        )
+        .map_err(|e| e.to_string())?;
+        return Ok(Box::new(judge));
+    }
+    let provider = crate::engine::providers::provider_from_spec(
+        spec.trim(),
+        &crate::engine::providers::ProviderConfig::default(),
+    )
+    .map_err(|e| format!("judge `{spec}`: {e}"))?;
+    Ok(Box::new(
+        LlmJudge::new(provider, prompts_dir).map_err(|e| e.to_string())?,
+    ))
 }
 
 #[cfg(test)]

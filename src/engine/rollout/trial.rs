@@ -16,7 +16,7 @@ use crate::engine::harness::TaskEnv;
 use crate::engine::sandbox::{Limits, Role};
 use crate::engine::store::{NewStep, Rollout, Scripts, StateEndpoint, StateSnapshot};
 
-use super::judge::{Judge, JudgeScore};
+use super::judge::{Judge, JudgeInput, JudgeScore};
 use super::policy::{Policy, PolicyCtx, PolicyRun};
 use super::ui_plan::Step;
 use super::RolloutError;
@@ -260,9 +260,21 @@ fn steps(
     let Some((judge, checklist)) = judge else {
         return Ok(None);
     };
-    let score = judge.score(&brief.instruction, checklist, &state)?;
+    // A judge on screenshots sees the trial's last N (the final screen last).
+    let shots: Vec<&[u8]> = recorded
+        .iter()
+        .filter_map(|s| s.screenshot_png.as_deref())
+        .collect();
+    let shots = &shots[shots.len().saturating_sub(judge.screenshots())..];
+    let score = judge.score(&JudgeInput {
+        instruction: &brief.instruction,
+        checklist,
+        final_state: &state,
+        screenshots: shots,
+    })?;
     record.judge_verdict = Some(format!("{:.4}", score.score));
     detail["judge"] = json!({"score": score.score, "checklist": score.checklist,
-        "reasoning": score.reasoning, "model": score.model, "cost_usd": score.cost_usd});
+        "reasoning": score.reasoning, "model": score.model, "cost_usd": score.cost_usd,
+        "screenshots": score.screenshots});
     Ok(Some(score))
 }

@@ -47,6 +47,7 @@ pub struct WebScreen {
     pub first: Shot,
     /// How long start-up took (display, origin, browser, page drawn).
     pub ready: Duration,
+    profile: std::path::PathBuf,
     ui: Option<UiHandle>,
     rt: Option<tokio::runtime::Runtime>,
 }
@@ -98,6 +99,7 @@ impl WebScreen {
             resolver: WebResolver::new(cdp),
             first,
             ready: t0.elapsed(),
+            profile,
             ui: Some(ui),
             rt: Some(rt),
         })
@@ -106,6 +108,13 @@ impl WebScreen {
     /// The agent-facing URL (what a person would open).
     pub fn url(&self) -> String {
         self.ui.as_ref().map(UiHandle::url).unwrap_or_default()
+    }
+
+    /// A second DevTools session on the same page, for a watcher that runs beside the policy
+    /// (a live viewer; a stand-in model finding on the page what a real one would see).
+    pub fn attach_resolver(&self, timeout: Duration) -> Result<WebResolver, WebScreenError> {
+        let cdp = Cdp::connect(&self.profile, timeout).map_err(WebScreenError::DevTools)?;
+        Ok(WebResolver::new(cdp))
     }
 
     /// The display and the resolver, borrowed together (what an executor needs).

@@ -68,25 +68,39 @@ impl AnthropicWire {
     }
 
     fn headers(&self) -> Result<HeaderMap, ProviderError> {
-        let mut h = HeaderMap::new();
-        let bad = |what: &str| ProviderError::Config(format!("{what} is not a valid header value"));
-        if let Some(key) = self.cfg.api_key() {
-            h.insert(
-                "x-api-key",
-                HeaderValue::from_str(key.trim()).map_err(|_| bad("the API key"))?,
-            );
-        }
+        anthropic_headers(&self.cfg, Some(&self.beta))
+    }
+}
+
+/// The system prompt of the computer-tool conversation.
+pub const SYSTEM: &str = "You operate a computer through the computer tool to complete the user's \
+                          task. When the task is complete, reply without calling the tool.";
+
+/// The Messages API's headers: `x-api-key` when the key variable is set, `anthropic-version`,
+/// and `anthropic-beta` when a beta flag is given (the computer tool's).
+pub(super) fn anthropic_headers(
+    cfg: &ProviderConfig,
+    beta: Option<&str>,
+) -> Result<HeaderMap, ProviderError> {
+    let mut h = HeaderMap::new();
+    let bad = |what: &str| ProviderError::Config(format!("{what} is not a valid header value"));
+    if let Some(key) = cfg.api_key() {
         h.insert(
-            "anthropic-version",
-            HeaderValue::from_str(&self.cfg.anthropic_version)
-                .map_err(|_| bad("anthropic_version"))?,
+            "x-api-key",
+            HeaderValue::from_str(key.trim()).map_err(|_| bad("the API key"))?,
         );
+    }
+    h.insert(
+        "anthropic-version",
+        HeaderValue::from_str(&cfg.anthropic_version).map_err(|_| bad("anthropic_version"))?,
+    );
+    if let Some(beta) = beta {
         h.insert(
             "anthropic-beta",
-            HeaderValue::from_str(&self.beta).map_err(|_| bad("the beta flag"))?,
+            HeaderValue::from_str(beta).map_err(|_| bad("the beta flag"))?,
         );
-        Ok(h)
     }
+    Ok(h)
 }
 
 fn image_block(obs: &Observation) -> Option<Value> {
@@ -161,8 +175,7 @@ pub(crate) fn request_body(
         "model": cfg.model,
         "max_tokens": s.max_new_tokens,
         "temperature": s.temperature,
-        "system": "You operate a computer through the computer tool to complete the user's task. \
-                   When the task is complete, reply without calling the tool.",
+        "system": SYSTEM,
         "tools": [{"type": tool_type, "name": TOOL, "display_width_px": coords.image.0,
                    "display_height_px": coords.image.1, "display_number": 1}],
         "messages": messages,
@@ -221,6 +234,10 @@ impl Wire for AnthropicWire {
 
     fn coords(&self, width: u32, height: u32) -> Result<Coords, String> {
         Coords::new(self.space, width, height)
+    }
+
+    fn system_prompt(&self, _: &Coords) -> Option<String> {
+        Some(SYSTEM.to_string())
     }
 
     fn send(

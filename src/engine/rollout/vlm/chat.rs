@@ -41,7 +41,7 @@ impl ChatWire {
 }
 
 /// Bearer authorization when the key variable is set.
-pub(super) fn bearer(cfg: &ProviderConfig) -> Result<HeaderMap, ProviderError> {
+pub(crate) fn bearer(cfg: &ProviderConfig) -> Result<HeaderMap, ProviderError> {
     let mut headers = HeaderMap::new();
     if let Some(key) = cfg.api_key() {
         let v = HeaderValue::from_str(&format!("Bearer {}", key.trim())).map_err(|_| {
@@ -137,6 +137,10 @@ impl Wire for ChatWire {
 
     fn coords(&self, width: u32, height: u32) -> Result<Coords, String> {
         Coords::new(self.space, width, height)
+    }
+
+    fn system_prompt(&self, coords: &Coords) -> Option<String> {
+        Some(system_prompt(self.format, coords))
     }
 
     fn send(

@@ -54,12 +54,19 @@ pub enum Ending {
 pub struct Episode {
     /// How it ended.
     pub ending: Ending,
+    /// The first screenshot (PNG, native size): the observation before the first turn.
+    pub first_screenshot: Vec<u8>,
     /// Every action, with its screenshot.
     pub steps: Vec<Step>,
     /// One record per turn: the verbatim reply, the actions, errors, tokens and cost.
     pub turns: Vec<Value>,
     /// Tokens and cost of every turn together.
     pub usage: Usage,
+}
+
+/// The user turn that answers a reply the parser could not read.
+pub fn reprompt(parse_error: &str) -> String {
+    format!("Your last reply could not be used: {parse_error}\nReply again in the required format.")
 }
 
 /// Collapses every screenshot but the last `keep` into the placeholder.
@@ -116,15 +123,19 @@ pub fn run_episode(
         let mut record = json!({"turn": turn, "reply": reply.text, "model_ms": model_ms,
             "input_tokens": reply.usage.input_tokens, "output_tokens": reply.usage.output_tokens,
             "cost_usd": reply.usage.cost_usd, "model": reply.usage.model});
+        if turn == 1 {
+            // The system prompt as sent, once per trial (the training exports replay it).
+            if let Some(system) = wire.system_prompt(&coords) {
+                record["system"] = json!(system);
+            }
+        }
         let n_calls = reply.call_ids.len();
         let actions = match &reply.actions {
             Ok(a) => a.clone(),
             Err(e) => {
                 record["parse_error"] = json!(e);
                 turns.push(record);
-                let text = format!(
-                    "Your last reply could not be used: {e}\nReply again in the required format."
-                );
+                let text = reprompt(e);
                 if let Some(t) = convo.turns.last_mut() {
                     t.1 = Some(reply.clone());
                 }
@@ -207,6 +218,7 @@ pub fn run_episode(
         if let Some(ending) = ending {
             return Ok(Episode {
                 ending,
+                first_screenshot: first.png,
                 steps,
                 turns,
                 usage,
@@ -235,6 +247,7 @@ pub fn run_episode(
     }
     Ok(Episode {
         ending: Ending::MaxTurns,
+        first_screenshot: first.png,
         steps,
         turns,
         usage,

@@ -10,7 +10,8 @@
 //!   completions + a text format), [`anthropic`] (`computer_20250124`), [`responses`]
 //!   (`computer_use_preview`).
 //! - [`episode`]: the step loop (C.1.3); [`policy`]: the loop as a teacher [`crate::engine::rollout::Policy`]
-//!   on a provisioned screen; [`config`]: `[rollout.vlm]`.
+//!   on a provisioned screen ([`live`]: the task's own screen by default); [`config`]:
+//!   `[rollout.vlm]`; [`judge`]: the judge on screenshots over the same three APIs.
 
 pub mod anthropic;
 pub mod args;
@@ -20,6 +21,8 @@ pub mod config;
 pub mod coords;
 pub mod episode;
 pub mod image;
+pub mod judge;
+pub mod live;
 pub mod policy;
 pub mod prompt;
 pub mod qwen_json;
@@ -38,6 +41,7 @@ pub use args::ArgCtx;
 pub use config::VlmConfig;
 pub use coords::{smart_resize, CoordSpace, Coords};
 pub use episode::{run_episode, Ending, Episode, LoopLimits};
+pub use live::{LiveScreen, TaskScreen};
 pub use policy::{
     is_vlm_spec, open_chromium, vlm_policy, wire_from_spec, ChromiumScreen, ScreenProvision,
     VlmPolicy,

@@ -13,18 +13,21 @@ use super::anthropic::AnthropicWire;
 use super::chat::ChatWire;
 use super::config::VlmConfig;
 use super::episode::{run_episode, Ending, LoopLimits};
+use super::live::{LiveScreen, TaskScreen};
 use super::responses::ResponsesWire;
 use super::wire::Wire;
 use super::{ActionFormat, CoordSpace};
 use crate::engine::providers::{ProviderConfig, ProviderKind};
 use crate::engine::rollout::policy::{Policy, PolicyCtx, PolicyKind, PolicyRun};
+use crate::engine::rollout::screen::ComputerAction;
+use crate::engine::rollout::ui_plan::Step;
 use crate::engine::rollout::RolloutError;
 use crate::engine::screen::{BrowserSpec, Screen, ScreenConfig};
 
 /// Where a trial's screen comes from: the one function to point at the web apps' UIs.
 pub trait ScreenProvision: Send + Sync {
     /// A live screen showing the trial's environment at s_init.
-    fn provision(&self, ctx: &PolicyCtx<'_>) -> Result<Screen, RolloutError>;
+    fn provision(&self, ctx: &PolicyCtx<'_>) -> Result<LiveScreen, RolloutError>;
 }
 
 /// Chromium in kiosk mode on a URL template (`{addr}`, `{sid}`, `{app}` from the trial's first
@@ -37,7 +40,7 @@ pub struct ChromiumScreen {
 }
 
 impl ScreenProvision for ChromiumScreen {
-    fn provision(&self, ctx: &PolicyCtx<'_>) -> Result<Screen, RolloutError> {
+    fn provision(&self, ctx: &PolicyCtx<'_>) -> Result<LiveScreen, RolloutError> {
         if self.url.trim().is_empty() {
             return Err(RolloutError::Task(
                 "this environment has no screen: set [rollout.vlm] screen_url to the page a VLM \
@@ -55,7 +58,7 @@ impl ScreenProvision for ChromiumScreen {
             )
             .replace("{sid}", &ctx.env.sid)
             .replace("{app}", &app);
-        open_chromium(&self.cfg, &url, &app)
+        open_chromium(&self.cfg, &url, &app).map(|s| LiveScreen::Display(Box::new(s)))
     }
 }
 
@@ -103,9 +106,9 @@ impl Policy for VlmPolicy {
         PolicyKind::Teacher
     }
     fn act(&self, ctx: &PolicyCtx<'_>) -> Result<PolicyRun, RolloutError> {
-        let mut screen = self.screen.provision(ctx)?;
+        let mut live = self.screen.provision(ctx)?;
         let ep = run_episode(
-            &mut screen,
+            live.screen(),
             self.wire.as_ref(),
             &ctx.brief.instruction,
             &self.limits,
@@ -121,11 +124,22 @@ impl Policy for VlmPolicy {
             .iter()
             .filter_map(|t| t["reply"].as_str().map(str::to_string))
             .collect();
+        // The trial's steps open with the first observation (a `screenshot` at 0 ms), so the
+        // stored trial holds every screenshot the model saw (exports, the filmstrip).
+        let mut steps = Vec::with_capacity(ep.steps.len() + 1);
+        steps.push(Step {
+            action: ComputerAction::Screenshot,
+            at_ms: 0,
+            duration_ms: 0,
+            error: None,
+            screenshot_png: Some(ep.first_screenshot),
+        });
+        steps.extend(ep.steps);
         Ok(PolicyRun {
             actions: ep.turns,
             transcript: crate::engine::providers::head_tail(&transcript.join("\n---\n"), 8000),
             usage: ep.usage,
-            steps: ep.steps,
+            steps,
         })
     }
 }
@@ -185,12 +199,12 @@ pub fn wire_from_spec(spec: &str, cfg: &VlmConfig) -> Result<Arc<dyn Wire>, Stri
     ))
 }
 
-/// The VLM policy a spec names, on screens from `[rollout.vlm] screen_url`.
+/// The VLM policy a spec names, on the task's own screen (or `[rollout.vlm] screen_url`).
 pub fn vlm_policy(spec: &str, cfg: &VlmConfig, screen: &ScreenConfig) -> Result<VlmPolicy, String> {
     Ok(VlmPolicy::new(
         wire_from_spec(spec, cfg)?,
         cfg.limits(),
-        Arc::new(ChromiumScreen {
+        Arc::new(TaskScreen {
             cfg: screen.clone(),
             url: cfg.screen_url.clone(),
         }),

@@ -92,6 +92,11 @@ pub trait Wire: Send + Sync {
     fn name(&self) -> String;
     /// The coordinate space on a screen of `width × height`.
     fn coords(&self, width: u32, height: u32) -> Result<Coords, String>;
+    /// The system prompt this wire sends with `coords`, if it sends one.
+    fn system_prompt(&self, coords: &Coords) -> Option<String> {
+        let _ = coords;
+        None
+    }
     /// Sends the conversation (retrying transient failures) and reads the reply; `cursor` is
     /// where the pointer is, for drags given only their end.
     fn send(

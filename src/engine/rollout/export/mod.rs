@@ -1,0 +1,310 @@
+//! `export-trajectories`: stored teacher trials as training data, in three formats.
+//!
+//! - [`Format::Osworld`]: OSWorld's result folders ([`osworld`]), one per trial.
+//! - [`Format::Sft`]: `sft.jsonl`, one OpenAI-shaped conversation per trial ([`chat`]): system,
+//!   the instruction with the first screenshot, then alternating replies and observations;
+//!   success only (reward ≥ 1.0) unless `min_reward` says otherwise (C.2.1).
+//! - [`Format::Sliced`]: `slices.jsonl`, the C.1.2 slices with loss masks and the episode
+//!   reward ([`sliced`]); token counts from a `tokenizer.json` or an estimate ([`tokens`]).
+//!
+//! Only scored trials are exported (a failed trial has no reward). The whole export is written
+//! into a temporary directory beside `out` and swapped into place, so `out` is either the old
+//! export or the new one, never half of one; `manifest.json` says what it holds.
+
+pub mod chat;
+pub mod load;
+pub mod osworld;
+pub mod sliced;
+pub mod tokens;
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use serde::Serialize;
+use serde_json::json;
+
+use crate::engine::store::{Store, StoreError, TaskFilter};
+pub use load::{trajectories, Trajectory};
+pub use sliced::SliceOptions;
+pub use tokens::TokenCounter;
+
+/// The export formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// OSWorld result folders.
+    Osworld,
+    /// Chat-message JSONL for supervised fine-tuning.
+    Sft,
+    /// C.1.2 slices for RL.
+    Sliced,
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "osworld" => Ok(Format::Osworld),
+            "sft" => Ok(Format::Sft),
+            "sliced" => Ok(Format::Sliced),
+            other => Err(format!(
+                "unknown trajectory format `{other}` (osworld, sft or sliced)"
+            )),
+        }
+    }
+}
+
+impl Format {
+    /// The lowest reward exported unless told otherwise: success only for SFT, every scored
+    /// trial for the others (RL needs failures too).
+    pub fn default_min_reward(&self) -> Option<f64> {
+        match self {
+            Format::Sft => Some(1.0),
+            Format::Osworld | Format::Sliced => None,
+        }
+    }
+}
+
+/// Errors of an export; nothing is left half-written.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// Reading the store.
+    #[error("store: {0}")]
+    Store(#[from] StoreError),
+    /// A file.
+    #[error("{path}: {cause}")]
+    Io {
+        /// Where.
+        path: PathBuf,
+        /// Why.
+        cause: std::io::Error,
+    },
+    /// The tokenizer.
+    #[error("{0}")]
+    Tokens(String),
+    /// The output directory.
+    #[error("{0}")]
+    Out(String),
+}
+
+impl ExportError {
+    /// An I/O error on `path`.
+    pub fn io(path: &Path, cause: std::io::Error) -> ExportError {
+        ExportError::Io {
+            path: path.to_path_buf(),
+            cause,
+        }
+    }
+}
+
+/// What to export.
+pub struct ExportOptions<'a> {
+    /// The format.
+    pub format: Format,
+    /// The output directory (replaced as a whole).
+    pub out: &'a Path,
+    /// Lowest reward exported; `None` = the format's default.
+    pub min_reward: Option<f64>,
+    /// Only these tasks (empty = every task).
+    pub tasks: &'a [String],
+    /// Only trials of this policy (`vlm:openai:MODEL`, …).
+    pub model: Option<&'a str>,
+    /// Images as data URLs inside the JSONL instead of files (`sft`, `sliced`).
+    pub inline_images: bool,
+    /// Slicing.
+    pub slices: SliceOptions,
+    /// Token counting (`sliced`).
+    pub tokens: &'a TokenCounter,
+}
+
+/// What an export wrote.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExportSummary {
+    /// The format.
+    pub format: Format,
+    /// The output directory.
+    pub out: PathBuf,
+    /// Trials exported.
+    pub trials: usize,
+    /// Trials left out and why (below the reward floor, no model replies).
+    pub skipped: Vec<String>,
+    /// Lines of the JSONL (`sft`: conversations, `sliced`: slices); `osworld`: trial folders.
+    pub records: usize,
+    /// Dummy slices (over the budget).
+    pub dummy_slices: usize,
+    /// Screenshot files written.
+    pub images: usize,
+}
+
+/// The trials an export takes, with the reasons others were left out.
+fn select(
+    store: &Store,
+    opts: &ExportOptions<'_>,
+) -> Result<(Vec<Trajectory>, Vec<String>), ExportError> {
+    let ids: Vec<String> = if opts.tasks.is_empty() {
+        store
+            .list_tasks(&TaskFilter::default())?
+            .into_iter()
+            .map(|t| t.task.task_id)
+            .collect()
+    } else {
+        opts.tasks.to_vec()
+    };
+    let floor = opts.min_reward.or(opts.format.default_min_reward());
+    let (mut keep, mut skipped) = (Vec::new(), Vec::new());
+    for id in ids {
+        for t in trajectories(store, &id)? {
+            let name = format!("{} trial {} ({})", t.task_id, t.trial, t.model);
+            if opts.model.is_some_and(|m| m != t.model) {
+                continue;
+            }
+            if floor.is_some_and(|f| t.reward < f - 1e-9) {
+                skipped.push(format!(
+                    "{name}: reward {} below {}",
+                    t.reward,
+                    floor.unwrap_or(0.0)
+                ));
+            } else if opts.format != Format::Osworld && !t.has_model {
+                skipped.push(format!("{name}: no model replies to train on"));
+            } else {
+                keep.push(t);
+            }
+        }
+    }
+    Ok((keep, skipped))
+}
+
+/// Writes the export.
+pub fn export_trajectories(
+    store: &Store,
+    opts: &ExportOptions<'_>,
+) -> Result<ExportSummary, ExportError> {
+    let (trials, skipped) = select(store, opts)?;
+    let out = opts.out;
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(|e| ExportError::io(&parent, e))?;
+    let name = out
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| ExportError::Out(format!("{}: not a directory name", out.display())))?
+        .to_string();
+    let tmp = crate::engine::bundle::export::scratch_name(
+        &parent,
+        crate::engine::bundle::export::TMP_PREFIX,
+        &name,
+    );
+    std::fs::create_dir_all(&tmp).map_err(|e| ExportError::io(&tmp, e))?;
+    let written = write_all(&tmp, &trials, opts);
+    let summary = match written {
+        Ok((records, dummy_slices, images)) => ExportSummary {
+            format: opts.format,
+            out: out.to_path_buf(),
+            trials: trials.len(),
+            skipped,
+            records,
+            dummy_slices,
+            images,
+        },
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+    };
+    let manifest = json!({"format": summary.format, "trials": summary.trials,
+        "records": summary.records, "dummy_slices": summary.dummy_slices,
+        "images": summary.images, "skipped": summary.skipped,
+        "min_reward": opts.min_reward.or(opts.format.default_min_reward()),
+        "slice_interval": opts.slices.interval, "context_budget": opts.slices.budget,
+        "token_counts": opts.tokens.describe()});
+    let finish = || -> Result<(), ExportError> {
+        write_file(
+            &tmp.join("manifest.json"),
+            &serde_json::to_vec_pretty(&manifest).unwrap_or_default(),
+        )?;
+        crate::engine::bundle::export::sync_dir(&tmp).map_err(|e| ExportError::io(&tmp, e))?;
+        crate::engine::bundle::export::swap_in(&parent, &name, &tmp, out)
+            .map_err(|e| ExportError::Out(e.to_string()))?;
+        crate::engine::bundle::export::sync_dir(&parent).map_err(|e| ExportError::io(&parent, e))
+    };
+    if let Err(e) = finish() {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+    Ok(summary)
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| ExportError::io(dir, e))?;
+    }
+    std::fs::write(path, bytes).map_err(|e| ExportError::io(path, e))
+}
+
+fn copy_file(from: &Path, to: &Path) -> Result<(), ExportError> {
+    if let Some(dir) = to.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| ExportError::io(dir, e))?;
+    }
+    std::fs::copy(from, to)
+        .map(|_| ())
+        .map_err(|e| ExportError::io(from, e))
+}
+
+/// Writes every file into `dir`: (records, dummy slices, images).
+fn write_all(
+    dir: &Path,
+    trials: &[Trajectory],
+    opts: &ExportOptions<'_>,
+) -> Result<(usize, usize, usize), ExportError> {
+    if opts.format == Format::Osworld {
+        let mut images = 0;
+        for t in trials {
+            let base = dir.join(osworld::trial_dir(t));
+            for entry in osworld::render(t) {
+                match entry {
+                    osworld::Entry::Bytes(name, bytes) => write_file(&base.join(name), &bytes)?,
+                    osworld::Entry::Copy(name, from) => {
+                        copy_file(&from, &base.join(name))?;
+                        images += 1;
+                    }
+                }
+            }
+        }
+        return Ok((trials.len(), 0, images));
+    }
+    let mut images = chat::Images::new(opts.inline_images);
+    let (mut lines, mut records, mut dummies) = (String::new(), 0, 0);
+    for t in trials {
+        let rows = match opts.format {
+            Format::Sft => {
+                vec![
+                    json!({"task_id": t.task_id, "rollout_id": t.rollout_id, "trial": t.trial,
+                    "model": t.model, "reward": t.reward,
+                    "messages": chat::messages(t, &mut images)?}),
+                ]
+            }
+            _ => sliced::slices(t, &opts.slices, opts.tokens, &mut images)?,
+        };
+        for row in rows {
+            dummies += usize::from(row["dummy"] == true);
+            records += 1;
+            lines.push_str(&row.to_string());
+            lines.push('\n');
+        }
+    }
+    let file = if opts.format == Format::Sft {
+        "sft.jsonl"
+    } else {
+        "slices.jsonl"
+    };
+    write_file(&dir.join(file), lines.as_bytes())?;
+    for (name, from) in &images.files {
+        copy_file(from, &dir.join(name))?;
+    }
+    Ok((records, dummies, images.files.len()))
+}
+
+#[cfg(test)]
+mod tests;
