@@ -76,9 +76,12 @@ impl WebScreen {
             allow: ui.host_port(),
         };
         let mut cmd = chromium_command(cfg, &spec, &profile, screen.size());
+        // No smooth scrolling: a wheel click moves the page at once, so a target's box read
+        // after a scroll is where a click will land.
         cmd.args([
             "--remote-debugging-address=127.0.0.1",
             "--remote-debugging-port=0",
+            "--disable-smooth-scrolling",
         ]);
         screen.launch("chromium", cmd)?;
         let timeout = Duration::from_millis(cfg.ready_timeout_ms);
