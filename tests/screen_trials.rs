@@ -137,6 +137,45 @@ fn ui_oracle_does_a_shipped_team_chat_task_through_its_web_ui_and_noop_on_that_s
     );
     let rows: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(rows[0]["trials"][0]["reward"], 0.0, "{rows}");
+
+    // `screen shot --task` writes the screen a trial of the task starts on (s_init on the UI),
+    // records nothing, and refuses an app the task is not of.
+    let png = dir.path().join("s_init.png");
+    let (code, out, err) = tw(
+        &store,
+        &[
+            "screen",
+            "shot",
+            "--task",
+            id,
+            "--app",
+            "team-chat",
+            "--out",
+            png.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    let img = image::open(&png).unwrap().to_rgb8();
+    assert_eq!(img.dimensions(), (1280, 800));
+    let first = img.get_pixel(0, 0);
+    assert!(img.pixels().any(|p| p != first), "the shot shows the UI");
+    let s = Store::open_readonly(&store, Duration::from_secs(5)).unwrap();
+    assert_eq!(s.rollout_ids(id).unwrap().len(), 2, "the shot is no trial");
+    let (code, _, err) = tw(
+        &store,
+        &[
+            "screen",
+            "shot",
+            "--task",
+            id,
+            "--app",
+            "mail",
+            "--out",
+            "/dev/null",
+        ],
+    );
+    assert_ne!(code, 0);
+    assert!(err.contains("is of team-chat, not mail"), "{err}");
 }
 
 /// `xdotool` on `display` (Debian's xdotool drives the display through XTEST, as a person's VNC

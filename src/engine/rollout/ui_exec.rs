@@ -322,3 +322,19 @@ fn describe(step: &PlanStep) -> String {
         PlanStep::UnlessPresent { target, .. } => format!("unless {} is there", show(target)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::wheel_clicks;
+
+    #[test]
+    fn wheel_clicks_move_about_the_distance_at_least_one_click_at_most_ten() {
+        assert_eq!(wheel_clicks(53), 1);
+        assert_eq!(wheel_clicks(10), 1);
+        assert_eq!(wheel_clicks(-10), -1);
+        assert_eq!(wheel_clicks(318), 6);
+        assert_eq!(wheel_clicks(-160), -3);
+        assert_eq!(wheel_clicks(100_000), 10);
+        assert_eq!(wheel_clicks(-100_000), -10);
+    }
+}
