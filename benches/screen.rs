@@ -1,6 +1,8 @@
 //! Screens: medians of a 1280×800 screenshot (read + PNG), of one action, of a web environment
-//! becoming ready (display, Chromium, page drawn), action+screenshot p50 with 4 screens live at
-//! once, and memory (PSS) per screen environment. Needs Xvfb and Chromium (.ci/setup).
+//! becoming ready (display, Chromium, page drawn) — on a static page and on the team-chat UI
+//! (session store, agent-facing origin, display, Chromium, first page drawn, DevTools attached:
+//! what every web ui-oracle trial starts) —, action+screenshot p50 with 4 screens live at once,
+//! and memory (PSS) per screen environment. Needs Xvfb and Chromium (.ci/setup).
 //! Run: `cargo bench --bench screen`. Targets: ≤ 20 ms, ≤ 10 ms, ≤ 3 s, ≤ 250 ms.
 
 use std::time::{Duration, Instant};
@@ -77,6 +79,33 @@ fn web_screen(cfg: &ScreenConfig, url: &str) -> (Screen, Duration) {
     (s, t.elapsed())
 }
 
+/// The team-chat UI of a fresh session on a web screen, `n` times: the start-up durations.
+fn team_chat_ready(cfg: &ScreenConfig, n: usize) -> Vec<Duration> {
+    use std::sync::Arc;
+    use tuplewright::engine::env::{AppRegistry, ServerConfig, SessionStore};
+    use tuplewright::engine::ui::{Today, UiOptions, WebScreen};
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = ServerConfig {
+        port: Some(0),
+        state_dir: dir.path().to_path_buf(),
+        fsync: false,
+        ..ServerConfig::default()
+    };
+    let reg = AppRegistry::builtin().expect("apps");
+    let store = Arc::new(
+        SessionStore::open(reg.get("team-chat").expect("team-chat"), &server).expect("store"),
+    );
+    let today = Today::parse("2026-03-05T10:00:00Z").expect("today");
+    (0..n)
+        .map(|i| {
+            let web = WebScreen::start(cfg, store.clone(), &format!("b{i}"), UiOptions { today })
+                .expect("the team-chat UI on a screen");
+            web.ready
+        })
+        .collect()
+}
+
 fn main() {
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     let listener = rt
@@ -99,6 +128,7 @@ fn main() {
         ready.push(d);
         drop(s);
     }
+    let ui_ready = team_chat_ready(&cfg, 5);
     let (mut s, d) = web_screen(&cfg, &url);
     ready.push(d);
 
@@ -179,6 +209,10 @@ fn main() {
     println!(
         "screen/web_env_ready             median {:8.0} ms (target <= 3000)",
         ms(median(ready))
+    );
+    println!(
+        "screen/team_chat_ui_env_ready    median {:8.0} ms (target <= 3000; origin + display + Chromium + page + DevTools)",
+        ms(median(ui_ready))
     );
     println!(
         "screen/4_envs_action+screenshot  p50    {:8.2} ms (target <= 250)",

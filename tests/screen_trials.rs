@@ -98,6 +98,45 @@ fn ui_oracle_does_a_shipped_team_chat_task_through_its_web_ui_and_noop_on_that_s
     );
     let rows: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(rows[0]["trials"][0]["reward"], 0.0, "{rows}");
+
+    // `screen shot --task` writes the screen a trial of the task starts on (s_init on the UI),
+    // records nothing, and refuses an app the task is not of.
+    let png = dir.path().join("s_init.png");
+    let (code, out, err) = tw(
+        &store,
+        &[
+            "screen",
+            "shot",
+            "--task",
+            id,
+            "--app",
+            "team-chat",
+            "--out",
+            png.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    let img = image::open(&png).unwrap().to_rgb8();
+    assert_eq!(img.dimensions(), (1280, 800));
+    let first = img.get_pixel(0, 0);
+    assert!(img.pixels().any(|p| p != first), "the shot shows the UI");
+    let s = Store::open_readonly(&store, Duration::from_secs(5)).unwrap();
+    assert_eq!(s.rollout_ids(id).unwrap().len(), 2, "the shot is no trial");
+    let (code, _, err) = tw(
+        &store,
+        &[
+            "screen",
+            "shot",
+            "--task",
+            id,
+            "--app",
+            "mail",
+            "--out",
+            "/dev/null",
+        ],
+    );
+    assert_ne!(code, 0);
+    assert!(err.contains("is of team-chat, not mail"), "{err}");
 }
 
 /// `xdotool` on `display` (Debian's xdotool drives the display through XTEST, as a person's VNC
@@ -123,6 +162,25 @@ struct TryProcess {
     until: std::path::PathBuf,
 }
 
+impl TryProcess {
+    /// `tuplewright env try ID --json --until UNTIL` on `store`, stdout and stderr piped.
+    fn spawn(store: &Path, id: &str, until: &Path) -> TryProcess {
+        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tuplewright"))
+            .args(["--no-tui", "--store"])
+            .arg(store)
+            .args(["env", "try", id, "--json", "--until"])
+            .arg(until)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        TryProcess {
+            child,
+            until: until.to_path_buf(),
+        }
+    }
+}
+
 impl Drop for TryProcess {
     fn drop(&mut self) {
         let _ = std::fs::write(&self.until, "");
@@ -145,19 +203,7 @@ fn env_try_serves_the_desktop_over_loopback_vnc_and_records_the_persons_result()
     let id = "files_sort_001";
     let store = store_with(dir.path(), id);
     let until = dir.path().join("done");
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tuplewright"))
-        .args(["--no-tui", "--store"])
-        .arg(&store)
-        .args(["env", "try", id, "--json", "--until"])
-        .arg(&until)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut child = TryProcess {
-        child,
-        until: until.clone(),
-    };
+    let mut child = TryProcess::spawn(&store, id, &until);
     let mut lines = std::io::BufReader::new(child.child.stdout.take().unwrap()).lines();
     let access: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
     let display = access["display"].as_str().unwrap().to_string();
@@ -208,4 +254,83 @@ fn env_try_serves_the_desktop_over_loopback_vnc_and_records_the_persons_result()
         steps[0].screenshot.is_some(),
         "the final screenshot is kept"
     );
+}
+
+/// One HTTP/1.1 request to `addr` (`host:port`), as a person's browser sends it; the status line.
+fn http(addr: &str, request: &str) -> String {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.write_all(request.as_bytes()).unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    out.lines().next().unwrap_or_default().to_string()
+}
+
+/// `application/x-www-form-urlencoded` of one value.
+fn form_value(v: &str) -> String {
+    v.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[test]
+fn env_try_serves_a_team_chat_task_on_its_agent_facing_url_and_scores_what_the_person_did() {
+    use std::io::{BufRead, Read};
+    let dir = tempfile::tempdir().unwrap();
+    let id = "teamchat_topic_001";
+    let store = store_of(dir.path(), "team-chat.json", id);
+    let until = dir.path().join("done");
+    let mut child = TryProcess::spawn(&store, id, &until);
+    let mut lines = std::io::BufReader::new(child.child.stdout.take().unwrap()).lines();
+    let access: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    let url = access["url"].as_str().unwrap();
+    let addr = url
+        .strip_prefix("http://")
+        .unwrap()
+        .trim_end_matches('/')
+        .to_string();
+    assert!(addr.starts_with("127.0.0.1:"), "{access}");
+    let get = |path: &str| {
+        http(
+            &addr,
+            &format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"),
+        )
+    };
+    assert!(get("/c/C04/details").contains(" 200 "));
+    // The agent-facing origin has no state API behind the UI's back.
+    assert!(get("/go").contains(" 404 "));
+    // The person saves the form of the details page, as their browser would post it.
+    let body = format!(
+        "back=%2Fc%2FC04%2Fdetails&channel=C04&topic={}&purpose={}",
+        form_value("Onboarding redesign \u{2013} reviews on Tuesdays"),
+        form_value("Design reviews and critiques for the onboarding project")
+    );
+    let status = http(
+        &addr,
+        &format!(
+            "POST /op/set_topic HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    );
+    assert!(status.contains(" 303 "), "{status}");
+    std::fs::write(&until, "").unwrap();
+    let result: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    let status = child.child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(status.success(), "{result}\n{err}");
+    assert_eq!(result["reward"], 1.0, "{result}");
+    let s = Store::open_readonly(&store, Duration::from_secs(5)).unwrap();
+    let rollouts = s.rollouts(id).unwrap();
+    assert_eq!(rollouts.len(), 1);
+    assert_eq!(rollouts[0].model, "human");
 }

@@ -67,24 +67,35 @@ fn announce(json: bool) -> impl Fn(&TryAccess) + Send + Sync {
     }
 }
 
-/// Runs `env try`.
-pub fn run(cli: &Cli, args: &TryArgs) -> anyhow::Result<ExitCode> {
+/// The configuration, the store, and task `id`'s brief and final-round scripts (what a trial
+/// of it needs); `what` names the command in errors.
+pub fn tuple_of(
+    cli: &Cli,
+    id: &str,
+    what: &str,
+) -> anyhow::Result<(
+    crate::engine::config::Config,
+    crate::engine::store::Store,
+    crate::engine::agents::TaskBrief,
+    crate::engine::store::Scripts,
+)> {
     let config = load_config(cli)?;
     config.screen.validate().map_err(anyhow::Error::msg)?;
     let store = open_store(cli, &config)?;
-    let task = store
-        .task(&args.task_id)
-        .with_context(|| format!("env try {}", args.task_id))?;
-    let rounds = store.rounds(&args.task_id)?;
+    let task = store.task(id).with_context(|| format!("{what} {id}"))?;
+    let rounds = store.rounds(id)?;
     let scripts = final_round(&rounds)
         .map(|r| r.round.scripts.clone())
         .with_context(|| {
-            format!(
-                "task {} has no round with all three scripts: nothing to set up or score",
-                args.task_id
-            )
+            format!("task {id} has no round with all three scripts: nothing to set up or score")
         })?;
     let brief = brief_of(&task, &config.agreement)?;
+    Ok((config, store, brief, scripts))
+}
+
+/// Runs `env try`.
+pub fn run(cli: &Cli, args: &TryArgs) -> anyhow::Result<ExitCode> {
+    let (config, store, brief, scripts) = tuple_of(cli, &args.task_id, "env try")?;
     let bus = Bus::new(store, vec![])?;
     let done = Arc::new(AtomicBool::new(false));
     if args.until.is_none() {

@@ -1,5 +1,6 @@
-//! `tuplewright screen …`: start a screen by hand — take a screenshot of a page, or hold a
-//! display open (to look at it, or to test the sweep of killed runs).
+//! `tuplewright screen …`: start a screen by hand — take a screenshot of a page or of a task's
+//! s_init on its own UI, or hold a display open (to look at it, or to test the sweep of killed
+//! runs).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -22,7 +23,8 @@ pub struct ScreenArgs {
 
 #[derive(Debug, Subcommand)]
 enum ScreenCommand {
-    /// Open URL in Chromium on a fresh screen, wait until it is drawn, write a PNG screenshot.
+    /// Open URL in Chromium on a fresh screen, wait until it is drawn, write a PNG screenshot;
+    /// or, with --task, the screen a trial of that task starts on (its s_init on its app's UI).
     Shot(ShotArgs),
     /// Start a screen (with Chromium on URL if given), print `{"display": …, "work_dir": …}`
     /// once it is drawn, and keep it until SIGTERM/Ctrl-C or --seconds pass.
@@ -49,6 +51,57 @@ struct ShotArgs {
     /// Where to write the PNG.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
+    /// A task of the store: set up its V_init with its final-round initial_setup.py (sandboxed)
+    /// and shoot the screen a trial starts on. Nothing is recorded.
+    #[arg(long, value_name = "ID", conflicts_with = "url")]
+    task: Option<String>,
+    /// With --task: the app the task must be of (an error names the task's apps otherwise).
+    #[arg(long, requires = "task")]
+    app: Option<String>,
+    /// With --task: run the setup WITHOUT the bubblewrap sandbox. Dangerous.
+    #[arg(long, requires = "task")]
+    unsafe_no_sandbox: bool,
+}
+
+/// The first screen of a trial of `a.task` (s_init on its UI): a `noop --screen` trial whose
+/// screenshot is kept and whose record is not.
+fn task_shot(cli: &Cli, a: &ShotArgs, id: &str) -> anyhow::Result<Vec<u8>> {
+    use crate::engine::agents::replay::NoAgent;
+    use crate::engine::rollout::trial::run_trial;
+    use crate::engine::rollout::ui_oracle::NoopScreenPolicy;
+
+    let (config, _store, brief, scripts) = super::env_try::tuple_of(cli, id, "screen shot --task")?;
+    if let Some(app) = &a.app {
+        anyhow::ensure!(
+            brief.apps.iter().any(|x| x == app),
+            "task {id} is of {}, not {app}",
+            brief.apps.join(" + ")
+        );
+    }
+    let mut screen = config.screen.clone();
+    if let Some(w) = a.common.width {
+        screen.width = w;
+    }
+    if let Some(h) = a.common.height {
+        screen.height = h;
+    }
+    let policy = NoopScreenPolicy { screen };
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let trial = super::loop_env::with_loop_runtime(
+        &config,
+        a.unsafe_no_sandbox,
+        (&NoAgent, &NoAgent),
+        &cancel,
+        |rt| run_trial(rt, &brief, &scripts, &policy, None, 1),
+    )?;
+    if let Some(f) = &trial.record.failure {
+        anyhow::bail!("screen shot --task {id}: {f}");
+    }
+    trial
+        .steps
+        .into_iter()
+        .find_map(|s| s.screenshot_png)
+        .with_context(|| format!("screen shot --task {id}: the trial took no screenshot"))
 }
 
 #[derive(Debug, Args)]
@@ -96,10 +149,15 @@ fn open(cli: &Cli, c: &Common) -> anyhow::Result<(Screen, Option<Vec<u8>>)> {
 pub fn run(cli: &Cli, args: &ScreenArgs) -> anyhow::Result<ExitCode> {
     match &args.command {
         ScreenCommand::Shot(a) => {
-            let (mut screen, png) = open(cli, &a.common)?;
-            let png = match png {
-                Some(p) => p,
-                None => screen.screenshot()?.png,
+            let png = match &a.task {
+                Some(id) => task_shot(cli, a, id)?,
+                None => {
+                    let (mut screen, png) = open(cli, &a.common)?;
+                    match png {
+                        Some(p) => p,
+                        None => screen.screenshot()?.png,
+                    }
+                }
             };
             let tmp = a.out.with_extension("png.tmp");
             std::fs::write(&tmp, &png).with_context(|| format!("writing {}", tmp.display()))?;

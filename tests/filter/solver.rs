@@ -112,7 +112,17 @@ impl Solver {
                         return miss(target);
                     }
                 }
-                PlanStep::Click { target } | PlanStep::DoubleClick { target } => {
+                PlanStep::UnlessPresent { target, steps } => {
+                    // Done already when the page shows it; else its steps come next.
+                    if !t.resolver.present(target).unwrap_or(false) {
+                        for inner in steps.iter().rev() {
+                            t.plan.push_front(inner.clone());
+                        }
+                    }
+                }
+                PlanStep::Click { target }
+                | PlanStep::Submit { target }
+                | PlanStep::DoubleClick { target } => {
                     let Some((x, y)) = self.point(&mut t.resolver, target, LOOK) else {
                         return miss(target);
                     };

@@ -80,6 +80,24 @@ impl Policy for HumanPolicy {
     }
     fn act(&self, ctx: &PolicyCtx<'_>) -> Result<PolicyRun, RolloutError> {
         let started = Instant::now();
+        if let [only] = ctx.brief.apps.as_slice() {
+            if crate::engine::ui::app_ui(only).is_some() {
+                // A built-in app with a UI: its agent-facing origin for this environment's
+                // session, opened by the person in their own browser.
+                let (store, opts) = super::ui_oracle_web::session_of(only, ctx)?;
+                let origin = crate::engine::ui::UiOrigin::start(store, &ctx.env.sid, opts)?;
+                (self.announce)(&TryAccess::Url(origin.url()));
+                while !self.finished(ctx) {
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                drop(origin);
+                return Ok(PolicyRun {
+                    actions: vec![serde_json::json!({"human": "done", "ui": only})],
+                    transcript: format!("a person used the {only} web UI"),
+                    ..Default::default()
+                });
+            }
+        }
         if let ScreenKind::Web { url, .. } = screen_kind(&ctx.brief.apps, ctx.env)? {
             // The person uses their own browser on the agent-facing origin.
             (self.announce)(&TryAccess::Url(url));

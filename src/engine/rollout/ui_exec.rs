@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use super::screen::ComputerAction;
-use super::ui_plan::{PlanStep, Step, Target, TargetResolver};
+use super::ui_plan::{PlanStep, Rect, Step, Target, TargetResolver};
 use super::RolloutError;
 use crate::engine::screen::{ActionError, Screen};
 
@@ -14,8 +14,27 @@ use crate::engine::screen::{ActionError, Screen};
 const TARGET_WAIT: Duration = Duration::from_secs(10);
 /// Pause between two resolutions while waiting for a target.
 const POLL: Duration = Duration::from_millis(100);
-/// The most scroll actions one [`PlanStep::Scroll`] performs before giving up.
+/// The most scroll actions one step performs to bring its target into view before giving up.
 const MAX_SCROLLS: usize = 30;
+/// How long a [`PlanStep::Submit`] waits for the new page.
+const LOAD_WAIT: Duration = Duration::from_secs(15);
+/// Pause between the two reads that must agree before a target counts as settled (a frame or
+/// two: a scroll or a layout change has been drawn).
+const SETTLE: Duration = Duration::from_millis(40);
+/// Pixels one wheel click scrolls in Chromium on X11.
+const WHEEL_PX: i32 = 53;
+/// The most wheel clicks of one scroll action.
+const MAX_WHEEL: i32 = 10;
+
+/// Wheel clicks that move content by about `dy` pixels (at least one, signed).
+fn wheel_clicks(dy: i32) -> i32 {
+    let n = ((dy.abs() + WHEEL_PX / 2) / WHEEL_PX).clamp(1, MAX_WHEEL);
+    if dy < 0 {
+        -n
+    } else {
+        n
+    }
+}
 
 /// What a plan did.
 #[derive(Debug, Default)]
@@ -103,6 +122,36 @@ impl<'a> Executor<'a> {
                 };
                 self.act(action)
             }
+            PlanStep::Submit { target } => {
+                let Some((x, y)) = self.wait_point(target, TARGET_WAIT)? else {
+                    return Ok(Err(format!("{} not on screen", show(target))));
+                };
+                let before = self.resolver.document_id()?;
+                if let Err(miss) = self.act(A::LeftClick { x, y })? {
+                    return Ok(Err(miss));
+                }
+                let Some(before) = before else {
+                    return Ok(Ok(()));
+                };
+                let deadline = Instant::now() + LOAD_WAIT;
+                loop {
+                    if self
+                        .resolver
+                        .document_id()?
+                        .is_some_and(|now| now != before)
+                    {
+                        return Ok(Ok(()));
+                    }
+                    if Instant::now() >= deadline {
+                        return Ok(Err(format!(
+                            "clicking {} loaded no new page within {} s",
+                            show(target),
+                            LOAD_WAIT.as_secs()
+                        )));
+                    }
+                    std::thread::sleep(POLL);
+                }
+            }
             PlanStep::Fill { target, text } => {
                 let Some((x, y)) = self.wait_point(target, TARGET_WAIT)? else {
                     return Ok(Err(format!("{} not on screen", show(target))));
@@ -126,18 +175,24 @@ impl<'a> Executor<'a> {
                 let (w, h) = self.screen.size();
                 let (cx, cy) = ((w / 2) as i32, (h / 2) as i32);
                 for _ in 0..MAX_SCROLLS {
-                    if self
-                        .resolver
-                        .resolve(target)?
-                        .is_some_and(|r| self.visible(r))
-                    {
+                    if self.settled(target)?.is_some() {
                         return Ok(Ok(()));
                     }
-                    if let Err(miss) = self.act(A::Scroll {
-                        x: cx,
-                        y: cy,
-                        amount: *amount,
-                    })? {
+                    // Towards the target when it is on the page; by `amount` at the centre
+                    // when it is not there (yet).
+                    let action = match self.resolver.scroll_hint(target)? {
+                        Some(hint) => A::Scroll {
+                            x: hint.x,
+                            y: hint.y,
+                            amount: wheel_clicks(hint.dy),
+                        },
+                        None => A::Scroll {
+                            x: cx,
+                            y: cy,
+                            amount: *amount,
+                        },
+                    };
+                    if let Err(miss) = self.act(action)? {
                         return Ok(Err(miss));
                     }
                 }
@@ -149,17 +204,41 @@ impl<'a> Executor<'a> {
                     .map(|_| ())
                     .ok_or_else(|| format!("{} did not appear", show(target))))
             }
+            PlanStep::UnlessPresent { target, steps } => {
+                if self.resolver.present(target)? {
+                    return Ok(Ok(()));
+                }
+                for inner in steps {
+                    if let Err(miss) = self.perform(inner)? {
+                        return Ok(Err(miss));
+                    }
+                }
+                Ok(Ok(()))
+            }
         }
     }
 
+    /// The target's rectangle when it is visible and has not moved between two reads a frame
+    /// or two apart (no scroll or layout change under way), else `None`.
+    fn settled(&mut self, target: &Target) -> Result<Option<Rect>, RolloutError> {
+        let Some(first) = self.resolver.resolve(target)?.filter(|r| self.visible(*r)) else {
+            return Ok(None);
+        };
+        std::thread::sleep(SETTLE);
+        let second = self.resolver.resolve(target)?;
+        Ok(second.filter(|r| *r == first))
+    }
+
     /// Whether a rectangle's centre lies on the screen.
-    fn visible(&self, r: super::ui_plan::Rect) -> bool {
+    fn visible(&self, r: Rect) -> bool {
         let (w, h) = self.screen.size();
         let (x, y) = r.centre();
         x >= 0 && y >= 0 && (x as u32) < w && (y as u32) < h
     }
 
-    /// The target's centre once it is visible, or `None` after `timeout`.
+    /// The target's centre once it is visible and settled, or `None` after `timeout`. A target
+    /// that is on the page but scrolled out of its list is scrolled to with the mouse wheel
+    /// (recorded actions, like every other effect).
     fn wait_point(
         &mut self,
         target: &Target,
@@ -169,10 +248,23 @@ impl<'a> Executor<'a> {
             return Ok(Some((*x, *y)));
         }
         let deadline = Instant::now() + timeout;
+        let mut scrolls = 0;
         loop {
-            if let Some(r) = self.resolver.resolve(target)? {
-                if self.visible(r) {
-                    return Ok(Some(r.centre()));
+            if let Some(r) = self.settled(target)? {
+                return Ok(Some(r.centre()));
+            }
+            if scrolls < MAX_SCROLLS {
+                if let Some(hint) = self.resolver.scroll_hint(target)? {
+                    scrolls += 1;
+                    let wheel = ComputerAction::Scroll {
+                        x: hint.x,
+                        y: hint.y,
+                        amount: wheel_clicks(hint.dy),
+                    };
+                    if self.act(wheel)?.is_err() {
+                        return Ok(None);
+                    }
+                    continue;
                 }
             }
             if Instant::now() >= deadline {
@@ -220,11 +312,29 @@ fn show(target: &Target) -> String {
 fn describe(step: &PlanStep) -> String {
     match step {
         PlanStep::Click { target } => format!("click {}", show(target)),
+        PlanStep::Submit { target } => format!("click {} and wait for the page", show(target)),
         PlanStep::DoubleClick { target } => format!("double-click {}", show(target)),
         PlanStep::Fill { target, .. } => format!("fill {}", show(target)),
         PlanStep::Type { .. } => "type".into(),
         PlanStep::Key { key } => format!("key {key}"),
         PlanStep::Scroll { target, .. } => format!("scroll to {}", show(target)),
         PlanStep::WaitFor { target, .. } => format!("wait for {}", show(target)),
+        PlanStep::UnlessPresent { target, .. } => format!("unless {} is there", show(target)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wheel_clicks;
+
+    #[test]
+    fn wheel_clicks_move_about_the_distance_at_least_one_click_at_most_ten() {
+        assert_eq!(wheel_clicks(53), 1);
+        assert_eq!(wheel_clicks(10), 1);
+        assert_eq!(wheel_clicks(-10), -1);
+        assert_eq!(wheel_clicks(318), 6);
+        assert_eq!(wheel_clicks(-160), -3);
+        assert_eq!(wheel_clicks(100_000), 10);
+        assert_eq!(wheel_clicks(-100_000), -10);
     }
 }

@@ -43,12 +43,13 @@ impl Policy for UiOraclePolicy {
                     .ok_or_else(|| RolloutError::Policy(format!("no UI planner for app {only}")))?;
                 act_web(&self.files.screen, only, planner, ctx)
             }
+            [only] => Err(RolloutError::Policy(format!(
+                "no UI planner for app {only} yet (files and team-chat tasks only)"
+            ))),
             apps => Err(RolloutError::Policy(format!(
-                "no UI planner for app {} yet (files and team-chat tasks only)",
-                apps.iter()
-                    .find(|a| *a != "files")
-                    .cloned()
-                    .unwrap_or_else(|| apps.join(" + "))
+                "a task spanning {} needs one screen showing all of them; a screen shows one \
+                 app today",
+                apps.join(" + ")
             ))),
         }
     }

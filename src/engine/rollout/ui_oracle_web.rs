@@ -5,10 +5,13 @@
 //! it as `computer_use` actions whose targets the DevTools accessibility resolver finds. The
 //! harness then scores the final state with reward.py as for every policy.
 
+use std::sync::Arc;
+
 use super::policy::{PolicyCtx, PolicyRun};
 use super::ui_exec::Executor;
 use super::ui_plan::UiPlanner;
 use super::RolloutError;
+use crate::engine::env::SessionStore;
 use crate::engine::harness::webapi::Backend;
 use crate::engine::screen::ScreenConfig;
 use crate::engine::ui::team_chat::planner::TeamChatPlanner;
@@ -41,12 +44,11 @@ pub fn act_web(
     Ok(outcome.into_run(plan.len()))
 }
 
-/// The trial's session of `app` on its agent-facing UI, with a screen showing it (gate passed).
-pub fn open_web(
-    screen_cfg: &ScreenConfig,
+/// The trial's built-in session store of `app` and the UI options of its environment.
+pub fn session_of(
     app: &str,
     ctx: &PolicyCtx<'_>,
-) -> Result<WebScreen, RolloutError> {
+) -> Result<(Arc<SessionStore>, UiOptions), RolloutError> {
     let web = ctx
         .env
         .web
@@ -55,14 +57,19 @@ pub fn open_web(
         .ok_or_else(|| RolloutError::Infra(format!("the environment has no {app} session")))?;
     let Backend::Builtin(store) = &web.backend else {
         return Err(RolloutError::Policy(format!(
-            "ui-oracle: {app} is an external app here; its UI is not served by tuplewright"
+            "{app} is an external app here; its UI is not served by tuplewright"
         )));
     };
     let today = Today::parse(SEED_TODAY).map_err(RolloutError::Infra)?;
-    Ok(WebScreen::start(
-        screen_cfg,
-        store.clone(),
-        &ctx.env.sid,
-        UiOptions { today },
-    )?)
+    Ok((store.clone(), UiOptions { today }))
+}
+
+/// The trial's session of `app` on its agent-facing UI, with a screen showing it (gate passed).
+pub fn open_web(
+    screen_cfg: &ScreenConfig,
+    app: &str,
+    ctx: &PolicyCtx<'_>,
+) -> Result<WebScreen, RolloutError> {
+    let (store, opts) = session_of(app, ctx)?;
+    Ok(WebScreen::start(screen_cfg, store, &ctx.env.sid, opts)?)
 }

@@ -68,6 +68,12 @@ pub enum PlanStep {
         /// What to click.
         target: Target,
     },
+    /// Left-click the target's centre, then wait until the browser shows a new page (a link
+    /// followed, a form posted and its redirect drawn); a click that loads nothing is a miss.
+    Submit {
+        /// What to click.
+        target: Target,
+    },
     /// Double-click the target's centre.
     DoubleClick {
         /// What to double-click.
@@ -104,6 +110,26 @@ pub enum PlanStep {
         /// Deadline in milliseconds.
         timeout_ms: u64,
     },
+    /// Perform `steps` only when `target` is nowhere on the page (on screen or scrolled away):
+    /// what makes a plan idempotent (no toggling off a reaction the state already holds).
+    UnlessPresent {
+        /// What, when present, means the work is already done.
+        target: Target,
+        /// The steps otherwise.
+        steps: Vec<PlanStep>,
+    },
+}
+
+/// Where to turn the mouse wheel to bring a target that is on the page, but scrolled out of its
+/// list or page, closer to view.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ScrollHint {
+    /// X of a point inside the scrolling container, in screen pixels.
+    pub x: i32,
+    /// Y of that point.
+    pub y: i32,
+    /// How far the content must move, in screen pixels (positive = scroll down).
+    pub dy: i32,
 }
 
 /// Finds targets on a live screen.
@@ -111,6 +137,23 @@ pub trait TargetResolver {
     /// The target's rectangle in screen pixels, or `None` when it is not on screen now.
     /// An error is infrastructure (the browser or the display died), never a miss.
     fn resolve(&mut self, target: &Target) -> Result<Option<Rect>, RolloutError>;
+
+    /// For a target that is on the page but scrolled out of view, where to scroll and how far;
+    /// `None` when the target is absent, hidden, or not a matter of scrolling (the default).
+    fn scroll_hint(&mut self, _target: &Target) -> Result<Option<ScrollHint>, RolloutError> {
+        Ok(None)
+    }
+
+    /// Whether the target exists anywhere on the page, on screen or not (default: on screen).
+    fn present(&mut self, target: &Target) -> Result<bool, RolloutError> {
+        Ok(self.resolve(target)?.is_some())
+    }
+
+    /// An identity of the document now shown, once it has loaded (a new one after every
+    /// navigation); `None` when the screen has no such notion (a desktop) or it is loading.
+    fn document_id(&mut self) -> Result<Option<String>, RolloutError> {
+        Ok(None)
+    }
 }
 
 /// Turns a task into a plan for one app.

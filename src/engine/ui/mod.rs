@@ -32,7 +32,7 @@ pub use form::{FormData, OpError};
 pub use page::Flash;
 pub use resolver::WebResolver;
 pub use server::{start, UiHandle, UiOptions};
-pub use web_screen::{WebScreen, WebScreenError};
+pub use web_screen::{UiOrigin, WebScreen, WebScreenError};
 
 use maud::Markup;
 use serde_json::Value;

@@ -37,6 +37,56 @@ impl From<WebScreenError> for crate::engine::rollout::RolloutError {
     }
 }
 
+/// A UI origin served from a one-worker runtime of its own, for callers outside any tokio
+/// runtime (a screen trial, a person's `env try`); dropping it stops the server and the runtime.
+pub struct UiOrigin {
+    ui: Option<UiHandle>,
+    rt: Option<tokio::runtime::Runtime>,
+}
+
+impl UiOrigin {
+    /// Serves the UI of `sid` in `store` on a fresh loopback port.
+    pub fn start(
+        store: Arc<SessionStore>,
+        sid: &str,
+        opts: UiOptions,
+    ) -> Result<UiOrigin, WebScreenError> {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("ui-origin")
+            .enable_all()
+            .build()
+            .map_err(|e| ScreenError::Io(format!("starting the UI origin's runtime: {e}")))?;
+        let ui = rt.block_on(start(store, sid, opts))?;
+        Ok(UiOrigin {
+            ui: Some(ui),
+            rt: Some(rt),
+        })
+    }
+
+    /// The agent-facing URL (what Chromium or a person opens).
+    pub fn url(&self) -> String {
+        self.ui.as_ref().map(UiHandle::url).unwrap_or_default()
+    }
+
+    /// `host:port`, the only origin a browser on it may reach.
+    pub fn host_port(&self) -> String {
+        self.ui
+            .as_ref()
+            .map(UiHandle::host_port)
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for UiOrigin {
+    fn drop(&mut self) {
+        if let (Some(ui), Some(rt)) = (self.ui.take(), self.rt.take()) {
+            rt.block_on(ui.shutdown());
+            rt.shutdown_timeout(Duration::from_secs(2));
+        }
+    }
+}
+
 /// A live web environment on a screen. Drop order: browser and display, then the UI origin.
 pub struct WebScreen {
     /// The display Chromium draws on (act and screenshot through it).
@@ -48,8 +98,7 @@ pub struct WebScreen {
     /// How long start-up took (display, origin, browser, page drawn).
     pub ready: Duration,
     profile: std::path::PathBuf,
-    ui: Option<UiHandle>,
-    rt: Option<tokio::runtime::Runtime>,
+    origin: UiOrigin,
 }
 
 impl WebScreen {
@@ -63,23 +112,20 @@ impl WebScreen {
     ) -> Result<WebScreen, WebScreenError> {
         let t0 = Instant::now();
         let app = store.app().name().to_string();
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .thread_name("ui-origin")
-            .enable_all()
-            .build()
-            .map_err(|e| ScreenError::Io(format!("starting the UI origin's runtime: {e}")))?;
-        let ui = rt.block_on(start(store, sid, opts))?;
+        let origin = UiOrigin::start(store, sid, opts)?;
         let mut screen = Screen::start(cfg, cfg.size_for(&app))?;
         let profile = screen.private_dir("chromium-profile")?;
         let spec = BrowserSpec {
-            url: ui.url(),
-            allow: ui.host_port(),
+            url: origin.url(),
+            allow: origin.host_port(),
         };
         let mut cmd = chromium_command(cfg, &spec, &profile, screen.size());
+        // No smooth scrolling: a wheel click moves the page at once, so a target's box read
+        // after a scroll is where a click will land.
         cmd.args([
             "--remote-debugging-address=127.0.0.1",
             "--remote-debugging-port=0",
+            "--disable-smooth-scrolling",
         ]);
         screen.launch("chromium", cmd)?;
         let timeout = Duration::from_millis(cfg.ready_timeout_ms);
@@ -100,14 +146,13 @@ impl WebScreen {
             first,
             ready: t0.elapsed(),
             profile,
-            ui: Some(ui),
-            rt: Some(rt),
+            origin,
         })
     }
 
     /// The agent-facing URL (what a person would open).
     pub fn url(&self) -> String {
-        self.ui.as_ref().map(UiHandle::url).unwrap_or_default()
+        self.origin.url()
     }
 
     /// A second DevTools session on the same page, for a watcher that runs beside the policy
@@ -120,14 +165,5 @@ impl WebScreen {
     /// The display and the resolver, borrowed together (what an executor needs).
     pub fn parts(&mut self) -> (&mut Screen, &mut WebResolver) {
         (&mut self.screen, &mut self.resolver)
-    }
-}
-
-impl Drop for WebScreen {
-    fn drop(&mut self) {
-        if let (Some(ui), Some(rt)) = (self.ui.take(), self.rt.take()) {
-            rt.block_on(ui.shutdown());
-            rt.shutdown_timeout(Duration::from_secs(2));
-        }
     }
 }

@@ -2,8 +2,11 @@
 //! add_reaction, and the generic update_records / create_record on channels and the profile),
 //! built from the task's structured slots. Targets are accessible roles and names where a person
 //! would read them, CSS selectors where the thing has no unique name (a given message's reaction
-//! picker, a channel known only by id); after every operation the plan waits for that
-//! operation's success banner, so an error banner is a miss.
+//! picker, a channel known only by id). Targets scrolled out of their list are scrolled to by
+//! the executor. A click that posts a form or follows a link is a [`PlanStep::Submit`] (it waits
+//! for the new page), and the plan then waits for that operation's success banner, so an error
+//! banner is a miss. Plans read the current page before toggling: a reaction already on, a
+//! member already in, a channel already archived or private is left as it is.
 
 use serde_json::Value;
 
@@ -28,6 +31,14 @@ fn css(selector: impl Into<String>) -> Target {
 
 fn click(target: Target) -> PlanStep {
     PlanStep::Click { target }
+}
+
+fn submit(target: Target) -> PlanStep {
+    PlanStep::Submit { target }
+}
+
+fn unless(target: Target, steps: Vec<PlanStep>) -> PlanStep {
+    PlanStep::UnlessPresent { target, steps }
 }
 
 fn fill(target: Target, text: &str) -> PlanStep {
@@ -63,10 +74,6 @@ fn in_channel(name: &str) -> PlanStep {
     }
 }
 
-fn scroll_to(target: Target) -> PlanStep {
-    PlanStep::Scroll { target, amount: 3 }
-}
-
 fn text<'a>(slots: &'a Value, key: &str) -> Result<&'a str, String> {
     slots[key]
         .as_str()
@@ -89,16 +96,16 @@ fn channel_plan(
     changes: &serde_json::Map<String, Value>,
 ) -> Result<Vec<PlanStep>, String> {
     let mut p = vec![
-        click(css(format!("nav.sidebar a[href=\"/c/{key}\"]"))),
+        submit(css(format!("nav.sidebar a[href=\"/c/{key}\"]"))),
         landed(&format!("/c/{key}")),
-        click(role("link", "Channel details")),
+        submit(role("link", "Channel details")),
         landed(&format!("/c/{key}/details")),
     ];
     if let Some(name) = changes.get("name") {
         let name = name.as_str().ok_or("`name` is not a string")?;
         p.extend([
             fill(role("textbox", "Channel name"), name),
-            click(role("button", "Rename channel")),
+            submit(role("button", "Rename channel")),
             done("rename_channel"),
         ]);
     }
@@ -112,42 +119,58 @@ fn channel_plan(
             }
         }
         p.extend([
-            click(role("button", "Save topic and purpose")),
+            submit(role("button", "Save topic and purpose")),
             done("set_topic"),
         ]);
     }
     if let Some(private) = changes.get("isPrivate") {
-        let button = if private == true {
-            "Make private"
+        // The page offers the opposite of what the channel is: no button, nothing to do.
+        let (button, already) = if private == true {
+            ("Make private", "Make public")
         } else {
-            "Make public"
+            ("Make public", "Make private")
         };
-        p.extend([click(role("button", button)), done("set_privacy")]);
+        p.push(unless(
+            role("button", already),
+            vec![submit(role("button", button)), done("set_privacy")],
+        ));
     }
     if let Some(users) = changes.get("members+") {
         for u in list(users, "`members+`")? {
             let boxed = css(format!(
                 "form[action=\"/op/invite_members\"] input[value=\"{u}\"]"
             ));
-            p.extend([scroll_to(boxed.clone()), click(boxed)]);
+            p.push(unless(
+                css(format!("ul.members li[data-user=\"{u}\"]")),
+                vec![
+                    click(boxed),
+                    submit(role("button", "Add to channel")),
+                    done("invite_members"),
+                ],
+            ));
         }
-        p.extend([
-            click(role("button", "Add to channel")),
-            done("invite_members"),
-        ]);
     }
     if let Some(archived) = changes.get("isArchived") {
+        let archive = "section[aria-labelledby=\"s-archive\"]";
         if archived == true {
-            p.extend([
-                click(css("details.confirm summary")),
-                click(css("form[action=\"/op/archive_channel\"] button")),
-                done("archive_channel"),
-            ]);
+            p.push(unless(
+                css(format!("{archive} form[action=\"/op/unarchive_channel\"]")),
+                vec![
+                    click(css("details.confirm summary")),
+                    submit(css("form[action=\"/op/archive_channel\"] button")),
+                    done("archive_channel"),
+                ],
+            ));
         } else {
-            p.extend([
-                click(role("button", "Unarchive channel")),
-                done("unarchive_channel"),
-            ]);
+            p.push(unless(
+                css(format!("{archive} details.confirm")),
+                vec![
+                    submit(css(format!(
+                        "{archive} form[action=\"/op/unarchive_channel\"] button"
+                    ))),
+                    done("unarchive_channel"),
+                ],
+            ));
         }
     }
     if let Some(other) = changes.keys().find(|k| {
@@ -167,7 +190,7 @@ fn channel_plan(
 }
 
 fn profile_plan(changes: &serde_json::Map<String, Value>) -> Result<Vec<PlanStep>, String> {
-    let mut p = vec![click(css("nav.sidebar a.me")), landed("/profile")];
+    let mut p = vec![submit(css("nav.sidebar a.me")), landed("/profile")];
     for (field, v) in changes {
         let v = v.as_str().ok_or(format!("`{field}` is not a string"))?;
         match field.as_str() {
@@ -184,7 +207,7 @@ fn profile_plan(changes: &serde_json::Map<String, Value>) -> Result<Vec<PlanStep
         }
     }
     p.extend([
-        click(role("button", "Save profile")),
+        submit(role("button", "Save profile")),
         done("update_profile"),
     ]);
     Ok(p)
@@ -192,7 +215,7 @@ fn profile_plan(changes: &serde_json::Map<String, Value>) -> Result<Vec<PlanStep
 
 fn create_plan(rec: &Value) -> Result<Vec<PlanStep>, String> {
     let mut p = vec![
-        click(role("link", "+ New channel")),
+        submit(role("link", "+ New channel")),
         landed("/new-channel"),
         fill(role("textbox", "Name"), text(rec, "name")?),
         fill(role("textbox", "Topic"), text(rec, "topic")?),
@@ -209,11 +232,10 @@ fn create_plan(rec: &Value) -> Result<Vec<PlanStep>, String> {
         .into_iter()
         .filter(|u| *u != creator)
     {
-        let boxed = css(format!("input[name=\"member\"][value=\"{u}\"]"));
-        p.extend([scroll_to(boxed.clone()), click(boxed)]);
+        p.push(click(css(format!("input[name=\"member\"][value=\"{u}\"]"))));
     }
     p.extend([
-        click(role("button", "Create channel")),
+        submit(role("button", "Create channel")),
         done("create_channel"),
     ]);
     Ok(p)
@@ -231,50 +253,51 @@ impl UiPlanner for TeamChatPlanner {
             "post_message" => {
                 let ch = text(slots, "channel")?;
                 Ok(vec![
-                    click(role("link", ch)),
+                    submit(role("link", ch)),
                     in_channel(ch),
                     fill(
                         role("textbox", &format!("Message #{ch}")),
                         text(slots, "text")?,
                     ),
-                    click(role("button", "Send")),
+                    submit(role("button", "Send")),
                     done("send_message"),
                 ])
             }
             "thread_reply" => {
                 let ch = text(slots, "channel")?;
-                let open = css(format!(
-                    "[data-message-id=\"{}\"] a.replies",
-                    text(slots, "parent_id")?
-                ));
+                let parent = text(slots, "parent_id")?;
+                let open = css(format!("[data-message-id=\"{parent}\"] a.replies"));
                 Ok(vec![
-                    click(role("link", ch)),
+                    submit(role("link", ch)),
                     in_channel(ch),
-                    scroll_to(open.clone()),
-                    click(open),
+                    submit(open),
+                    PlanStep::WaitFor {
+                        target: css(format!(
+                            "body[data-path$=\"/thread/{parent}\"] aside.thread textarea"
+                        )),
+                        timeout_ms: 15_000,
+                    },
                     fill(role("textbox", "Reply in thread"), text(slots, "text")?),
-                    click(role("button", "Send reply")),
+                    submit(role("button", "Send reply")),
                     done("reply_in_thread"),
                 ])
             }
             "add_reaction" => {
                 let ch = text(slots, "channel")?;
                 let emoji = text(slots, "emoji")?;
-                let mut p = vec![click(role("link", ch)), in_channel(ch)];
+                let mut p = vec![submit(role("link", ch)), in_channel(ch)];
                 for mid in list(&slots["message_ids"], "`message_ids`")? {
-                    let picker = css(format!(
-                        "[data-message-id=\"{mid}\"] details.picker summary"
+                    let m = format!("[data-message-id=\"{mid}\"]");
+                    p.push(unless(
+                        css(format!("{m} button.reaction.mine[data-emoji=\"{emoji}\"]")),
+                        vec![
+                            click(css(format!("{m} details.picker summary"))),
+                            submit(css(format!(
+                                "{m} form.emoji button[data-emoji=\"{emoji}\"]"
+                            ))),
+                            done("toggle_reaction"),
+                        ],
                     ));
-                    let button = css(format!(
-                        "[data-message-id=\"{mid}\"] button[data-emoji=\"{emoji}\"]"
-                    ));
-                    p.extend([
-                        scroll_to(picker.clone()),
-                        click(picker),
-                        scroll_to(button.clone()),
-                        click(button),
-                        done("toggle_reaction"),
-                    ]);
                 }
                 Ok(p)
             }
@@ -327,8 +350,14 @@ mod tests {
             let plan = TeamChatPlanner
                 .plan(&brief(task))
                 .unwrap_or_else(|e| panic!("{}: {e}", task["task_id"]));
+            // The last step waits for the banner, or skips work already done and otherwise
+            // ends by waiting for it.
+            let last = match plan.last() {
+                Some(PlanStep::UnlessPresent { steps, .. }) => steps.last(),
+                other => other,
+            };
             assert!(
-                matches!(plan.last(), Some(PlanStep::WaitFor { .. })),
+                matches!(last, Some(PlanStep::WaitFor { .. })),
                 "{}",
                 task["task_id"]
             );

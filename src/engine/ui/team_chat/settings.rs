@@ -101,7 +101,7 @@ pub fn details(state: &Value, id: &str) -> Option<(String, Markup)> {
                     h2 #s-members { "Members (" (inside.len()) ")" }
                     ul.members {
                         @for u in &inside {
-                            li {
+                            li data-user=(u) {
                                 span { (user_name(state, u)) }
                                 form.inline method="post" action="/op/remove_member" {
                                     (hidden(id, &here))

@@ -76,7 +76,7 @@ fn reactions(state: &Value, conv: &str, m: &Value, here: &str) -> Markup {
                     input type="hidden" name="channel" value=(conv);
                     input type="hidden" name="message" value=(mid);
                     input type="hidden" name="emoji" value=(s(r, "emoji"));
-                    button.reaction.mine[mine] type="submit" aria-pressed=(mine)
+                    button.reaction.mine[mine] type="submit" aria-pressed=(mine) data-emoji=(s(r, "emoji"))
                         title=(users.iter().map(|u| user_name(state, u)).collect::<Vec<_>>().join(", ")) {
                         ":" (s(r, "emoji")) ": " (users.len())
                     }
