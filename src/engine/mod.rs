@@ -25,3 +25,4 @@ pub mod store;
 pub mod synth;
 pub mod taskgen;
 pub mod ui;
+pub mod worker;

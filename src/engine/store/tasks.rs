@@ -1,6 +1,6 @@
 //! Tasks and their tuple rows.
 
-use rusqlite::{params, OptionalExtension, Row};
+use super::db::{params, Conn, OptionalExt, Row};
 
 use super::{
     now, Labels, Result, Store, StoreError, StoredTask, TaskRecord, TupleStatus, Tx, Upsert,
@@ -14,7 +14,7 @@ const TASK_COLUMNS: &str = "t.task_id, t.instruction, t.context, t.platform, t.d
 const TASK_FROM: &str = "tasks t JOIN tuples u ON u.task_id = t.task_id \
      JOIN task_sources s ON s.task_id = t.task_id";
 
-fn task_from_row(r: &Row<'_>) -> rusqlite::Result<(StoredTask, String, String)> {
+fn task_from_row(r: &Row<'_>) -> Result<(StoredTask, String, String)> {
     let apps: String = r.get(5)?;
     let original: String = r.get(11)?;
     let task = TaskRecord {
@@ -116,7 +116,7 @@ impl Tx<'_> {
     }
 }
 
-fn get_task(conn: &rusqlite::Connection, task_id: &str) -> Result<Option<StoredTask>> {
+fn get_task(conn: &Conn, task_id: &str) -> Result<Option<StoredTask>> {
     let sql = format!("SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE t.task_id = ?1");
     conn.prepare_cached(&sql)?
         .query_row(params![task_id], task_from_row)
@@ -174,6 +174,6 @@ impl Store {
             .conn
             .prepare("SELECT status, COUNT(*) FROM tuples GROUP BY status ORDER BY status")?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        Ok(rows.collect::<Result<_>>()?)
     }
 }
