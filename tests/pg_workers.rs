@@ -255,13 +255,7 @@ fn tuples(store: &Store) -> Tuples {
             .into_iter()
             .map(|r| {
                 let [s, g, w] = r.script_shas;
-                (
-                    i64::from(r.round.round_no.unwrap_or(0)),
-                    r.round.verdict,
-                    s,
-                    g,
-                    w,
-                )
+                (r.round.round_no.unwrap_or(0), r.round.verdict, s, g, w)
             })
             .collect();
         out.insert(t.task.task_id.clone(), (t.status.clone(), rounds));

@@ -40,12 +40,11 @@ fn from_row(r: &Row<'_>) -> Result<LeaseInfo, StoreError> {
 
 /// The lease on one task, if any.
 pub fn lease_of(conn: &Conn, task_id: &str) -> Result<Option<LeaseInfo>, StoreError> {
-    Ok(conn
-        .prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM task_leases WHERE task_id = ?1"
-        ))?
-        .query_row(params![task_id], from_row)
-        .optional()?)
+    conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM task_leases WHERE task_id = ?1"
+    ))?
+    .query_row(params![task_id], from_row)
+    .optional()
 }
 
 /// Every stored lease, by task id (readers such as the workbench use this on their own store).
@@ -54,7 +53,7 @@ pub fn list(conn: &Conn) -> Result<Vec<LeaseInfo>, StoreError> {
         "SELECT {COLUMNS} FROM task_leases ORDER BY task_id"
     ))?;
     let rows = stmt.query_map([], from_row)?;
-    Ok(rows.collect::<Result<_, StoreError>>()?)
+    rows.collect::<Result<_, StoreError>>()
 }
 
 /// Fails with [`StoreError::LeaseLost`] unless `owner` holds the lease on `task_id`: called inside
@@ -301,11 +300,11 @@ impl LeaseBackend for SqliteLeases {
 
     fn decision_mark(&self) -> Result<i64, StoreError> {
         let store = self.store.lock().unwrap_or_else(|p| p.into_inner());
-        Ok(store
+        store
             .conn()
             .query_row("SELECT COALESCE(MAX(id), 0) FROM decisions", [], |r| {
                 r.get(0)
-            })?)
+            })
     }
 
     fn claim_first(

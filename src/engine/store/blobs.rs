@@ -31,8 +31,7 @@ impl Store {
 }
 
 pub(super) fn get_blob(conn: &Conn, sha: &str) -> Result<Option<String>> {
-    Ok(conn
-        .prepare_cached("SELECT content FROM blobs WHERE sha256 = ?1")?
+    conn.prepare_cached("SELECT content FROM blobs WHERE sha256 = ?1")?
         .query_row(params![sha], |r| r.get(0))
-        .optional()?)
+        .optional()
 }

@@ -184,7 +184,7 @@ impl Store {
             "SELECT {DECISION_COLUMNS} FROM decisions WHERE task_id = ?1 ORDER BY id"
         ))?;
         let rows = stmt.query_map(params![task_id], decision_from_row)?;
-        Ok(rows.collect::<Result<_>>()?)
+        rows.collect::<Result<_>>()
     }
 
     /// The effective status derived from the decision log alone (`pending` without decisions).

@@ -46,16 +46,16 @@ impl Store {
             .conn
             .prepare_cached("SELECT task_id, instruction FROM tasks ORDER BY task_id")?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<Result<_>>()?)
+        rows.collect::<Result<_>>()
     }
 
     /// Number of vectors cached for `model`.
     pub fn embedding_count(&self, model: &str) -> Result<i64> {
-        Ok(self.conn.query_row(
+        self.conn.query_row(
             "SELECT COUNT(*) FROM embeddings WHERE model = ?1",
             params![model],
             |r| r.get(0),
-        )?)
+        )
     }
 }
 

@@ -77,8 +77,7 @@ impl Store {
 
     /// The highest `seq` so far (0 when empty).
     pub fn last_event_seq(&self) -> Result<i64> {
-        Ok(self
-            .conn
-            .query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| r.get(0))?)
+        self.conn
+            .query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| r.get(0))
     }
 }

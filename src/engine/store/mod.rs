@@ -227,7 +227,7 @@ impl Store {
         };
         let text = url.to_str().ok_or_else(|| open_err("not UTF-8".into()))?;
         let pg = db::PgConn::connect(text).map_err(|e| open_err(pg_cause(&e)))?;
-        let mut conn = Conn::Pg(pg);
+        let mut conn = Conn::Pg(Box::new(pg));
         if readonly {
             conn.execute_batch("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")?;
         }
@@ -294,13 +294,13 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        let guard = self.conn.begin(serialize).map_err(StoreError::from)?;
+        let guard = self.conn.begin(serialize)?;
         let tx = Tx {
             tx: &self.conn,
             screens: &self.screens,
         };
         let out = f(&tx)?;
-        guard.commit().map_err(StoreError::from)?;
+        guard.commit()?;
         Ok(out)
     }
 
@@ -344,20 +344,15 @@ impl Tx<'_> {
     where
         E: From<StoreError>,
     {
-        self.tx
-            .execute_batch("SAVEPOINT tw_item")
-            .map_err(StoreError::from)?;
+        self.tx.execute_batch("SAVEPOINT tw_item")?;
         match f(self) {
             Ok(v) => {
-                self.tx
-                    .execute_batch("RELEASE tw_item")
-                    .map_err(StoreError::from)?;
+                self.tx.execute_batch("RELEASE tw_item")?;
                 Ok(v)
             }
             Err(e) => {
                 self.tx
-                    .execute_batch("ROLLBACK TO tw_item; RELEASE tw_item")
-                    .map_err(StoreError::from)?;
+                    .execute_batch("ROLLBACK TO tw_item; RELEASE tw_item")?;
                 Err(e)
             }
         }

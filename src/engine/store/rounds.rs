@@ -92,7 +92,7 @@ impl Tx<'_> {
 
     /// The rounds of a task as seen inside this transaction.
     pub fn rounds(&self, task_id: &str) -> Result<Vec<StoredRound>> {
-        load_rounds(&self.tx, task_id)
+        load_rounds(self.tx, task_id)
     }
 }
 
@@ -191,7 +191,7 @@ fn load_script_runs(conn: &Conn, round_id: i64) -> Result<Vec<ScriptRun>> {
             failure: r.get(5)?,
         })
     })?;
-    Ok(rows.collect::<Result<_>>()?)
+    rows.collect::<Result<_>>()
 }
 
 fn load_reward_runs(conn: &Conn, round_id: i64) -> Result<Vec<RewardRun>> {
@@ -234,5 +234,5 @@ fn load_usage(conn: &Conn, round_id: i64) -> Result<Vec<Usage>> {
             output_tokens: r.get(3)?,
         })
     })?;
-    Ok(rows.collect::<Result<_>>()?)
+    rows.collect::<Result<_>>()
 }

@@ -235,7 +235,7 @@ impl Store {
             .conn
             .prepare_cached("SELECT id FROM rollouts WHERE task_id = ?1 ORDER BY id")?;
         let ids = stmt.query_map([task_id], |r| r.get(0))?;
-        Ok(ids.collect::<Result<_>>()?)
+        ids.collect::<Result<_>>()
     }
 
     /// The store's screenshot directory.

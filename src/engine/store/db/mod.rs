@@ -83,8 +83,8 @@ impl<T> OptionalExt<T> for Result<T, StoreError> {
 pub enum Conn {
     /// SQLite.
     Sqlite(rusqlite::Connection),
-    /// PostgreSQL.
-    Pg(pg::PgConn),
+    /// PostgreSQL (boxed: a client is much larger than a SQLite handle).
+    Pg(Box<pg::PgConn>),
 }
 
 /// A prepared (cached) statement.
