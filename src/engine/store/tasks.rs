@@ -146,15 +146,17 @@ impl Store {
 
     /// Tasks matching `filter`, ordered by task id.
     pub fn list_tasks(&self, filter: &TaskFilter) -> Result<Vec<StoredTask>> {
+        // No limit as the largest one: SQLite's -1 is an error on PostgreSQL.
         let limit = if filter.limit == 0 {
-            -1
+            i64::MAX
         } else {
             filter.limit as i64
         };
         let sql = format!(
             "SELECT {TASK_COLUMNS} FROM {TASK_FROM} \
-             WHERE (?1 IS NULL OR u.status = ?1) AND (?2 IS NULL OR t.domain = ?2) \
-             AND (?3 IS NULL OR t.difficulty = ?3) ORDER BY t.task_id LIMIT ?4"
+             WHERE (CAST(?1 AS TEXT) IS NULL OR u.status = ?1) \
+             AND (CAST(?2 AS TEXT) IS NULL OR t.domain = ?2) \
+             AND (CAST(?3 AS TEXT) IS NULL OR t.difficulty = ?3) ORDER BY t.task_id LIMIT ?4"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(
