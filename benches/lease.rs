@@ -75,11 +75,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // 2. Two owners racing over the same task list (each task is won by exactly one).
     let mut store = Store::open(&path, busy)?;
-    store.write(|tx| {
-        tx.conn()
-            .execute("DELETE FROM task_leases", [])
-            .map_err(StoreError::from)
-    })?;
+    store.write(|tx| tx.conn().execute("DELETE FROM task_leases", []))?;
     let keepers = [
         LeaseKeeper::open(&path, busy, settings)?,
         LeaseKeeper::open(&path, busy, settings)?,
@@ -118,11 +114,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     // 3. One heartbeat of a worker holding 8 leases (`--jobs 8`): one renew transaction.
-    store.write(|tx| {
-        tx.conn()
-            .execute("DELETE FROM task_leases", [])
-            .map_err(StoreError::from)
-    })?;
+    store.write(|tx| tx.conn().execute("DELETE FROM task_leases", []))?;
     let backend = SqliteLeases::open(&path, busy)?;
     let owner = Owner::current();
     let eight: Vec<String> = ids.iter().take(8).cloned().collect();

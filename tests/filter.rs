@@ -147,7 +147,7 @@ fn a_scripted_critic_flags_a_leaking_instruction_and_the_revision_is_released() 
     // Reword the stored instruction so that it leaks the method (as an imported task might).
     store
         .write(|tx| {
-            tx.conn().execute(
+            tx.conn().sqlite().unwrap().execute(
                 "UPDATE tasks SET instruction = ?1 WHERE task_id = ?2",
                 rusqlite::params![
                     format!("{INSTRUCTION} Use the API endpoint /post?sid= with merge."),
@@ -238,6 +238,8 @@ fn llm_critics_standin_vote_and_the_highest_confidence_revision_wins() {
     assert_eq!(store.votes(id).unwrap().len(), 3);
     let usage: i64 = store
         .conn()
+        .sqlite()
+        .unwrap()
         .query_row(
             "SELECT COUNT(*) FROM usage WHERE stage = 'critic'",
             [],

@@ -80,11 +80,15 @@ fn store_is_wal_with_foreign_keys_and_current_schema() {
     let store = open(&dir.path().join("s.db"));
     let mode: String = store
         .conn()
+        .sqlite()
+        .unwrap()
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .unwrap();
     assert_eq!(mode, "wal");
     let fk: i64 = store
         .conn()
+        .sqlite()
+        .unwrap()
         .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
         .unwrap();
     assert_eq!(fk, 1);
@@ -262,7 +266,7 @@ fn decisions_are_append_only_and_undo_compensates() {
         .unwrap();
     assert!(none.is_none());
     // The source column is constrained.
-    let bad = store.conn().execute(
+    let bad = store.conn().sqlite().unwrap().execute(
         "INSERT INTO decisions (task_id, actor, source, before, after, created_at) VALUES ('t_001','x','robot','a','b','t')",
         [],
     );

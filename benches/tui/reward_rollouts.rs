@@ -57,7 +57,7 @@ fn add_trials(path: &Path, shot: &Path) -> Result<usize, StoreError> {
             .conn()
             .prepare("SELECT task_id FROM tasks ORDER BY task_id")?;
         let rows = st.query_map([], |r| r.get(0))?;
-        rows.collect::<rusqlite::Result<_>>()?
+        rows.collect::<Result<_, StoreError>>()?
     };
     let mut n = 0;
     store.write(|tx| {

@@ -9,6 +9,7 @@ use anyhow::Context as _;
 use super::Cli;
 use crate::engine::config::Config;
 use crate::engine::lease::LeaseKeeper;
+use crate::engine::store::db::redact;
 use crate::engine::store::Store;
 
 /// Loads `--config` (a missing file is an error only when a non-default path was given).
@@ -21,12 +22,12 @@ pub fn load_config(cli: &Cli) -> anyhow::Result<Config> {
 pub fn open_store(cli: &Cli, config: &Config) -> anyhow::Result<Store> {
     let timeout = Duration::from_millis(config.store.busy_timeout_ms);
     let store = Store::open(&cli.store, timeout)
-        .with_context(|| format!("opening the store {}", cli.store.display()))?;
+        .with_context(|| format!("opening the store {}", redact(&cli.store)))?;
     let from = store.upgraded_from();
     if from > 0 && from < crate::engine::store::SCHEMA_VERSION {
         eprintln!(
             "upgraded store {} from schema version {from} to {}",
-            cli.store.display(),
+            redact(&cli.store),
             crate::engine::store::SCHEMA_VERSION
         );
     }
@@ -41,6 +42,6 @@ pub fn open_leases(cli: &Cli, config: &Config) -> anyhow::Result<Arc<LeaseKeeper
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let timeout = Duration::from_millis(config.store.busy_timeout_ms);
     let keeper = LeaseKeeper::open(&cli.store, timeout, settings)
-        .with_context(|| format!("task leases on {}", cli.store.display()))?;
+        .with_context(|| format!("task leases on {}", redact(&cli.store)))?;
     Ok(Arc::new(keeper))
 }

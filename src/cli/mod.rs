@@ -27,10 +27,12 @@ pub mod sandbox;
 pub mod scan;
 mod screen;
 mod stats;
+mod store_cmd;
 mod synth;
 mod taskgen;
 mod tasks;
 pub mod verify;
+mod worker;
 
 /// Global options shared by every subcommand.
 #[derive(Debug, Parser)]
@@ -44,7 +46,8 @@ teacher rollouts. Everything is kept in one SQLite store; verified tuples export
 bundles.\n\nWith no subcommand it opens the terminal workbench on the store."
 )]
 pub struct Cli {
-    /// Path of the SQLite store holding tasks, rounds, votes, decisions and events.
+    /// The store holding tasks, rounds, votes, decisions and events: a SQLite file, or a
+    /// PostgreSQL database as `postgres://user:password@host:port/db` (docs/scale-out.md).
     #[arg(
         long,
         global = true,
@@ -126,6 +129,11 @@ pub enum Command {
     Screen(screen::ScreenArgs),
     /// OSWorld guest endpoints (VMs) as environments: check them, verify a bundle on them.
     Osworld(osworld::OsworldArgs),
+    /// Drain the store's queue by task lease (many workers on one PostgreSQL store).
+    Worker(worker::WorkerArgs),
+    /// Store maintenance: copy a store between backends (SQLite <-> PostgreSQL).
+    #[command(subcommand)]
+    Store(store_cmd::StoreCommand),
 }
 
 /// Entry point used by `main.rs`: parse, dispatch, map errors to exit codes.
@@ -181,6 +189,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Rollout(args) => rollout::run(&cli, &args),
             Command::ExportTrajectories(args) => export_traj::run(&cli, &args),
             Command::Taskgen(args) => taskgen::run(&cli, &args),
+            Command::Worker(args) => worker::run(&cli, &args),
+            Command::Store(c) => store_cmd::run(&cli, &c),
         },
     }
 }

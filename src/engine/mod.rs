@@ -26,3 +26,4 @@ pub mod store;
 pub mod synth;
 pub mod taskgen;
 pub mod ui;
+pub mod worker;

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use rusqlite::params;
+use crate::engine::store::db::params;
 
 use crate::engine::config::StatsConfig;
 use crate::engine::stats::{self, Population, Stats};
@@ -191,7 +191,7 @@ pub fn load_rows(store: &Store) -> Result<Vec<TaskRow>, StoreError> {
             severity: r.get(9)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    rows.collect::<Result<_, crate::engine::store::StoreError>>()
 }
 
 /// The first `limit` tuples by id, with their round counts but without rewards (a fast first page).
@@ -215,7 +215,7 @@ pub fn load_rows_page(store: &Store, limit: usize) -> Result<Vec<TaskRow>, Store
             severity: String::new(),
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    rows.collect::<Result<_, crate::engine::store::StoreError>>()
 }
 
 fn first_app(apps_json: &str) -> String {

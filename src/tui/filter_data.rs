@@ -3,7 +3,7 @@
 //! ([`crate::engine::filter::apply`]), as `tuplewright override` and the rules file do. Runs on the
 //! store worker, never on the draw path.
 
-use rusqlite::{params, OptionalExtension};
+use crate::engine::store::db::{params, OptionalExt};
 use serde_json::Value;
 
 use crate::engine::filter::aggregate::{aggregate, Aggregate, Ballot, Quorum};

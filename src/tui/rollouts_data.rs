@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::params;
+use crate::engine::store::db::params;
 use serde_json::Value;
 
 use crate::engine::rollout::inclusion::{classify, Inclusion};
@@ -118,7 +118,7 @@ const COLUMNS: &str = "id, task_id, model, trial, reward, judge_verdict, failure
 
 /// The trials of `scope` (one task, or the newest [`ALL_LIMIT`] of the store), with outcomes.
 pub fn load_trials(store: &Store, scope: Option<&str>) -> Result<TrialList, StoreError> {
-    let read = |r: &rusqlite::Row<'_>| {
+    let read = |r: &crate::engine::store::db::Row<'_>| {
         Ok(TrialRow {
             id: r.get(0)?,
             task_id: r.get(1)?,
@@ -141,7 +141,7 @@ pub fn load_trials(store: &Store, scope: Option<&str>) -> Result<TrialList, Stor
             ))?;
             let rows = st
                 .query_map(params![id], read)?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+                .collect::<Result<Vec<_>, crate::engine::store::StoreError>>()?;
             (rows, false)
         }
         None => {
@@ -150,7 +150,7 @@ pub fn load_trials(store: &Store, scope: Option<&str>) -> Result<TrialList, Stor
             ))?;
             let mut rows = st
                 .query_map(params![ALL_LIMIT as i64 + 1], read)?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+                .collect::<Result<Vec<_>, crate::engine::store::StoreError>>()?;
             let truncated = rows.len() > ALL_LIMIT;
             rows.truncate(ALL_LIMIT);
             rows.reverse();

@@ -2,7 +2,7 @@
 //! every round of a tuple with its stored initial/golden states, and the final state of each
 //! rollout trial.
 
-use rusqlite::params;
+use crate::engine::store::db::params;
 
 use crate::engine::store::{RolloutStates, Store, StoreError, StoredState};
 
@@ -49,7 +49,7 @@ pub fn load_states(store: &Store, task_id: &str) -> Result<TupleStates, StoreErr
         .query_map(params![task_id], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<Result<_, crate::engine::store::StoreError>>()?;
     let mut rounds = Vec::with_capacity(heads.len());
     for (round_id, round_no, source, setup_ok, golden_ok) in heads {
         rounds.push(RoundStates {

@@ -99,6 +99,8 @@ fn round_and_rollout_states_round_trip_and_share_blobs() {
     // A rollout's final state; the same JSON as the seed is not stored twice.
     let blobs_before: i64 = store
         .conn()
+        .sqlite()
+        .unwrap()
         .query_row("SELECT COUNT(*) FROM blobs", [], |r| r.get(0))
         .unwrap();
     store
@@ -118,6 +120,8 @@ fn round_and_rollout_states_round_trip_and_share_blobs() {
         .unwrap();
     let blobs_after: i64 = store
         .conn()
+        .sqlite()
+        .unwrap()
         .query_row("SELECT COUNT(*) FROM blobs", [], |r| r.get(0))
         .unwrap();
     assert_eq!(blobs_after, blobs_before);
@@ -150,6 +154,8 @@ fn latest_event_of_a_kind_for_a_tuple_is_an_index_lookup() {
     let store = open(&dir.path().join("t.db"));
     let plan: Vec<String> = store
         .conn()
+        .sqlite()
+        .unwrap()
         .prepare(
             "EXPLAIN QUERY PLAN SELECT payload FROM events WHERE kind = 'x' AND task_id = 't' \
              ORDER BY seq DESC LIMIT 1",

@@ -66,6 +66,8 @@ fn files(store: &Store) -> usize {
 fn rows(store: &Store, table: &str) -> i64 {
     store
         .conn()
+        .sqlite()
+        .unwrap()
         .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
         .unwrap()
 }

@@ -343,7 +343,7 @@ fn tuples_filter_and_sort_by_the_worst_critic_severity() {
         .iter()
         .map(|r| (r.id.clone(), r.severity.clone()))
         .collect();
-    let conn = store.conn();
+    let conn = store.conn().sqlite().unwrap();
     for (id, sev) in &worst {
         let expected: Option<String> = conn
             .query_row(

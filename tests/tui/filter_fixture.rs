@@ -85,6 +85,8 @@ pub fn voted_copy() -> (tempfile::TempDir, PathBuf) {
     let path = dir.path().join("voted.db");
     let src = Store::open(store_path(), Duration::from_secs(5)).expect("fixture");
     src.conn()
+        .sqlite()
+        .unwrap()
         .execute("VACUUM INTO ?1", [path.to_string_lossy().as_ref()])
         .expect("copy the fixture store");
     drop(src);

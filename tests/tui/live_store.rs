@@ -31,6 +31,8 @@ fn live_header_and_job_come_from_the_store_when_the_event_window_misses_them() {
     let c = m.live.counts.clone().expect("store counts");
     let rounds: i64 = store
         .conn()
+        .sqlite()
+        .unwrap()
         .query_row("SELECT COUNT(*) FROM rounds", [], |r| r.get(0))
         .unwrap();
     assert_eq!(

@@ -195,6 +195,8 @@ fn worker_threads_load_the_store_and_follow_events_written_by_another_connection
     // A copy of the fixture, so the event written below does not change the other tests' store.
     let src = super::fixture::open();
     src.conn()
+        .sqlite()
+        .unwrap()
         .execute("VACUUM INTO ?1", [path.to_str().expect("utf-8 path")])
         .expect("copy store");
     let reader =

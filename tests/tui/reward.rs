@@ -177,6 +177,8 @@ fn differing_runs_are_both_shown_and_timeouts_are_failures_not_zeros() {
     let path = dir.path().join("r.db");
     super::rollout_fixture::open_copy()
         .conn()
+        .sqlite()
+        .unwrap()
         .execute("VACUUM INTO ?1", [path.to_string_lossy()])
         .expect("copy");
     let mut store = Store::open(&path, std::time::Duration::from_secs(5)).expect("open");

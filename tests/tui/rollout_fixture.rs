@@ -57,9 +57,13 @@ pub fn copy_path() -> (&'static Path, &'static str) {
         let first: String = {
             let src = Store::open(store_path(), Duration::from_secs(5)).expect("open fixture");
             src.conn()
+                .sqlite()
+                .unwrap()
                 .execute("VACUUM INTO ?1", [copy.to_string_lossy()])
                 .expect("copy the fixture store");
             src.conn()
+                .sqlite()
+                .unwrap()
                 .query_row(
                     "SELECT task_id FROM tasks ORDER BY task_id LIMIT 1",
                     [],

@@ -95,6 +95,8 @@ fn an_unreadable_screenshot_is_reported_not_hidden() {
     let (_, first) = copy_path();
     super::rollout_fixture::open_copy()
         .conn()
+        .sqlite()
+        .unwrap()
         .execute("VACUUM INTO ?1", [path.to_string_lossy()])
         .expect("copy");
     let mut store = Store::open(&path, Duration::from_secs(5)).expect("store");
@@ -199,6 +201,8 @@ fn progress_counts_the_launch_trials_from_the_event_log() {
     let copy = dir.path().join("p.db");
     store
         .conn()
+        .sqlite()
+        .unwrap()
         .execute("VACUUM INTO ?1", [copy.to_string_lossy()])
         .expect("copy");
     let _ = path;

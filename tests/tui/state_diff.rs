@@ -41,6 +41,8 @@ fn copy_store(dir: &tempfile::TempDir) -> Store {
     let path = dir.path().join("copy.db");
     super::fixture::open()
         .conn()
+        .sqlite()
+        .unwrap()
         .execute("VACUUM INTO ?1", [path.to_string_lossy()])
         .expect("copy the fixture");
     Store::open(&path, Duration::from_secs(5)).expect("open the copy")
@@ -156,6 +158,8 @@ fn a_round_recorded_before_v5_says_so() {
     let store = copy_store(&dir);
     store
         .conn()
+        .sqlite()
+        .unwrap()
         .execute("DELETE FROM state_snapshots", [])
         .expect("forget the states");
     let mut m = model_on(&store);

@@ -4,7 +4,7 @@
 //! released instruction. The effective outcome ([`effective_outcome`]) is the latest one whose
 //! decision has not been undone; an undo is a compensating decision ([`Action::Undo`]).
 
-use rusqlite::{params, OptionalExtension};
+use crate::engine::store::db::{params, OptionalExt};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -182,7 +182,7 @@ pub fn apply_on_bus(bus: &Bus, req: &DecisionRequest<'_>) -> Result<Decision, Fi
 }
 
 fn outcome_in(
-    conn: &rusqlite::Connection,
+    conn: &crate::engine::store::db::Conn,
     task_id: &str,
 ) -> Result<Option<FilterRecord>, StoreError> {
     let mut stmt = conn.prepare(

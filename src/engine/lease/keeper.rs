@@ -131,6 +131,33 @@ impl LeaseKeeper {
         Ok(claim)
     }
 
+    /// Claims the first free, eligible task of `task_ids` for `stage` (see
+    /// [`LeaseBackend::claim_first`]: one skip-locked statement on PostgreSQL); `None` when every
+    /// one is held by another live owner or not eligible.
+    pub fn claim_first(
+        &self,
+        task_ids: &[String],
+        stage: &str,
+        statuses: Option<&[TupleStatus]>,
+    ) -> Result<Option<String>, StoreError> {
+        let req = ClaimRequest {
+            task_id: "",
+            stage,
+            statuses,
+            unchanged_since: None,
+            ttl: self.shared.settings.ttl,
+        };
+        let got = self
+            .shared
+            .backend
+            .claim_first(&self.shared.owner, task_ids, &req)?;
+        Ok(got.map(|(task_id, _)| {
+            lock(&self.shared.held).insert(task_id.clone());
+            lock(&self.shared.lost).remove(&task_id);
+            task_id
+        }))
+    }
+
     /// Claims `task_id`, runs `f` while holding it, releases it. `Ok(Err(refusal))` when the
     /// claim was refused (another live owner, or not eligible): `f` did not run.
     pub fn run_claimed<T>(

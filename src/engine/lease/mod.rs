@@ -8,8 +8,8 @@
 //! the lease is released, expires (its owner stopped renewing), or — on the owner's own host — its
 //! owner process is found dead, which is detected at once; the task is then resumable.
 //!
-//! The interface is [`LeaseBackend`] (one narrow trait: claim, renew, release, list); the SQLite
-//! store implements it in [`sqlite`]. A PostgreSQL backend implements the same claim with
+//! The interface is [`LeaseBackend`] (one narrow trait: claim, renew, release, list); the store
+//! implements it in [`sqlite`] on both backends. On PostgreSQL `claim_first` is one
 //! `SELECT … FROM tuples … FOR UPDATE SKIP LOCKED` plus an `INSERT … ON CONFLICT` on the lease row.
 //! [`LeaseKeeper`] is what stages use: it claims, renews every lease it holds from a heartbeat
 //! thread, fences the stage's writes ([`LeaseKeeper::fence`]) and releases.
@@ -160,16 +160,26 @@ pub trait LeaseBackend: Send + Sync {
         task_ids: &[String],
         req: &ClaimRequest<'_>,
     ) -> Result<Option<(String, Claim)>, StoreError> {
-        for id in task_ids {
-            let one = ClaimRequest {
-                task_id: id,
-                ..req.clone()
-            };
-            let claim = self.claim(owner, &one)?;
-            if matches!(claim, Claim::Taken { .. }) {
-                return Ok(Some((id.clone(), claim)));
-            }
-        }
-        Ok(None)
+        claim_in_order(self, owner, task_ids, req)
     }
+}
+
+/// [`LeaseBackend::claim_first`] one [`LeaseBackend::claim`] at a time, in order.
+pub(crate) fn claim_in_order<B: LeaseBackend + ?Sized>(
+    backend: &B,
+    owner: &Owner,
+    task_ids: &[String],
+    req: &ClaimRequest<'_>,
+) -> Result<Option<(String, Claim)>, StoreError> {
+    for id in task_ids {
+        let one = ClaimRequest {
+            task_id: id,
+            ..req.clone()
+        };
+        let claim = backend.claim(owner, &one)?;
+        if matches!(claim, Claim::Taken { .. }) {
+            return Ok(Some((id.clone(), claim)));
+        }
+    }
+    Ok(None)
 }

@@ -1,18 +1,65 @@
-//! Lease semantics on a real SQLite store: exclusivity, eligibility in the claim's transaction,
-//! expiry and takeover, a dead owner detected at once, heartbeats, fencing and release.
+//! Lease semantics on a real store, each test run on SQLite and on PostgreSQL (`on_sqlite::*`,
+//! `on_postgres::*`): exclusivity, eligibility in the claim's transaction, expiry and takeover, a
+//! dead owner detected at once, heartbeats, fencing and release.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::sqlite::SqliteLeases;
 use super::*;
+use crate::engine::store::testdb::TestDb;
 use crate::engine::store::{DecisionSource, Labels, Store, TaskRecord};
 
 const BUSY: Duration = Duration::from_secs(10);
 
-fn store_with(dir: &Path, ids: &[&str]) -> std::path::PathBuf {
-    let path = dir.join("leases.db");
+/// Where a test's store lives: a temporary directory, or a database of its own.
+enum Fx {
+    Sqlite(tempfile::TempDir),
+    Pg(TestDb),
+}
+
+impl Fx {
+    fn path(&self) -> PathBuf {
+        match self {
+            Fx::Sqlite(dir) => dir.path().join("leases.db"),
+            Fx::Pg(db) => db.path(),
+        }
+    }
+}
+
+macro_rules! on_both {
+    ($($name:ident),* $(,)?) => {
+        mod on_sqlite {
+            $(#[test]
+            fn $name() {
+                super::$name(super::Fx::Sqlite(tempfile::tempdir().unwrap()))
+            })*
+        }
+        mod on_postgres {
+            $(#[test]
+            fn $name() {
+                if let Some(db) = crate::engine::store::testdb::TestDb::create(stringify!($name)) {
+                    super::$name(super::Fx::Pg(db))
+                }
+            })*
+        }
+    };
+}
+
+on_both!(
+    a_leased_task_cannot_be_claimed_by_another_owner_until_released,
+    eligibility_is_checked_in_the_claim_transaction,
+    an_expired_lease_is_taken_over_and_its_old_owner_is_fenced_out,
+    a_dead_owner_on_this_host_is_detected_at_once,
+    heartbeats_renew_held_leases_and_release_happens_on_drop,
+    racing_threads_claim_each_task_exactly_once,
+    claim_first_skips_held_and_ineligible_tasks,
+    racing_claim_first_takes_each_task_exactly_once,
+);
+
+fn store_with(fx: &Fx, ids: &[&str]) -> PathBuf {
+    let path = fx.path();
     let mut store = Store::open(&path, BUSY).unwrap();
     store
         .write(|tx| {
@@ -65,10 +112,8 @@ fn wait_for(what: &str, mut cond: impl FnMut() -> bool) {
     }
 }
 
-#[test]
-fn a_leased_task_cannot_be_claimed_by_another_owner_until_released() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = store_with(dir.path(), &["t1"]);
+fn a_leased_task_cannot_be_claimed_by_another_owner_until_released(fx: Fx) {
+    let path = store_with(&fx, &["t1"]);
     let a = keeper(&path, Owner::current(), 60_000, 10_000);
     let b = keeper(&path, Owner::current(), 60_000, 10_000);
     assert_eq!(
@@ -100,10 +145,8 @@ fn a_leased_task_cannot_be_claimed_by_another_owner_until_released() {
     ));
 }
 
-#[test]
-fn eligibility_is_checked_in_the_claim_transaction() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = store_with(dir.path(), &["t1", "t2"]);
+fn eligibility_is_checked_in_the_claim_transaction(fx: Fx) {
+    let path = store_with(&fx, &["t1", "t2"]);
     let k = keeper(&path, Owner::current(), 60_000, 10_000);
     let mark = k.decision_mark().unwrap();
     let mut store = Store::open(&path, BUSY).unwrap();
@@ -139,10 +182,8 @@ fn eligibility_is_checked_in_the_claim_transaction() {
     );
 }
 
-#[test]
-fn an_expired_lease_is_taken_over_and_its_old_owner_is_fenced_out() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = store_with(dir.path(), &["t1"]);
+fn an_expired_lease_is_taken_over_and_its_old_owner_is_fenced_out(fx: Fx) {
+    let path = store_with(&fx, &["t1"]);
     // The foreign owner never renews (its heartbeat is far slower than its ttl).
     let old = keeper(&path, foreign("old"), 300, 3_600_000);
     let new = keeper(&path, Owner::current(), 60_000, 10_000);
@@ -194,10 +235,8 @@ fn an_expired_lease_is_taken_over_and_its_old_owner_is_fenced_out() {
     store.write(|tx| new.fence(tx, "t1")).unwrap();
 }
 
-#[test]
-fn a_dead_owner_on_this_host_is_detected_at_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = store_with(dir.path(), &["t1"]);
+fn a_dead_owner_on_this_host_is_detected_at_once(fx: Fx) {
+    let path = store_with(&fx, &["t1"]);
     let mut child = std::process::Command::new("true").spawn().unwrap();
     let dead_pid = child.id();
     child.wait().unwrap();
@@ -227,10 +266,8 @@ fn a_dead_owner_on_this_host_is_detected_at_once() {
     }
 }
 
-#[test]
-fn heartbeats_renew_held_leases_and_release_happens_on_drop() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = store_with(dir.path(), &["t1"]);
+fn heartbeats_renew_held_leases_and_release_happens_on_drop(fx: Fx) {
+    let path = store_with(&fx, &["t1"]);
     let k = keeper(&path, Owner::current(), 400, 50);
     assert!(matches!(
         k.claim("t1", "verify", None, None).unwrap(),
@@ -259,12 +296,10 @@ fn heartbeats_renew_held_leases_and_release_happens_on_drop() {
     assert!(sqlite::list(store.conn()).unwrap().is_empty());
 }
 
-#[test]
-fn racing_threads_claim_each_task_exactly_once() {
-    let dir = tempfile::tempdir().unwrap();
+fn racing_threads_claim_each_task_exactly_once(fx: Fx) {
     let ids: Vec<String> = (0..40).map(|i| format!("t{i:02}")).collect();
     let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
-    let path = store_with(dir.path(), &refs);
+    let path = store_with(&fx, &refs);
     let keepers: Vec<Arc<LeaseKeeper>> = (0..4)
         .map(|_| Arc::new(keeper(&path, Owner::current(), 60_000, 10_000)))
         .collect();
@@ -290,10 +325,8 @@ fn racing_threads_claim_each_task_exactly_once() {
     assert_eq!(all, ids, "every task claimed exactly once: {won:?}");
 }
 
-#[test]
-fn claim_first_skips_held_and_ineligible_tasks() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = store_with(dir.path(), &["a", "b", "c"]);
+fn claim_first_skips_held_and_ineligible_tasks(fx: Fx) {
+    let path = store_with(&fx, &["a", "b", "c"]);
     let other = keeper(&path, Owner::current(), 60_000, 10_000);
     assert!(matches!(
         other.claim("a", "loop", None, None).unwrap(),
@@ -331,4 +364,55 @@ fn claim_first_skips_held_and_ineligible_tasks() {
     // Now every candidate is refused.
     let third = Owner::current();
     assert_eq!(backend.claim_first(&third, &ids, &req).unwrap(), None);
+}
+
+fn racing_claim_first_takes_each_task_exactly_once(fx: Fx) {
+    let ids: Vec<String> = (0..60).map(|i| format!("q{i:02}")).collect();
+    let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let path = store_with(&fx, &refs);
+    let pending = [TupleStatus::Pending];
+    // Four workers drain one queue with claim_first until nothing is left for them.
+    let won: Vec<Vec<String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                let (ids, path, pending) = (&ids, &path, &pending);
+                s.spawn(move || {
+                    let backend = SqliteLeases::open(path, BUSY).unwrap();
+                    let me = Owner::current();
+                    let req = ClaimRequest {
+                        task_id: "",
+                        stage: "loop",
+                        statuses: Some(pending),
+                        unchanged_since: None,
+                        ttl: Duration::from_secs(60),
+                    };
+                    let mut mine = Vec::new();
+                    while let Some((id, claim)) = backend.claim_first(&me, ids, &req).unwrap() {
+                        assert_eq!(claim, Claim::Taken { took_over: None });
+                        // Done with it: a decision makes it ineligible, then the lease goes.
+                        let mut store = Store::open(path, BUSY).unwrap();
+                        store
+                            .write(|tx| {
+                                tx.record_decision(
+                                    &id,
+                                    TupleStatus::LoopAccepted,
+                                    "w",
+                                    DecisionSource::Policy,
+                                    "",
+                                    None,
+                                )
+                            })
+                            .unwrap();
+                        assert!(backend.release(&me, &id).unwrap());
+                        mine.push(id);
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut all: Vec<String> = won.concat();
+    all.sort();
+    assert_eq!(all, ids, "every task claimed exactly once: {won:?}");
 }

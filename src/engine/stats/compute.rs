@@ -5,6 +5,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use super::text::{apps_mentioned, first_verb, percentile, short_app, word_count};
 use super::{Costs, DomainRow, Lengths, ModelCost, Population, Share, Stats, Yield};
 use crate::engine::config::StatsConfig;
+use crate::engine::store::db::{Conn, Row};
 use crate::engine::store::{Store, StoreError, TupleStatus};
 use crate::engine::taskgen::targets::{category_of, evaluate, Tally};
 use crate::engine::taskgen::CoverageTargets;
@@ -35,10 +36,8 @@ fn none(v: Option<&str>) -> &str {
 }
 
 /// A nullable text column borrowed from the row (no copy).
-fn text<'a>(r: &'a rusqlite::Row<'_>, i: usize) -> Result<Option<&'a str>, StoreError> {
-    r.get_ref(i)?
-        .as_str_or_null()
-        .map_err(|e| StoreError::Invalid(format!("stats column {i}: {e}")))
+fn text<'a>(r: &Row<'a>, i: usize) -> Result<Option<&'a str>, StoreError> {
+    r.text(i)
 }
 
 fn pct(n: usize, of: usize) -> f64 {
@@ -89,7 +88,7 @@ pub fn compute_with(
     let synthetic_tasks: usize = conn.query_row(
         "SELECT COUNT(*) FROM tasks WHERE origin LIKE 'synthetic:%'",
         [],
-        |r| r.get::<_, i64>(0),
+        |r| r.get::<i64>(0),
     )? as usize;
     let population = match population {
         Population::Auto if yield_per_stage.final_tuples > 0 => Population::Final,
@@ -118,19 +117,16 @@ pub fn compute_with(
         None
     } else {
         let mut st = conn.prepare("SELECT task_id FROM tuples WHERE status = 'final'")?;
-        let ids = st.query_map([], |r| r.get::<_, String>(0))?;
-        Some(ids.collect::<rusqlite::Result<_>>()?)
+        let ids = st.query_map([], |r| r.get::<String>(0))?;
+        Some(ids.collect::<Result<_, StoreError>>()?)
     };
-    let mut stmt = conn.prepare(
-        "SELECT t.instruction, t.domain, t.difficulty, t.scenario, t.task_type, t.apps, t.task_id, \
-         json_extract(s.original_json, '$.category') \
-         FROM tasks t LEFT JOIN task_sources s ON s.task_id = t.task_id",
-    )?;
-    let mut rows = stmt.query([])?;
-    while let Some(r) = rows.next()? {
+    let sql = "SELECT t.instruction, t.domain, t.difficulty, t.scenario, t.task_type, t.apps, \
+         t.task_id, json_extract(s.original_json, '$.category') \
+         FROM tasks t LEFT JOIN task_sources s ON s.task_id = t.task_id";
+    conn.for_each(sql, [], |r| {
         if let Some(finals) = &finals {
             if !finals.contains(text(r, 6)?.unwrap_or("")) {
-                continue;
+                return Ok(());
             }
         }
         let instruction = text(r, 0)?.unwrap_or("");
@@ -171,7 +167,7 @@ pub fn compute_with(
             Vec::new()
         };
         let declared_cross = text(r, 4)? == Some("cross_app");
-        let category = r.get_ref(7)?.as_str_or_null().ok().flatten();
+        let category = text(r, 7)?;
         let category = category_of(
             category.filter(|c| !c.is_empty()),
             text(r, 3)?.filter(|s| !s.is_empty() && category.is_none()),
@@ -208,7 +204,8 @@ pub fn compute_with(
                 }
             }
         }
-    }
+        Ok(())
+    })?;
     let n = totals.total;
     let mut domain_difficulty: Vec<DomainRow> = domains.into_values().collect();
     domain_difficulty.sort_by(|a, b| b.total.cmp(&a.total).then_with(|| a.domain.cmp(&b.domain)));
@@ -254,13 +251,13 @@ const IMPORTED: &str =
     "SELECT r.task_id, MAX(r.round_no) AS n FROM rounds r WHERE r.source = 'import' GROUP BY r.task_id";
 
 /// A histogram `1`, `2`, ... `max` of the per-task round counts `per_task` selects.
-fn rounds(conn: &rusqlite::Connection, per_task: &str) -> Result<Vec<Share>, StoreError> {
+fn rounds(conn: &Conn, per_task: &str) -> Result<Vec<Share>, StoreError> {
     let mut st = conn.prepare(&format!(
         "SELECT n, COUNT(*) FROM ({per_task}) GROUP BY n ORDER BY n"
     ))?;
     let rows: Vec<(i64, i64)> = st
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<Result<_, StoreError>>()?;
     let total: i64 = rows.iter().map(|r| r.1).sum();
     let max = rows.last().map_or(0, |r| r.0);
     Ok((1..=max)
@@ -309,12 +306,9 @@ fn length_stats(mut lengths: Vec<usize>) -> Lengths {
     }
 }
 
-fn stage_yield(
-    by_status: &HashMap<String, usize>,
-    conn: &rusqlite::Connection,
-) -> Result<Yield, StoreError> {
+fn stage_yield(by_status: &HashMap<String, usize>, conn: &Conn) -> Result<Yield, StoreError> {
     let human = |sql: &str| -> Result<usize, StoreError> {
-        Ok(conn.query_row(sql, [], |r| r.get::<_, i64>(0))? as usize)
+        Ok(conn.query_row(sql, [], |r| r.get::<i64>(0))? as usize)
     };
     let human_decisions = human("SELECT COUNT(*) FROM decisions WHERE source = 'human'")?;
     let human_undos =
@@ -371,11 +365,7 @@ fn costs(store: &Store, cfg: &StatsConfig, finals: usize) -> Result<Costs, Store
         "SELECT model, SUM(input_tokens), SUM(output_tokens) FROM usage GROUP BY model ORDER BY model",
     )?;
     let rows = stmt.query_map([], |r| {
-        Ok((
-            r.get::<_, String>(0)?,
-            r.get::<_, i64>(1)?,
-            r.get::<_, i64>(2)?,
-        ))
+        Ok((r.get::<String>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)?))
     })?;
     let mut models = Vec::new();
     for row in rows {

@@ -1,6 +1,6 @@
 //! Content-addressed script texts: `blobs(sha256, size, content)`.
 
-use rusqlite::{params, Connection, OptionalExtension};
+use super::db::{params, Conn, OptionalExt};
 use sha2::{Digest, Sha256};
 
 use super::{Result, Store, Tx};
@@ -16,7 +16,7 @@ impl Tx<'_> {
         let sha = sha256_hex(text);
         self.tx
             .prepare_cached(
-                "INSERT OR IGNORE INTO blobs (sha256, size, content) VALUES (?1, ?2, ?3)",
+                "INSERT INTO blobs (sha256, size, content) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
             )?
             .execute(params![sha, text.len() as i64, text])?;
         Ok(sha)
@@ -30,9 +30,8 @@ impl Store {
     }
 }
 
-pub(super) fn get_blob(conn: &Connection, sha: &str) -> Result<Option<String>> {
-    Ok(conn
-        .prepare_cached("SELECT content FROM blobs WHERE sha256 = ?1")?
+pub(super) fn get_blob(conn: &Conn, sha: &str) -> Result<Option<String>> {
+    conn.prepare_cached("SELECT content FROM blobs WHERE sha256 = ?1")?
         .query_row(params![sha], |r| r.get(0))
-        .optional()?)
+        .optional()
 }

@@ -4,7 +4,7 @@
 //! `tuples.status` column caches it and is updated in the same transaction. An undo is a
 //! compensating decision that moves the status back and names the decision it undoes.
 
-use rusqlite::{params, Connection, OptionalExtension};
+use super::db::{params, Conn, OptionalExt, Row};
 
 use super::{
     now, Decision, DecisionSource, Result, Rollout, Store, StoreError, TupleStatus, Tx, Vote,
@@ -13,7 +13,7 @@ use super::{
 const DECISION_COLUMNS: &str =
     "id, task_id, actor, source, before, after, reason, created_at, compensates";
 
-fn decision_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Decision> {
+fn decision_from_row(r: &Row<'_>) -> Result<Decision> {
     Ok(Decision {
         id: r.get(0)?,
         task_id: r.get(1)?,
@@ -101,10 +101,9 @@ impl Tx<'_> {
             .optional()?
             .ok_or_else(|| StoreError::UnknownTask(task_id.to_string()))?;
         let time = at.map(str::to_string).unwrap_or_else(now);
-        self.tx.prepare_cached("INSERT INTO decisions (task_id, actor, source, before, after, reason, created_at, compensates) \
-             VALUES (?1,?2,?3,?4,?5,?6,?7,?8)")?.execute(params![task_id, actor, source.as_str(), before, after, reason, time, compensates],
+        let id: i64 = self.tx.prepare_cached("INSERT INTO decisions (task_id, actor, source, before, after, reason, created_at, compensates) \
+             VALUES (?1,?2,?3,?4,?5,?6,?7,?8) RETURNING id")?.query_row(params![task_id, actor, source.as_str(), before, after, reason, time, compensates], |r| r.get(0),
         )?;
-        let id = self.tx.last_insert_rowid();
         self.tx
             .prepare_cached("UPDATE tuples SET status = ?2, updated_at = ?3 WHERE task_id = ?1")?
             .execute(params![task_id, after, time])?;
@@ -139,8 +138,8 @@ impl Tx<'_> {
                 vote.critic, vote.task_id
             ))
         })?;
-        self.tx.prepare_cached("INSERT INTO votes (task_id, critic, model, verdict, severity, confidence, pool_fit, \
-             vote_json, created_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)")?.execute(params![
+        let id: i64 = self.tx.prepare_cached("INSERT INTO votes (task_id, critic, model, verdict, severity, confidence, pool_fit, \
+             vote_json, created_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9) RETURNING id")?.query_row(params![
                 vote.task_id,
                 vote.critic,
                 vote.model,
@@ -150,9 +149,8 @@ impl Tx<'_> {
                 field("training_pool_fit"),
                 serde_json::to_string(&vote.vote)?,
                 vote.created_at.clone().unwrap_or_else(now)
-            ],
+            ], |r| r.get(0),
         )?;
-        let id = self.tx.last_insert_rowid();
         let payload = serde_json::json!({"id": id, "critic": vote.critic, "verdict": verdict});
         self.append_event("vote.recorded", Some(&vote.task_id), &payload)?;
         Ok(id)
@@ -160,8 +158,8 @@ impl Tx<'_> {
 
     /// Appends one teacher rollout.
     pub fn record_rollout(&self, r: &Rollout) -> Result<i64> {
-        self.tx.prepare_cached("INSERT INTO rollouts (task_id, model, trial, reward, judge_verdict, failure, detail_json, \
-             created_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)")?.execute(params![
+        let id: i64 = self.tx.prepare_cached("INSERT INTO rollouts (task_id, model, trial, reward, judge_verdict, failure, detail_json, \
+             created_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8) RETURNING id")?.query_row(params![
                 r.task_id,
                 r.model,
                 r.trial,
@@ -170,9 +168,8 @@ impl Tx<'_> {
                 r.failure,
                 serde_json::to_string(&r.detail)?,
                 r.created_at.clone().unwrap_or_else(now)
-            ],
+            ], |r| r.get(0),
         )?;
-        let id = self.tx.last_insert_rowid();
         let payload =
             serde_json::json!({"id": id, "model": r.model, "trial": r.trial, "reward": r.reward});
         self.append_event("rollout.recorded", Some(&r.task_id), &payload)?;
@@ -187,7 +184,7 @@ impl Store {
             "SELECT {DECISION_COLUMNS} FROM decisions WHERE task_id = ?1 ORDER BY id"
         ))?;
         let rows = stmt.query_map(params![task_id], decision_from_row)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        rows.collect::<Result<_>>()
     }
 
     /// The effective status derived from the decision log alone (`pending` without decisions).
@@ -230,7 +227,7 @@ impl Store {
                     r.get(5)?,
                 ))
             })?
-            .collect::<rusqlite::Result<_>>()?;
+            .collect::<Result<_>>()?;
         rows.into_iter()
             .map(|(mut r, d)| {
                 r.detail = serde_json::from_str(&d)?;
@@ -240,7 +237,7 @@ impl Store {
     }
 }
 
-fn load_votes(conn: &Connection, task_id: &str) -> Result<Vec<Vote>> {
+fn load_votes(conn: &Conn, task_id: &str) -> Result<Vec<Vote>> {
     let mut stmt = conn.prepare_cached(
         "SELECT critic, model, vote_json, created_at FROM votes WHERE task_id = ?1 ORDER BY id",
     )?;
@@ -248,7 +245,7 @@ fn load_votes(conn: &Connection, task_id: &str) -> Result<Vec<Vote>> {
         .query_map(params![task_id], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<Result<_>>()?;
     rows.into_iter()
         .map(|(critic, model, json, at)| {
             Ok(Vote {

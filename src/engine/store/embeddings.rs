@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use rusqlite::params;
+use super::db::{params, OptionalExt};
 
 use super::{now, Result, Store, StoreError, Tx};
 
@@ -30,10 +30,10 @@ impl Store {
         )?;
         let mut out = HashMap::new();
         for sha in shas {
-            let mut rows = stmt.query(params![model, sha])?;
-            if let Some(r) = rows.next()? {
-                let dim: i64 = r.get(0)?;
-                let blob: Vec<u8> = r.get(1)?;
+            let found: Option<(i64, Vec<u8>)> = stmt
+                .query_row(params![model, sha], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?;
+            if let Some((dim, blob)) = found {
                 out.insert(sha.clone(), from_blob(sha, dim, &blob)?);
             }
         }
@@ -46,16 +46,16 @@ impl Store {
             .conn
             .prepare_cached("SELECT task_id, instruction FROM tasks ORDER BY task_id")?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        rows.collect::<Result<_>>()
     }
 
     /// Number of vectors cached for `model`.
     pub fn embedding_count(&self, model: &str) -> Result<i64> {
-        Ok(self.conn.query_row(
+        self.conn.query_row(
             "SELECT COUNT(*) FROM embeddings WHERE model = ?1",
             params![model],
             |r| r.get(0),
-        )?)
+        )
     }
 }
 
@@ -64,8 +64,8 @@ impl Tx<'_> {
     pub fn put_embeddings(&self, model: &str, items: &[(String, Vec<f32>)]) -> Result<()> {
         let at = now();
         let mut stmt = self.tx.prepare_cached(
-            "INSERT OR IGNORE INTO embeddings (model, text_sha256, dim, vector, created_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5)",
+            "INSERT INTO embeddings (model, text_sha256, dim, vector, created_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
         )?;
         for (sha, v) in items {
             stmt.execute(params![model, sha, v.len() as i64, to_blob(v), at])?;

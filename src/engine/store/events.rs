@@ -4,7 +4,7 @@
 //! exists exactly when the change does. A face in another process follows a run by polling
 //! [`Store::events_after`] with the last `seq` it has seen.
 
-use rusqlite::params;
+use super::db::params;
 use serde::Serialize;
 
 use super::{now, Result, Store, Tx};
@@ -32,17 +32,18 @@ impl Tx<'_> {
         task_id: Option<&str>,
         payload: &serde_json::Value,
     ) -> Result<i64> {
+        // On PostgreSQL the seq must be taken under the store-wide write lock, so that events
+        // commit in seq order (a follower reading `seq > last` never skips one).
+        self.tx.write_lock()?;
         self.tx
             .prepare_cached(
-                "INSERT INTO events (time, kind, task_id, payload) VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO events (time, kind, task_id, payload) VALUES (?1, ?2, ?3, ?4) \
+                 RETURNING seq",
             )?
-            .execute(params![
-                now(),
-                kind,
-                task_id,
-                serde_json::to_string(payload)?
-            ])?;
-        Ok(self.tx.last_insert_rowid())
+            .query_row(
+                params![now(), kind, task_id, serde_json::to_string(payload)?],
+                |r| r.get(0),
+            )
     }
 }
 
@@ -65,7 +66,7 @@ impl Store {
                     r.get(4)?,
                 ))
             })?
-            .collect::<rusqlite::Result<_>>()?;
+            .collect::<Result<_>>()?;
         rows.into_iter()
             .map(|(mut e, p)| {
                 e.payload = serde_json::from_str(&p)?;
@@ -76,8 +77,7 @@ impl Store {
 
     /// The highest `seq` so far (0 when empty).
     pub fn last_event_seq(&self) -> Result<i64> {
-        Ok(self
-            .conn
-            .query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| r.get(0))?)
+        self.conn
+            .query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| r.get(0))
     }
 }

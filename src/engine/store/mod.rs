@@ -1,5 +1,7 @@
-//! The task store: one SQLite file (bundled SQLite, WAL mode, foreign keys on) holding every task,
-//! tuple, round, vote, decision, rollout and event with full provenance.
+//! The task store: one SQLite file (bundled SQLite, WAL mode, foreign keys on) or one PostgreSQL
+//! database (a `postgres://` URL as the store path) holding every task, tuple, round, vote,
+//! decision, rollout and event with full provenance. Both backends share the SQL ([`db`]) and the
+//! schema semantics (`migrations/` and its PostgreSQL mirror `migrations/pg/`).
 //!
 //! Reading is done through [`Store`]; every change goes through [`Store::write`], which runs a
 //! closure inside one immediate (write-locked) transaction: either everything the closure wrote is
@@ -9,9 +11,13 @@
 //! else with [`Tx::append_event`]. So a face following the event log never sees an event for a
 //! change that was not committed, nor misses one that was.
 //!
-//! One writer and several reader processes can use the store at once (WAL + busy timeout).
+//! One writer and several reader processes can use a SQLite store at once (WAL + busy timeout); on
+//! PostgreSQL any number of processes on any hosts can, writers taking a store-wide advisory lock
+//! per write transaction (the same order as SQLite's write lock).
 
 mod blobs;
+pub mod copy;
+pub mod db;
 mod decisions;
 mod embeddings;
 mod events;
@@ -23,11 +29,14 @@ mod screens;
 mod states;
 mod steps;
 mod tasks;
+pub mod testdb;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+use rusqlite::{Connection, OpenFlags};
+
+use db::Conn;
 
 pub use blobs::sha256_hex;
 pub use events::Event;
@@ -44,6 +53,20 @@ pub enum StoreError {
     /// SQLite reported an error.
     #[error("store database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL reported an error.
+    #[error("store database error (PostgreSQL): {0}")]
+    Postgres(#[from] postgres::Error),
+    /// PostgreSQL refused to prepare a statement.
+    #[error("store database error (PostgreSQL) in `{sql}`: {cause}")]
+    Statement {
+        /// The statement (SQLite dialect, cut to 200 characters).
+        sql: String,
+        /// The server's error.
+        cause: postgres::Error,
+    },
+    /// A query expected to return a row returned none.
+    #[error("store query returned no row")]
+    NoRow,
     /// A JSON column could not be (de)serialised.
     #[error("store JSON error: {0}")]
     Json(#[from] serde_json::Error),
@@ -63,16 +86,16 @@ pub enum StoreError {
     Migration {
         /// Version the failed migration was producing.
         target: i64,
-        /// The SQLite error.
-        cause: rusqlite::Error,
+        /// The database's error.
+        cause: String,
     },
-    /// The file could not be opened.
-    #[error("cannot open store {path}: {cause}")]
+    /// The file could not be opened (or the PostgreSQL server reached).
+    #[error("cannot open store {}: {cause}", db::redact(path))]
     Open {
-        /// The store path.
+        /// The store path (or URL).
         path: PathBuf,
-        /// The SQLite error.
-        cause: rusqlite::Error,
+        /// The database's error.
+        cause: String,
     },
     /// A referenced task does not exist.
     #[error("no task `{0}` in the store")]
@@ -96,7 +119,7 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
 /// An open task store.
 pub struct Store {
-    conn: Connection,
+    conn: Conn,
     path: PathBuf,
     upgraded_from: i64,
     screens: ScreenshotDir,
@@ -104,23 +127,27 @@ pub struct Store {
 
 /// A write transaction handed to the closure of [`Store::write`].
 pub struct Tx<'a> {
-    tx: rusqlite::Transaction<'a>,
+    tx: &'a Conn,
     screens: &'a ScreenshotDir,
 }
 
 impl Store {
     /// Opens (creating if needed) the store at `path`, applying pending migrations.
     /// `busy_timeout` is how long to wait for another process's write lock.
+    /// A `postgres://` (or `postgresql://`) URL as `path` opens that PostgreSQL database instead.
     pub fn open(path: &Path, busy_timeout: Duration) -> Result<Self> {
-        let open_err = |cause| StoreError::Open {
+        if db::is_url(path) {
+            return Self::open_pg(path, false);
+        }
+        let open_err = |cause: rusqlite::Error| StoreError::Open {
             path: path.to_path_buf(),
-            cause,
+            cause: cause.to_string(),
         };
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX
             | OpenFlags::SQLITE_OPEN_URI;
-        let mut conn = Connection::open_with_flags(path, flags).map_err(open_err)?;
+        let conn = Connection::open_with_flags(path, flags).map_err(open_err)?;
         conn.busy_timeout(busy_timeout).map_err(open_err)?;
         // journal_mode returns a row; synchronous=NORMAL is durable-enough and crash-safe in WAL.
         let mode: String = conn
@@ -139,6 +166,7 @@ impl Store {
         .map_err(open_err)?;
         // Every write statement is cached: bulk imports re-use their prepared statements.
         conn.set_prepared_statement_cache_capacity(64);
+        let mut conn = Conn::Sqlite(conn);
         let upgraded_from = schema::migrate(&mut conn)?;
         Ok(Self {
             conn,
@@ -152,9 +180,12 @@ impl Store {
     /// Nothing is created or migrated; a store at another schema version than this binary's is
     /// refused with the reason (a newer one as [`StoreError::TooNew`]).
     pub fn open_readonly(path: &Path, busy_timeout: Duration) -> Result<Self> {
-        let open_err = |cause| StoreError::Open {
+        if db::is_url(path) {
+            return Self::open_pg(path, true);
+        }
+        let open_err = |cause: rusqlite::Error| StoreError::Open {
             path: path.to_path_buf(),
-            cause,
+            cause: cause.to_string(),
         };
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
             | OpenFlags::SQLITE_OPEN_NO_MUTEX
@@ -163,6 +194,7 @@ impl Store {
         conn.busy_timeout(busy_timeout).map_err(open_err)?;
         conn.execute_batch("PRAGMA mmap_size = 268435456;")
             .map_err(open_err)?;
+        let conn = Conn::Sqlite(conn);
         let found = schema::version(&conn)?;
         if found > SCHEMA_VERSION {
             return Err(StoreError::TooNew {
@@ -185,7 +217,50 @@ impl Store {
         })
     }
 
-    /// The file this store lives in.
+    /// Opens the PostgreSQL store at `url` (migrating it unless `readonly`, which refuses a store
+    /// at another schema version, as for SQLite). Screenshots go to `$TUPLEWRIGHT_SCREENS`, else
+    /// `tuplewright.screens/` in the working directory (a shared file system for several hosts).
+    fn open_pg(url: &Path, readonly: bool) -> Result<Self> {
+        let open_err = |cause: String| StoreError::Open {
+            path: url.to_path_buf(),
+            cause,
+        };
+        let text = url.to_str().ok_or_else(|| open_err("not UTF-8".into()))?;
+        let pg = db::PgConn::connect(text).map_err(|e| open_err(pg_cause(&e)))?;
+        let mut conn = Conn::Pg(Box::new(pg));
+        if readonly {
+            conn.execute_batch("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")?;
+        }
+        let upgraded_from = if readonly {
+            let found = schema::version(&conn)?;
+            if found != SCHEMA_VERSION {
+                return Err(StoreError::Invalid(format!(
+                    "{} has schema version {found}, this tuplewright's is {SCHEMA_VERSION}; \
+                     open it once without --readonly to create or upgrade it",
+                    db::redact(url)
+                )));
+            }
+            found
+        } else {
+            schema::migrate(&mut conn)?
+        };
+        let screens = std::env::var_os("TUPLEWRIGHT_SCREENS")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("tuplewright.screens"));
+        Ok(Self {
+            conn,
+            path: url.to_path_buf(),
+            upgraded_from,
+            screens: ScreenshotDir::at(screens),
+        })
+    }
+
+    /// Which backend this store is on.
+    pub fn backend(&self) -> db::Backend {
+        self.conn.backend()
+    }
+
+    /// The file this store lives in (or its PostgreSQL URL; show it with [`db::redact`]).
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -205,30 +280,49 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(StoreError::from)?;
+        self.write_with(true, f)
+    }
+
+    /// [`Self::write`] without PostgreSQL's store-wide write lock when `serialize` is false: for
+    /// the lease backend, whose transactions lock only the rows they touch (and take the write
+    /// lock themselves before appending an event).
+    pub fn write_with<T, E>(
+        &mut self,
+        serialize: bool,
+        f: impl FnOnce(&Tx<'_>) -> Result<T, E>,
+    ) -> Result<T, E>
+    where
+        E: From<StoreError>,
+    {
+        let guard = self.conn.begin(serialize)?;
         let tx = Tx {
-            tx,
+            tx: &self.conn,
             screens: &self.screens,
         };
         let out = f(&tx)?;
-        tx.tx.commit().map_err(StoreError::from)?;
+        guard.commit()?;
         Ok(out)
     }
 
     /// `PRAGMA integrity_check` and `foreign_key_check`; returns the problems found (empty = ok).
+    /// On PostgreSQL, whose constraints are always enforced, it checks that the schema is current.
     pub fn check_integrity(&self) -> Result<Vec<String>> {
         let mut problems = Vec::new();
-        let mut stmt = self.conn.prepare("PRAGMA integrity_check")?;
+        let Some(conn) = self.conn.sqlite() else {
+            let v = schema::version(&self.conn)?;
+            if v != SCHEMA_VERSION {
+                problems.push(format!("schema version {v}, expected {SCHEMA_VERSION}"));
+            }
+            return Ok(problems);
+        };
+        let mut stmt = conn.prepare("PRAGMA integrity_check")?;
         for row in stmt.query_map([], |r| r.get::<_, String>(0))? {
             let row = row?;
             if row != "ok" {
                 problems.push(row);
             }
         }
-        let mut stmt = self.conn.prepare("PRAGMA foreign_key_check")?;
+        let mut stmt = conn.prepare("PRAGMA foreign_key_check")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let table: String = r.get(0)?;
@@ -238,7 +332,7 @@ impl Store {
     }
 
     /// The underlying connection, for read-only queries by engine modules (stats, export).
-    pub fn conn(&self) -> &Connection {
+    pub fn conn(&self) -> &Conn {
         &self.conn
     }
 }
@@ -250,28 +344,35 @@ impl Tx<'_> {
     where
         E: From<StoreError>,
     {
-        self.tx
-            .execute_batch("SAVEPOINT tw_item")
-            .map_err(StoreError::from)?;
+        self.tx.execute_batch("SAVEPOINT tw_item")?;
         match f(self) {
             Ok(v) => {
-                self.tx
-                    .execute_batch("RELEASE tw_item")
-                    .map_err(StoreError::from)?;
+                self.tx.execute_batch("RELEASE tw_item")?;
                 Ok(v)
             }
             Err(e) => {
                 self.tx
-                    .execute_batch("ROLLBACK TO tw_item; RELEASE tw_item")
-                    .map_err(StoreError::from)?;
+                    .execute_batch("ROLLBACK TO tw_item; RELEASE tw_item")?;
                 Err(e)
             }
         }
     }
 
     /// The underlying transaction, for engine modules that need a custom statement.
-    pub fn conn(&self) -> &Connection {
-        &self.tx
+    pub fn conn(&self) -> &Conn {
+        self.tx
+    }
+}
+
+/// A PostgreSQL connection error with the server's own message (the driver's `Display` of a
+/// server error is only "db error").
+fn pg_cause(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!("{e}: {}", db.message()),
+        None => match std::error::Error::source(e) {
+            Some(s) => format!("{e}: {s}"),
+            None => e.to_string(),
+        },
     }
 }
 

@@ -1,6 +1,6 @@
 //! Adversarial rounds: scripts (by sha256), run results, reward runs, scan findings, REVIEW.md, usage.
 
-use rusqlite::{params, Connection};
+use super::db::{params, Conn};
 
 use super::blobs::get_blob;
 use super::{
@@ -21,7 +21,7 @@ impl Tx<'_> {
             None => self.tx.query_row(
                 "SELECT COALESCE(MAX(round_no), 0) + 1 FROM rounds WHERE task_id = ?1",
                 params![round.task_id],
-                |r| r.get::<_, i64>(0),
+                |r| r.get::<i64>(0),
             )?,
         };
         let sha = |text: &Option<String>| text.as_deref().map(|t| self.put_blob(t)).transpose();
@@ -30,9 +30,9 @@ impl Tx<'_> {
             sha(&round.scripts.golden)?,
             sha(&round.scripts.reward)?,
         );
-        self.tx.prepare_cached("INSERT INTO rounds (task_id, round_no, verdict, source, setup_sha, golden_sha, reward_sha, \
+        let round_id: i64 = self.tx.prepare_cached("INSERT INTO rounds (task_id, round_no, verdict, source, setup_sha, golden_sha, reward_sha, \
              review_md, scan_findings, generator_model, discriminator_model, started_at, finished_at) \
-             VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")?.execute(params![
+             VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13) RETURNING id")?.query_row(params![
                 round.task_id,
                 round_no,
                 round.verdict,
@@ -46,9 +46,8 @@ impl Tx<'_> {
                 round.discriminator_model,
                 round.started_at,
                 round.finished_at
-            ],
+            ], |r| r.get(0),
         )?;
-        let round_id = self.tx.last_insert_rowid();
         for run in &round.script_runs {
             self.tx.prepare_cached("INSERT INTO script_runs (round_id, script, exit_code, stdout, stderr, duration_ms, failure) \
                  VALUES (?1,?2,?3,?4,?5,?6,?7)")?.execute(params![round_id, run.script, run.exit_code, run.stdout, run.stderr, run.duration_ms, run.failure],
@@ -93,7 +92,7 @@ impl Tx<'_> {
 
     /// The rounds of a task as seen inside this transaction.
     pub fn rounds(&self, task_id: &str) -> Result<Vec<StoredRound>> {
-        load_rounds(&self.tx, task_id)
+        load_rounds(self.tx, task_id)
     }
 }
 
@@ -117,7 +116,7 @@ impl Store {
 
 type RoundRow = (i64, RoundRecord, [Option<String>; 3], String);
 
-fn load_rounds(conn: &Connection, task_id: &str) -> Result<Vec<StoredRound>> {
+fn load_rounds(conn: &Conn, task_id: &str) -> Result<Vec<StoredRound>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, round_no, verdict, source, setup_sha, golden_sha, reward_sha, review_md, \
          scan_findings, generator_model, discriminator_model, started_at, finished_at \
@@ -148,7 +147,7 @@ fn load_rounds(conn: &Connection, task_id: &str) -> Result<Vec<StoredRound>> {
                 r.get(8)?,
             ))
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<Result<_>>()?;
     let mut out = Vec::with_capacity(rows.len());
     for (id, mut round, shas, findings) in rows {
         round.scan_findings = serde_json::from_str(&findings)?;
@@ -177,7 +176,7 @@ fn load_rounds(conn: &Connection, task_id: &str) -> Result<Vec<StoredRound>> {
     Ok(out)
 }
 
-fn load_script_runs(conn: &Connection, round_id: i64) -> Result<Vec<ScriptRun>> {
+fn load_script_runs(conn: &Conn, round_id: i64) -> Result<Vec<ScriptRun>> {
     let mut stmt = conn.prepare_cached(
         "SELECT script, exit_code, stdout, stderr, duration_ms, failure FROM script_runs \
          WHERE round_id = ?1 ORDER BY id",
@@ -192,10 +191,10 @@ fn load_script_runs(conn: &Connection, round_id: i64) -> Result<Vec<ScriptRun>> 
             failure: r.get(5)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    rows.collect::<Result<_>>()
 }
 
-fn load_reward_runs(conn: &Connection, round_id: i64) -> Result<Vec<RewardRun>> {
+fn load_reward_runs(conn: &Conn, round_id: i64) -> Result<Vec<RewardRun>> {
     let mut stmt = conn.prepare_cached(
         "SELECT endpoint, reward, components, exit_code, stdout, stderr, duration_ms, failure \
          FROM reward_runs WHERE round_id = ?1 ORDER BY id",
@@ -214,7 +213,7 @@ fn load_reward_runs(conn: &Connection, round_id: i64) -> Result<Vec<RewardRun>> 
             };
             Ok((run, r.get(2)?))
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<Result<_>>()?;
     rows.into_iter()
         .map(|(mut run, comps)| {
             run.components = serde_json::from_str(&comps)?;
@@ -223,7 +222,7 @@ fn load_reward_runs(conn: &Connection, round_id: i64) -> Result<Vec<RewardRun>> 
         .collect()
 }
 
-fn load_usage(conn: &Connection, round_id: i64) -> Result<Vec<Usage>> {
+fn load_usage(conn: &Conn, round_id: i64) -> Result<Vec<Usage>> {
     let mut stmt = conn.prepare_cached(
         "SELECT stage, model, input_tokens, output_tokens FROM usage WHERE round_id = ?1 ORDER BY id",
     )?;
@@ -235,5 +234,5 @@ fn load_usage(conn: &Connection, round_id: i64) -> Result<Vec<Usage>> {
             output_tokens: r.get(3)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    rows.collect::<Result<_>>()
 }

@@ -2,7 +2,7 @@
 //! decision; its rounds are the `loop` rounds started after it and before the next one. A round
 //! of another source (`import`, `verify`, `synthetic`) is a run of its own.
 
-use rusqlite::params;
+use super::db::params;
 
 use super::{Result, Store};
 
@@ -16,13 +16,13 @@ impl Store {
         )?;
         let starts: Vec<String> = starts_stmt
             .query_map(params![task_id], |r| r.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
+            .collect::<Result<_>>()?;
         let mut rounds_stmt = self.conn.prepare_cached(
             "SELECT source, started_at FROM rounds WHERE task_id = ?1 ORDER BY round_no",
         )?;
         let rounds: Vec<(String, String)> = rounds_stmt
             .query_map(params![task_id], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<_>>()?;
+            .collect::<Result<_>>()?;
         Ok(number_runs(&starts, &rounds))
     }
 }

@@ -39,6 +39,11 @@ impl ScreenshotDir {
         }
     }
 
+    /// The directory `root` (a PostgreSQL store has no file to sit beside).
+    pub(super) fn at(root: PathBuf) -> Self {
+        ScreenshotDir { root }
+    }
+
     /// The directory itself (it may not exist yet).
     pub fn root(&self) -> &Path {
         &self.root

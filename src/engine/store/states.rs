@@ -2,7 +2,7 @@
 //! environment, per rollout trial its final state. The JSON text is content-addressed in `blobs`,
 //! so a state that recurs (the seed, an unchanged app) is stored once.
 
-use rusqlite::{params, Connection};
+use super::db::{params, Conn};
 
 use super::blobs::get_blob;
 use super::{Result, Store, StoreError, Tx};
@@ -170,7 +170,7 @@ impl Store {
         )?;
         let heads: Vec<(i64, String, i64)> = stmt
             .query_map(params![task_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-            .collect::<rusqlite::Result<_>>()?;
+            .collect::<Result<_>>()?;
         heads
             .into_iter()
             .map(|(rollout_id, model, trial)| {
@@ -191,13 +191,13 @@ impl Store {
     }
 }
 
-fn load(conn: &Connection, sql: &str, id: i64) -> Result<Vec<StoredState>> {
+fn load(conn: &Conn, sql: &str, id: i64) -> Result<Vec<StoredState>> {
     let mut stmt = conn.prepare_cached(sql)?;
     let rows: Vec<(String, String, String, String)> = stmt
         .query_map(params![id], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<Result<_>>()?;
     rows.into_iter()
         .map(|(endpoint, env, sha, volatile)| {
             let text = get_blob(conn, &sha)?

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use rusqlite::{params, OptionalExtension};
+use super::db::{params, OptionalExt};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -104,8 +104,8 @@ impl Tx<'_> {
         for (_, sha, png, (w, h)) in &new {
             self.tx
                 .prepare_cached(
-                    "INSERT OR IGNORE INTO screenshots (sha256, bytes, width, height) \
-                     VALUES (?1, ?2, ?3, ?4)",
+                    "INSERT INTO screenshots (sha256, bytes, width, height) \
+                     VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
                 )?
                 .execute(params![sha, png.len() as i64, w, h])?;
         }
@@ -149,7 +149,7 @@ impl Tx<'_> {
                  WHERE rollout_id = ?1 AND screenshot_sha IS NOT NULL",
             )?
             .query_map([id], |r| r.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
+            .collect::<Result<_>>()?;
         let steps = self
             .tx
             .execute("DELETE FROM trial_steps WHERE rollout_id = ?1", [id])?;
@@ -203,7 +203,7 @@ impl Store {
             let screenshot = match sha {
                 Some(sha256) => Some(ScreenshotRef {
                     sha256,
-                    bytes: r.get::<_, i64>(6)? as u64,
+                    bytes: r.get::<i64>(6)? as u64,
                     width: r.get(7)?,
                     height: r.get(8)?,
                 }),
@@ -213,12 +213,12 @@ impl Store {
                 StoredStep {
                     seq: r.get(0)?,
                     action: serde_json::Value::Null,
-                    at_ms: r.get::<_, i64>(2)? as u64,
-                    duration_ms: r.get::<_, i64>(3)? as u64,
+                    at_ms: r.get::<i64>(2)? as u64,
+                    duration_ms: r.get::<i64>(3)? as u64,
                     error: r.get(4)?,
                     screenshot,
                 },
-                r.get::<_, String>(1)?,
+                r.get::<String>(1)?,
             ))
         })?;
         rows.map(|row| {
@@ -235,7 +235,7 @@ impl Store {
             .conn
             .prepare_cached("SELECT id FROM rollouts WHERE task_id = ?1 ORDER BY id")?;
         let ids = stmt.query_map([task_id], |r| r.get(0))?;
-        Ok(ids.collect::<rusqlite::Result<_>>()?)
+        ids.collect::<Result<_>>()
     }
 
     /// The store's screenshot directory.

@@ -1,6 +1,6 @@
 //! Tasks and their tuple rows.
 
-use rusqlite::{params, OptionalExtension, Row};
+use super::db::{params, Conn, OptionalExt, Row};
 
 use super::{
     now, Labels, Result, Store, StoreError, StoredTask, TaskRecord, TupleStatus, Tx, Upsert,
@@ -14,7 +14,7 @@ const TASK_COLUMNS: &str = "t.task_id, t.instruction, t.context, t.platform, t.d
 const TASK_FROM: &str = "tasks t JOIN tuples u ON u.task_id = t.task_id \
      JOIN task_sources s ON s.task_id = t.task_id";
 
-fn task_from_row(r: &Row<'_>) -> rusqlite::Result<(StoredTask, String, String)> {
+fn task_from_row(r: &Row<'_>) -> Result<(StoredTask, String, String)> {
     let apps: String = r.get(5)?;
     let original: String = r.get(11)?;
     let task = TaskRecord {
@@ -56,7 +56,7 @@ impl Tx<'_> {
         let apps = serde_json::to_string(&task.labels.apps)?;
         let original = serde_json::to_string(&task.original_json)?;
         let l = &task.labels;
-        let existing = get_task(&self.tx, &task.task_id)?;
+        let existing = get_task(self.tx, &task.task_id)?;
         let time = now();
         let outcome = match existing {
             // `origin` is provenance only: the same content from another path is unchanged.
@@ -112,11 +112,11 @@ impl Tx<'_> {
 
     /// The task as seen inside this transaction.
     pub fn task(&self, task_id: &str) -> Result<Option<StoredTask>> {
-        get_task(&self.tx, task_id)
+        get_task(self.tx, task_id)
     }
 }
 
-fn get_task(conn: &rusqlite::Connection, task_id: &str) -> Result<Option<StoredTask>> {
+fn get_task(conn: &Conn, task_id: &str) -> Result<Option<StoredTask>> {
     let sql = format!("SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE t.task_id = ?1");
     conn.prepare_cached(&sql)?
         .query_row(params![task_id], task_from_row)
@@ -146,15 +146,17 @@ impl Store {
 
     /// Tasks matching `filter`, ordered by task id.
     pub fn list_tasks(&self, filter: &TaskFilter) -> Result<Vec<StoredTask>> {
+        // No limit as the largest one: SQLite's -1 is an error on PostgreSQL.
         let limit = if filter.limit == 0 {
-            -1
+            i64::MAX
         } else {
             filter.limit as i64
         };
         let sql = format!(
             "SELECT {TASK_COLUMNS} FROM {TASK_FROM} \
-             WHERE (?1 IS NULL OR u.status = ?1) AND (?2 IS NULL OR t.domain = ?2) \
-             AND (?3 IS NULL OR t.difficulty = ?3) ORDER BY t.task_id LIMIT ?4"
+             WHERE (CAST(?1 AS TEXT) IS NULL OR u.status = ?1) \
+             AND (CAST(?2 AS TEXT) IS NULL OR t.domain = ?2) \
+             AND (CAST(?3 AS TEXT) IS NULL OR t.difficulty = ?3) ORDER BY t.task_id LIMIT ?4"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(
@@ -174,6 +176,6 @@ impl Store {
             .conn
             .prepare("SELECT status, COUNT(*) FROM tuples GROUP BY status ORDER BY status")?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        rows.collect::<Result<_>>()
     }
 }
