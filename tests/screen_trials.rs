@@ -163,6 +163,30 @@ struct TryProcess {
 }
 
 impl TryProcess {
+    /// Tells the person is done (the `--until` file), then checks the try ended well: exit 0,
+    /// reward 1.0, one `human` trial in the store (opened read-only and returned).
+    fn finish(
+        &mut self,
+        lines: &mut impl Iterator<Item = std::io::Result<String>>,
+        store: &Path,
+        id: &str,
+    ) -> Store {
+        std::fs::write(&self.until, "").unwrap();
+        let result: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+        let status = self.child.wait().unwrap();
+        let mut err = String::new();
+        let mut stderr = self.child.stderr.take().unwrap();
+        std::io::Read::read_to_string(&mut stderr, &mut err).unwrap();
+        assert!(status.success(), "{result}\n{err}");
+        assert_eq!(result["reward"], 1.0, "{result}");
+        let s = Store::open_readonly(store, Duration::from_secs(5)).unwrap();
+        let rollouts = s.rollouts(id).unwrap();
+        assert_eq!(rollouts.len(), 1);
+        assert_eq!(rollouts[0].model, "human");
+        assert_eq!(rollouts[0].reward, Some(1.0));
+        s
+    }
+
     /// `tuplewright env try ID --json --until UNTIL` on `store`, stdout and stderr piped.
     fn spawn(store: &Path, id: &str, until: &Path) -> TryProcess {
         let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tuplewright"))
@@ -231,24 +255,7 @@ fn env_try_serves_the_desktop_over_loopback_vnc_and_records_the_persons_result()
     xdotool(&display, &["type", "--delay", "2", &text]);
     xdotool(&display, &["key", "Return"]);
     xdotool(&display, &["search", "--sync", "--name", "^person-done$"]);
-    std::fs::write(&until, "").unwrap();
-    let result: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
-    let status = child.child.wait().unwrap();
-    let mut err = String::new();
-    child
-        .child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    assert!(status.success(), "{result}\n{err}");
-    assert_eq!(result["reward"], 1.0, "{result}");
-    let s = Store::open_readonly(&store, Duration::from_secs(5)).unwrap();
-    let rollouts = s.rollouts(id).unwrap();
-    assert_eq!(rollouts.len(), 1);
-    assert_eq!(rollouts[0].model, "human");
-    assert_eq!(rollouts[0].reward, Some(1.0));
+    let s = child.finish(&mut lines, &store, id);
     let steps = s.trial_steps(s.rollout_ids(id).unwrap()[0]).unwrap();
     assert!(
         steps[0].screenshot.is_some(),
@@ -278,7 +285,7 @@ fn form_value(v: &str) -> String {
 
 #[test]
 fn env_try_serves_a_team_chat_task_on_its_agent_facing_url_and_scores_what_the_person_did() {
-    use std::io::{BufRead, Read};
+    use std::io::BufRead;
     let dir = tempfile::tempdir().unwrap();
     let id = "teamchat_topic_001";
     let store = store_of(dir.path(), "team-chat.json", id);
@@ -316,21 +323,5 @@ fn env_try_serves_a_team_chat_task_on_its_agent_facing_url_and_scores_what_the_p
         ),
     );
     assert!(status.contains(" 303 "), "{status}");
-    std::fs::write(&until, "").unwrap();
-    let result: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
-    let status = child.child.wait().unwrap();
-    let mut err = String::new();
-    child
-        .child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    assert!(status.success(), "{result}\n{err}");
-    assert_eq!(result["reward"], 1.0, "{result}");
-    let s = Store::open_readonly(&store, Duration::from_secs(5)).unwrap();
-    let rollouts = s.rollouts(id).unwrap();
-    assert_eq!(rollouts.len(), 1);
-    assert_eq!(rollouts[0].model, "human");
+    child.finish(&mut lines, &store, id);
 }
