@@ -55,18 +55,8 @@ fn many_tasks(dir: &Path, n: usize) -> PathBuf {
 
 /// A config with a private sandbox scratch directory and quick lease renewal.
 fn config(dir: &Path) -> PathBuf {
-    let scratch = dir.join("scratch");
-    std::fs::create_dir_all(&scratch).unwrap();
-    let cfg = dir.join("tw.toml");
-    std::fs::write(
-        &cfg,
-        format!(
-            "[sandbox]\nrun_dir_parent = {:?}\n[store]\nlease_ttl_ms = 5000\nlease_heartbeat_ms = 500\n",
-            scratch.to_str().unwrap()
-        ),
-    )
-    .unwrap();
-    cfg
+    let extra = "[store]\nlease_ttl_ms = 5000\nlease_heartbeat_ms = 500\n";
+    run_support::private_config(dir, extra).0
 }
 
 fn tw(cfg: &Path, store: &Path) -> Command {

@@ -12,21 +12,9 @@ use serde_json::Value;
 mod run_support;
 use run_support::{bin, open, run, task_file};
 
-/// A config whose sandbox scratch directories go to a private `scratch/` (so sweeping them is
-/// observable and never touches another test's).
+/// The private-scratch config (see [`run_support::private_config`]).
 fn private_config(dir: &Path) -> (PathBuf, PathBuf) {
-    let scratch = dir.join("scratch");
-    std::fs::create_dir_all(&scratch).unwrap();
-    let cfg = dir.join("tw.toml");
-    std::fs::write(
-        &cfg,
-        format!(
-            "[sandbox]\nrun_dir_parent = {:?}\n",
-            scratch.to_str().unwrap()
-        ),
-    )
-    .unwrap();
-    (cfg, scratch)
+    run_support::private_config(dir, "")
 }
 
 /// `run` with the private config.

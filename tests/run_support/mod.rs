@@ -42,3 +42,21 @@ pub fn run(db: &Path, tasks: &Path, extra: &[&str]) -> Command {
 pub fn open(db: &Path) -> Store {
     Store::open(db, Duration::from_secs(10)).unwrap()
 }
+
+/// Writes `dir/tw.toml` sending sandbox scratch directories to a private `dir/scratch/` (so
+/// sweeping them is observable and never touches another test's), plus `extra` TOML; returns
+/// the config and the scratch directory.
+pub fn private_config(dir: &Path, extra: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let scratch = dir.join("scratch");
+    std::fs::create_dir_all(&scratch).unwrap();
+    let cfg = dir.join("tw.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "[sandbox]\nrun_dir_parent = {:?}\n{extra}",
+            scratch.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    (cfg, scratch)
+}
