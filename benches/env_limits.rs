@@ -12,23 +12,26 @@
 //!    with fsync on (group commit; a write is acknowledged only once its journal record is
 //!    synced) and off (the same work without the sync: the CPU ceiling of this machine).
 //!    Reported: requests/s and the ratio to the Hub's 653 req/s, latency percentiles, writes
-//!    per journal sync, the largest batch, and how busy the committer thread was.
+//!    per journal sync, the largest batch, how busy the committer thread was, and the CPU per
+//!    request of the server and of the load generator (`env_load.rs`: its own thread, requests
+//!    built once, one write each; the same generator for every row).
 //! 3. `memory`: 10,000 sessions of a ~50 KB state written and read (`/go`) over HTTP, first with
 //!    a cache big enough for all of them (bytes held per session / its JSON size, from the
 //!    server's accounting and from RSS), then with the default 256 MiB budget (RSS bounded).
 //! 4. `connections`: 1,500 idle connections with a 1 s idle timeout and a cap of 1,000: the
 //!    surplus answered 503, the rest closed after the timeout.
 
-#[path = "../tests/common/http.rs"]
-mod http;
+#[path = "env_load.rs"]
+mod load;
 #[path = "env_support.rs"]
 mod support;
 
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use load::http;
 use serde_json::json;
 use support::{bench_app, ms, percentile, state_of_size};
 use tokio::io::AsyncReadExt;
@@ -102,47 +105,32 @@ fn sync() -> Duration {
     batch
 }
 
-async fn writes(label: &str, shared_session: bool, fsync: bool) {
+async fn writes(label: &str, shared_session: bool, fsync: bool, commit_delay_us: Option<u64>) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let h = server(dir.path(), |c| c.fsync = fsync).await;
+    let h = server(dir.path(), |c| {
+        c.fsync = fsync;
+        if let Some(d) = commit_delay_us {
+            c.commit_delay_us = d;
+        }
+    })
+    .await;
+    let label = match commit_delay_us {
+        Some(d) => format!("{label}, commit delay {d} us"),
+        None => label.to_string(),
+    };
     let addr = h.addr("ecommerce-admin").expect("addr");
     let store = h.store("ecommerce-admin").expect("store");
-    let body =
-        Arc::new(json!({"action": "set_current", "state": state_of_size(50 * 1024)}).to_string());
-    let stop = Arc::new(AtomicBool::new(false));
-    let mut tasks = Vec::new();
-    for w in 0..WRITERS {
-        let (stop, body) = (stop.clone(), body.clone());
-        let path = if shared_session {
-            "/post?sid=shared".to_string()
-        } else {
-            format!("/post?sid=w{w}")
-        };
-        tasks.push(tokio::spawn(async move {
-            let mut conn = http::Conn::connect(addr).await.expect("connect");
-            let mut lat = Vec::new();
-            while !stop.load(Ordering::Relaxed) {
-                let t = Instant::now();
-                let r = conn
-                    .send("POST", &path, &[], body.as_bytes())
-                    .await
-                    .expect("post");
-                assert_eq!(r.status, 200);
-                lat.push(t.elapsed());
-            }
-            lat
-        }));
-    }
-    let start = Instant::now();
-    tokio::time::sleep(RUN).await;
-    stop.store(true, Ordering::Relaxed);
-    let mut all = Vec::new();
-    for t in tasks {
-        all.extend(t.await.expect("writer"));
-    }
-    let secs = start.elapsed().as_secs_f64();
-    all.sort();
-    let rate = all.len() as f64 / secs;
+    let body = json!({"action": "set_current", "state": state_of_size(50 * 1024)}).to_string();
+    let requests = (0..WRITERS)
+        .map(|w| match shared_session {
+            true => load::request("/post?sid=shared", body.as_bytes()),
+            false => load::request(&format!("/post?sid=w{w}"), body.as_bytes()),
+        })
+        .collect();
+    let run = tokio::task::spawn_blocking(move || load::post_load(addr, requests, WRITERS, RUN))
+        .await
+        .expect("load");
+    let (rate, all, secs) = (run.rate(), &run.lat, run.secs);
     let j = store.journal_stats();
     let get = |c: &std::sync::atomic::AtomicU64| c.load(Ordering::Relaxed);
     let (records, batches) = (get(&j.records), get(&j.batches));
@@ -151,18 +139,22 @@ async fn writes(label: &str, shared_session: bool, fsync: bool) {
         "POST set_current 50KB x{WRITERS} ({label}), fsync {}: {rate:.0} req/s = {:.1}x the Hub \
          ({HUB_REQ_S}), {:.1}x before ({BEFORE_REQ_S}); latency p50 {} p99 {}; {records} writes \
          in {batches} journal syncs ({:.1} per sync, largest batch {}), {} session files \
-         written; committer busy {:.0}% syncing (mean {} per sync) + {:.0}% writing files",
+         written in {} flushes; committer busy {:.0}% syncing (mean {} per sync) + {:.0}% writing files, \
+         {:.0}% waiting for arriving writers\n  {}",
         if fsync { "on" } else { "off" },
         rate / HUB_REQ_S,
         rate / BEFORE_REQ_S,
-        ms(percentile(&all, 0.5)),
-        ms(percentile(&all, 0.99)),
+        ms(percentile(all, 0.5)),
+        ms(percentile(all, 0.99)),
         records as f64 / batches.max(1) as f64,
         get(&j.max_batch),
         get(&j.files_written),
+        get(&j.file_flushes),
         busy(get(&j.sync_nanos)),
         ms(Duration::from_nanos(get(&j.sync_nanos) / batches.max(1))),
         busy(get(&j.apply_nanos)),
+        busy(get(&j.delay_nanos)),
+        run.cpu_line(),
     );
     h.shutdown().await;
 }
@@ -312,9 +304,11 @@ fn main() {
     rt.block_on(async {
         if run("writes") {
             for fsync in [true, false] {
-                writes("16 sessions", false, fsync).await;
-                writes("one shared session", true, fsync).await;
+                writes("16 sessions", false, fsync, None).await;
+                writes("one shared session", true, fsync, None).await;
             }
+            // Group commit without arrival-side batching (a sync as soon as one record is in).
+            writes("16 sessions", false, true, Some(0)).await;
         }
         if run("connections") {
             connections().await;

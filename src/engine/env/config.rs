@@ -42,6 +42,15 @@ pub struct ServerConfig {
     /// Journal size at which the session files are synced and the journal emptied.
     /// Default 64 MiB.
     pub checkpoint_bytes: u64,
+    /// Longest time, in milliseconds, a session file lags behind its last acknowledged write
+    /// (the synced journal is the durable copy meanwhile, and reads use its pending record); a
+    /// busy session's file is written once per lag, not once per write. Default 500.
+    pub file_lag_ms: u64,
+    /// Longest time, in microseconds, the journal's committer waits before a sync for writers
+    /// that are still reading or preparing their request (arrival-side batching, like
+    /// PostgreSQL's `commit_delay` with `commit_siblings`): it waits only while such a writer
+    /// exists, so a lone writer is never delayed. 0 turns it off. Default 1000.
+    pub commit_delay_us: u64,
     /// Most open connections per app; beyond it a connection gets `503 too_many_connections`
     /// and is closed. Default 4096 (lowered to fit the process's open-file limit).
     pub max_connections: usize,
@@ -67,6 +76,8 @@ impl Default for ServerConfig {
             cache_bytes: 256 << 20,
             fsync: true,
             checkpoint_bytes: 64 << 20,
+            file_lag_ms: 500,
+            commit_delay_us: 1000,
             max_connections: 4096,
             header_timeout_ms: 10_000,
             idle_timeout_ms: 60_000,

@@ -197,6 +197,8 @@ pub async fn post(State(st): State<Arc<AppState>>, params: Params, req: Request)
     if role == Role::Reader {
         return Err(refuse(&st, role, &Method::POST, "/post", None));
     }
+    // While this write is read and prepared, a journal sync may wait for it (group commit).
+    let arrival = st.store.arrival();
     let body = read_body(req.into_body(), st.body_limit).await?;
     let parsed = PostBody::parse(&body).map_err(|e| match e {
         BodyError::Malformed(detail) => {
@@ -218,13 +220,21 @@ pub async fn post(State(st): State<Arc<AppState>>, params: Params, req: Request)
             Some(action.as_str()),
         ));
     }
-    let prepared = Prepared::from_raw(&st.app, action, parsed.state)?;
-    let store = st.store.clone();
-    let state_id = blocking({
-        let sid = sid.clone();
-        move || store.apply_prepared(&sid, prepared)
-    })
-    .await?;
+    let prepared = Prepared::from_raw(&st.app, action, parsed.state, &body)?;
+    drop(arrival);
+    // A cached session is written without a blocking thread (the sync is awaited); otherwise
+    // (a file to read, or a reset's file deletions) on the blocking pool.
+    let state_id = match st.store.apply_cached(&sid, prepared).await {
+        Ok(written) => written?,
+        Err(prepared) => {
+            let store = st.store.clone();
+            blocking({
+                let sid = sid.clone();
+                move || store.apply_prepared(&sid, prepared)
+            })
+            .await?
+        }
+    };
     Ok(axum::Json(
         json!({"success": true, "sid": sid, "action": action.as_str(), "state_id": state_id}),
     )
@@ -238,7 +248,10 @@ const DRAIN_CAP: usize = 64 * 1024 * 1024;
 async fn read_body(body: Body, limit: usize) -> Result<Bytes, ApiError> {
     use http_body_util::BodyExt;
     let mut body = body;
-    let mut buf = Vec::new();
+    // The exact size when the client sent a Content-Length: one allocation, no spare capacity
+    // (a `set_current` snapshot may keep this buffer, see `post_body::compact_in`).
+    let hint = http_body::Body::size_hint(&body).lower();
+    let mut buf = Vec::with_capacity((hint as usize).min(limit));
     let mut total = 0usize;
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(|e| {

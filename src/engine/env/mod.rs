@@ -19,6 +19,7 @@ pub mod diff;
 pub mod files;
 pub mod handlers;
 pub mod journal;
+mod json_scan;
 pub mod mask;
 pub mod merge;
 pub mod post_body;
@@ -32,6 +33,8 @@ pub mod uploads;
 mod limits_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod write_tests;
 
 pub use apps::{App, AppRegistry};
 pub use config::ServerConfig;

@@ -10,7 +10,6 @@ use std::str::FromStr;
 
 use axum::body::Bytes;
 use serde::Deserialize;
-use serde_json::value::RawValue;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -147,14 +146,17 @@ impl Prepared {
     /// [`Prepared::new`] from the state's JSON text as a client sent it: `set_current` keeps
     /// the text (without its whitespace) instead of parsing it into a tree and writing it back;
     /// the other actions parse it.
+    /// `state` is a member of `body`; when it is already compact the snapshot shares `body`'s
+    /// buffer (see [`post_body::compact_in`]).
     pub fn from_raw(
         app: &App,
         action: Action,
-        state: Option<&RawValue>,
+        state: Option<post_body::RawState>,
+        body: &Bytes,
     ) -> Result<Prepared, EnvError> {
         match (action, state) {
-            (Action::SetCurrent, Some(raw)) if raw.get().starts_with('{') => {
-                let json = Bytes::from(post_body::compact(raw));
+            (Action::SetCurrent, Some(raw)) if raw.text.starts_with('{') => {
+                let json = post_body::compact_in(body, raw);
                 let id = state_id(&json);
                 Ok(Prepared(Change::SetCurrent(
                     State { json, seed: false },
@@ -162,7 +164,7 @@ impl Prepared {
                 )))
             }
             (Action::Reset, _) => Ok(Prepared(Change::Reset)),
-            (_, Some(raw)) if !raw.get().starts_with('{') => {
+            (_, Some(raw)) if !raw.text.starts_with('{') => {
                 Err(EnvError::StateNotObject(post_body::raw_type(raw)))
             }
             (_, raw) => Prepared::new(app, action, raw.map(post_body::value_of).transpose()?),

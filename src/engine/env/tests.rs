@@ -40,6 +40,7 @@ fn ttl_gc_collects_untouched_sessions_only() {
     std::fs::create_dir_all(store.uploads_dir("old")).unwrap();
     std::fs::write(store.uploads_dir("old").join("f.txt"), "x").unwrap();
     // Age "old" on disk, and drop it from memory so only the disk time counts.
+    store.flush_files().unwrap();
     let old_file = store.root().join("sessions/old.json");
     let past = SystemTime::now() - Duration::from_secs(3600);
     std::fs::File::options()
@@ -65,6 +66,58 @@ fn ttl_gc_collects_untouched_sessions_only() {
         .unwrap();
     store.snapshot("fresh").unwrap();
     assert_eq!(store.gc(SystemTime::now()).unwrap().alive, 1);
+}
+
+/// A session evicted from memory before the journal wrote its file is read back from the
+/// journal's pending record, never from the stale (or missing) file; a delete is at once.
+#[test]
+fn an_evicted_session_whose_file_lags_reads_back_its_last_acknowledged_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let reg = AppRegistry::builtin().unwrap();
+    let cfg = ServerConfig {
+        cache_capacity: 1,
+        fsync: true,
+        file_lag_ms: 3_600_000,
+        ..config(dir.path())
+    };
+    let store = SessionStore::open(reg.get("mail").unwrap(), &cfg).unwrap();
+    let file = store.root().join("sessions/lag.json");
+    store
+        .apply("lag", Action::SetCurrent, Some(json!({"v": 1})))
+        .unwrap();
+    store.flush_files().unwrap();
+    store
+        .apply("lag", Action::SetCurrent, Some(json!({"v": 2})))
+        .unwrap();
+    // Evict it: the cache holds one session.
+    store
+        .apply("other", Action::SetCurrent, Some(json!({"o": 1})))
+        .unwrap();
+    let on_disk: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(on_disk["current"]["v"], json!(1), "the file lags");
+    let snap = store.snapshot("lag").unwrap();
+    assert_eq!(snap.current.value().unwrap()["v"], json!(2));
+    assert_eq!(
+        store
+            .journal_stats()
+            .files_written
+            .load(std::sync::atomic::Ordering::Relaxed),
+        1
+    );
+    assert!(store.delete("lag").unwrap());
+    assert!(!file.exists());
+    store
+        .apply("other", Action::SetCurrent, Some(json!({"o": 2})))
+        .unwrap();
+    assert!(!store.snapshot("lag").unwrap().has_custom_state);
+    // A restart replays the log: both sessions as acknowledged.
+    drop(store);
+    let store = SessionStore::open(reg.get("mail").unwrap(), &cfg).unwrap();
+    assert_eq!(
+        store.snapshot("other").unwrap().current.value().unwrap()["o"],
+        json!(2)
+    );
+    assert!(!store.snapshot("lag").unwrap().has_custom_state);
 }
 
 #[test]
@@ -93,6 +146,7 @@ fn ten_thousand_sessions_keep_memory_bounded() {
             json!({"n": i})
         );
     }
+    store.flush_files().unwrap();
     assert_eq!(
         std::fs::read_dir(store.root().join("sessions"))
             .unwrap()

@@ -9,6 +9,8 @@ use crate::engine::env::{validate_sid, EnvError};
 impl SessionStore {
     /// Deletes sessions untouched for longer than the TTL (as of `now`).
     pub fn gc(&self, now: SystemTime) -> Result<GcReport, EnvError> {
+        // Every acknowledged session has its file before the directory is listed.
+        self.flush_files()?;
         let dir = self.root.join("sessions");
         let mut report = GcReport::default();
         let entries =

@@ -2,9 +2,10 @@
 //!
 //! Layout under `<state_dir>/<app>/`: `sessions/<sid>.json` (atomic: written to `tmp/` then
 //! renamed), `journal.log` (group commit, see [`super::journal`]), `uploads/<sid>/<stored
-//! name>`. A write is acknowledged once its journal record is synced and its session file is
-//! up to date; the file's modification time is the last access (refreshed at most every
-//! [`TOUCH_EVERY`] on reads), so the TTL survives restarts.
+//! name>`. A write is acknowledged once its journal record is synced; its session file follows
+//! within `file_lag_ms` (a session without a cached copy is read from the journal's
+//! pending record until then). The file's modification time is the last access (refreshed at
+//! most every [`TOUCH_EVERY`] on reads), so the TTL survives restarts.
 //!
 //! Memory is bounded in bytes (`cache_bytes`) as well as in sessions (`cache_capacity`): the
 //! store accounts every buffer a cached session holds (its snapshot texts, the `/go` parts, the
@@ -34,6 +35,7 @@ pub const TOUCH_EVERY: Duration = Duration::from_secs(30);
 
 mod budget;
 mod gc;
+mod write;
 
 pub use budget::CacheStats;
 
@@ -116,7 +118,13 @@ impl SessionStore {
             let dir = root.join(sub);
             std::fs::create_dir_all(&dir).map_err(|e| EnvError::io("create directory", &dir, e))?;
         }
-        let journal = Journal::open(&root, cfg.fsync, cfg.checkpoint_bytes)?;
+        let journal = Journal::open(
+            &root,
+            cfg.fsync,
+            cfg.checkpoint_bytes,
+            Duration::from_millis(cfg.file_lag_ms),
+        )?;
+        journal.set_commit_delay(Duration::from_micros(cfg.commit_delay_us));
         Ok(SessionStore {
             app,
             root,
@@ -170,8 +178,20 @@ impl SessionStore {
             return Ok(());
         }
         let path = self.session_path(sid);
-        match std::fs::read(&path) {
-            Ok(bytes) => {
+        // An acknowledged write whose file the journal has not written yet comes first.
+        let bytes = match self.journal.latest(sid) {
+            Some(bytes) => Some((bytes, Some(SystemTime::now()))),
+            None => match std::fs::read(&path) {
+                Ok(bytes) => {
+                    let touched = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
+                    Some((Arc::new(bytes), touched))
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                Err(e) => return Err(EnvError::io("read session", &path, e)),
+            },
+        };
+        match bytes {
+            Some((bytes, touched)) => {
                 let file: SessionFile =
                     serde_json::from_slice(&bytes).map_err(|e| EnvError::CorruptSession {
                         path: path.clone(),
@@ -179,13 +199,12 @@ impl SessionStore {
                     })?;
                 slot.snap = Some(Snapshot::from_file(&self.app, file));
                 slot.on_disk = true;
-                slot.last_touch = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
+                slot.last_touch = touched;
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            None => {
                 slot.snap = Some(Snapshot::defaults(&self.app));
                 slot.on_disk = false;
             }
-            Err(e) => return Err(EnvError::io("read session", &path, e)),
         }
         self.reaccount(slot);
         Ok(())
@@ -265,76 +284,6 @@ impl SessionStore {
             (_, Err(e)) => Err(e),
             (None, Ok(_)) => Err(EnvError::Journal("the update did not run".into())),
         }
-    }
-
-    fn write(
-        &self,
-        sid: &str,
-        reset: bool,
-        f: impl FnOnce(&mut Snapshot, &App) -> Result<(), EnvError>,
-    ) -> Result<String, EnvError> {
-        validate_sid(sid)?;
-        let slot_arc = self.slot(sid);
-        let (seq, snap, ack) = {
-            let mut slot = lock(&slot_arc);
-            self.load(sid, &mut slot)?;
-            let mut snap = match (&slot.head, &slot.snap) {
-                (Some((_, head)), _) => head.clone(),
-                (None, Some(snap)) => snap.clone(),
-                (None, None) => Snapshot::defaults(&self.app),
-            };
-            f(&mut snap, &self.app)?;
-            self.admit(sid, snap.held_bytes() + SLOT_OVERHEAD)?;
-            if reset {
-                let dir = self.uploads_dir(sid);
-                match std::fs::remove_dir_all(&dir) {
-                    Ok(()) => {}
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                    Err(e) => return Err(EnvError::io("delete uploads", &dir, e)),
-                }
-            }
-            let ack = self
-                .journal
-                .submit(sid, Op::Put(snap.file_bytes(&self.app)))?;
-            slot.next_seq += 1;
-            let seq = slot.next_seq;
-            slot.head = Some((seq, snap.clone()));
-            self.reaccount(&mut slot);
-            (seq, snap, ack)
-        };
-        let result = journal::wait(ack);
-        let mut slot = lock(&slot_arc);
-        if slot.head.as_ref().is_some_and(|(s, _)| *s == seq) {
-            slot.head = None;
-        }
-        match result {
-            Ok(()) if seq > slot.seq => {
-                slot.snap = Some(snap.clone());
-                slot.seq = seq;
-                slot.on_disk = true;
-                slot.go_parts = None;
-                slot.go_gzip = None;
-                let now = SystemTime::now();
-                slot.last_access = Some(now);
-                slot.last_touch = Some(now);
-            }
-            Ok(()) => {}
-            Err(e) => {
-                // Not durable: forget what is in memory; the file holds the last acknowledged
-                // state.
-                slot.head = None;
-                slot.snap = None;
-                slot.go_parts = None;
-                slot.go_gzip = None;
-                self.reaccount(&mut slot);
-                return Err(e);
-            }
-        }
-        self.reaccount(&mut slot);
-        drop(slot);
-        drop(slot_arc);
-        self.make_room(0);
-        Ok(snap.state_id)
     }
 
     /// The session's snapshots (defaults for a session never written).
@@ -449,7 +398,7 @@ impl SessionStore {
     }
 
     fn remove_files(&self, sid: &str) -> Result<bool, EnvError> {
-        let existed = self.session_path(sid).exists();
+        let existed = self.journal.latest(sid).is_some() || self.session_path(sid).exists();
         self.journal.commit(sid, Op::Delete)?;
         let dir = self.uploads_dir(sid);
         match std::fs::remove_dir_all(&dir) {
@@ -457,6 +406,19 @@ impl SessionStore {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(existed),
             Err(e) => Err(EnvError::io("delete uploads", &dir, e)),
         }
+    }
+
+    /// Brings every session file up to date with the acknowledged writes (they lag behind the
+    /// synced journal by at most `file_lag_ms`; tools and tests that read the files
+    /// directly call this first).
+    pub fn flush_files(&self) -> Result<(), EnvError> {
+        self.journal.flush()
+    }
+
+    /// Announces a writer that will submit a write soon, so that a journal sync may wait
+    /// for it (see [`journal::Arrival`]); `POST /post` holds it while it reads and prepares.
+    pub fn arrival(&self) -> journal::Arrival {
+        self.journal.arrival()
     }
 
     /// The group-commit journal's counters.
