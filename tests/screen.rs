@@ -272,3 +272,33 @@ fn the_sweep_kills_what_a_dead_owner_left_and_spares_live_owners() {
     kids[1].kill().unwrap();
     kids[1].wait().unwrap();
 }
+
+#[test]
+fn the_sweep_of_a_dead_screen_spares_a_live_server_that_took_its_display_number() {
+    // An Xvfb started with -displayfd writes no lock file, so a live server that took the number
+    // of a dead screen was only told apart by its socket: the sweep removed that socket, and the
+    // next client (openbox through bwrap, in CI) found no /tmp/.X11-unix/X<n>.
+    let mut s = screen(320, 200);
+    let n: u32 = s.display_name()[1..].parse().unwrap();
+    let socket = format!("/tmp/.X11-unix/X{n}");
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    let dead_pid = gone.id();
+    gone.wait().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let stale = tmp
+        .path()
+        .join(format!("tuplewright-screen-{dead_pid}-old"));
+    std::fs::create_dir(&stale).unwrap();
+    std::fs::write(stale.join("display"), format!("{n}\n")).unwrap();
+    assert_eq!(sweep_stale_screens(tmp.path()), 1);
+    assert!(!stale.exists(), "the dead screen's marker is swept");
+    assert!(
+        std::path::Path::new(&socket).exists(),
+        "the live server's socket {socket} survives the sweep"
+    );
+    std::os::unix::net::UnixStream::connect(&socket).expect("the live server still answers");
+    assert!(matches!(
+        s.act(&A::Screenshot),
+        Ok(ActionOutcome::Screenshot(_))
+    ));
+}

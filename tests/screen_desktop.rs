@@ -45,6 +45,24 @@ fn desktop(cfg: &ScreenConfig, home: &Path) -> Result<Screen, ScreenError> {
     Ok(s)
 }
 
+/// Clicks the middle of the desktop's terminal, types `command` and presses Return.
+fn run_in_terminal(s: &mut Screen, command: &str) {
+    let (x, y, w, h) = DesktopLayout::for_size(1280, 800).terminal;
+    s.act(&A::LeftClick {
+        x: x + w / 2,
+        y: y + h / 2,
+    })
+    .unwrap();
+    s.act(&A::Type {
+        text: command.into(),
+    })
+    .unwrap();
+    s.act(&A::Key {
+        key: "Return".into(),
+    })
+    .unwrap();
+}
+
 #[test]
 fn the_files_desktop_shows_the_home_and_its_terminal_writes_there() {
     let (_dir, home) = home();
@@ -79,20 +97,10 @@ fn the_files_desktop_shows_the_home_and_its_terminal_writes_there() {
             .any(|w| w.class == "Pcmanfm" && w.title.contains("user")),
         "{list:?}"
     );
-    let (x, y, w, h) = layout.terminal;
-    s.act(&A::LeftClick {
-        x: x + w / 2,
-        y: y + h / 2,
-    })
-    .unwrap();
-    s.act(&A::Type {
-        text: "echo \"$HOME $(id -u)\" > /home/user/Desktop/from-terminal.txt".into(),
-    })
-    .unwrap();
-    s.act(&A::Key {
-        key: "Return".into(),
-    })
-    .unwrap();
+    run_in_terminal(
+        &mut s,
+        "echo \"$HOME $(id -u)\" > /home/user/Desktop/from-terminal.txt",
+    );
     let out = home.join("Desktop/from-terminal.txt");
     assert!(
         eventually(30, || std::fs::read_to_string(&out)
@@ -125,4 +133,46 @@ fn a_desktop_program_that_cannot_run_is_a_typed_infrastructure_failure() {
         Err(e) => panic!("expected AppDied, got {e}"),
         Ok(_) => panic!("a desktop without its file manager must not come up"),
     }
+}
+
+#[test]
+fn a_command_typed_in_the_desktops_terminal_runs_under_the_desktop_limits() {
+    let (_dir, home) = home();
+    let mut cfg = ScreenConfig::default();
+    cfg.desktop.limits.file_size_bytes = 1 << 20;
+    cfg.desktop.limits.open_files = 200;
+    let mut s = desktop(&cfg, &home).expect("the desktop comes up");
+    // A 4 MiB write stops at the 1 MiB file-size limit; the limits are read from the kernel.
+    run_in_terminal(
+        &mut s,
+        "head -c 4194304 /dev/zero > ~/big.bin; cat /proc/self/limits > ~/limits.txt",
+    );
+    let limits = home.join("limits.txt");
+    assert!(
+        eventually(30, || std::fs::read_to_string(&limits)
+            .is_ok_and(|t| t.contains("Max open files"))),
+        "the terminal's command ran"
+    );
+    let text = std::fs::read_to_string(&limits).unwrap();
+    let row = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(name))
+            .map(|l| {
+                l.split_whitespace()
+                    .skip(name.split(' ').count())
+                    .take(2)
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(row("Max file size"), ["1048576", "1048576"], "{text}");
+    assert_eq!(row("Max open files"), ["200", "200"], "{text}");
+    assert_eq!(row("Max core file size"), ["0", "0"], "{text}");
+    assert_eq!(row("Max data size"), ["4294967296", "4294967296"], "{text}");
+    assert_eq!(row("Max cpu time"), ["3600", "3601"], "{text}");
+    assert_eq!(
+        std::fs::metadata(home.join("big.bin")).unwrap().len(),
+        1 << 20,
+        "the write stopped at the limit"
+    );
 }

@@ -325,3 +325,96 @@ fn env_try_serves_a_team_chat_task_on_its_agent_facing_url_and_scores_what_the_p
     assert!(status.contains(" 303 "), "{status}");
     child.finish(&mut lines, &store, id);
 }
+
+/// A headless `rollout --policy ui-oracle` in another process, followed from this one the way
+/// the workbench's store worker follows the log: every step reaches the store as it happens
+/// (`rollout.step`, its screenshot file written first), before the trial's record, numbered as
+/// the stored steps; the workbench's live trial gathers them and closes on the record.
+#[test]
+fn a_headless_ui_oracle_rollout_is_followed_live_step_by_step_from_another_process() {
+    use tuplewright::engine::rollout::live_steps::{LiveStep, STEP_EVENT};
+    use tuplewright::tui::data::DataUpdate;
+    use tuplewright::tui::filmstrip_data::{load_frame, FrameRequest, LIVE};
+    use tuplewright::tui::rollouts_data::Screenshot;
+
+    let dir = tempfile::tempdir().unwrap();
+    let id = "files_tidy_001";
+    let store = store_with(dir.path(), id);
+    let s = Store::open_readonly(&store, Duration::from_secs(5)).unwrap();
+    let mut seq = s.last_event_seq().unwrap();
+    let path = store.clone();
+    let run = std::thread::spawn(move || tw(&path, &["rollout", "--policy", "ui-oracle"]));
+    let mut m = tuplewright::tui::model::Model::new(Default::default(), false);
+    let mut events = Vec::new();
+    let deadline = std::time::Instant::now() + Duration::from_secs(600);
+    loop {
+        let finished = run.is_finished();
+        let (update, next) = tuplewright::tui::worker::poll_events(&s, seq);
+        seq = next;
+        if let Some(DataUpdate::Events(batch)) = update {
+            events.extend(batch.iter().cloned());
+            m.update(tuplewright::tui::model::Msg::Data(DataUpdate::Events(
+                batch,
+            )));
+        }
+        if events.iter().any(|e| e.kind == "rollout.recorded") || finished {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "no record in 600 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (code, out, err) = run.join().unwrap();
+    assert_eq!(code, 0, "{out}\n{err}");
+    let at = |kind: &str| {
+        events
+            .iter()
+            .filter(|e| e.kind == kind)
+            .map(|e| e.seq)
+            .collect::<Vec<_>>()
+    };
+    let recorded = at("rollout.recorded");
+    assert_eq!(recorded.len(), 1, "{events:?}");
+    let steps: Vec<(i64, LiveStep)> = events
+        .iter()
+        .filter(|e| e.kind == STEP_EVENT)
+        .map(|e| (e.seq, serde_json::from_value(e.payload.clone()).unwrap()))
+        .collect();
+    let kinds: Vec<&str> = steps
+        .iter()
+        .map(|(_, s)| s.action["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["left_click", "type", "key"], "{events:?}");
+    assert!(
+        steps.iter().all(|(e, _)| *e < recorded[0]),
+        "every step is in the store before the trial's record"
+    );
+    // Numbered as the stored steps, with the same screenshots.
+    let rid = s.rollout_ids(id).unwrap()[0];
+    let stored = s.trial_steps(rid).unwrap();
+    for ((_, live), st) in steps.iter().zip(&stored) {
+        assert_eq!(live.seq, st.seq);
+        assert_eq!(live.action, st.action);
+        assert_eq!(
+            live.screenshot.as_deref(),
+            st.screenshot.as_ref().map(|r| r.sha256.as_str())
+        );
+    }
+    // The live frame loads from the screenshot directory, the click drawn on it.
+    let (eseq, first) = &steps[0];
+    let frame = load_frame(
+        &s,
+        &FrameRequest {
+            key: (LIVE, *eseq),
+            sha: first.screenshot.clone().unwrap(),
+            action: first.action.clone(),
+        },
+    );
+    assert!(matches!(frame.shot, Screenshot::Image(..)) && frame.marked);
+    let live = m
+        .rollouts
+        .live
+        .as_ref()
+        .expect("the workbench followed the trial");
+    assert_eq!((live.policy.as_str(), live.steps.len()), ("ui-oracle", 3));
+    assert_eq!(live.recorded, Some((rid, Some(1.0))));
+}

@@ -56,3 +56,32 @@ pub fn store_of(dir: &Path, file: &str, id: &str) -> PathBuf {
     assert_eq!(code, 0, "the loop accepts {id}: {err}");
     store
 }
+
+/// Whether record `rec` holds `want` in `field` (`field+`: holds every listed item).
+pub fn holds(rec: &Value, field: &str, want: &Value) -> bool {
+    match field.strip_suffix('+') {
+        Some(name) => {
+            let wanted = want
+                .as_array()
+                .cloned()
+                .unwrap_or_else(|| vec![want.clone()]);
+            wanted
+                .iter()
+                .all(|w| rec[name].as_array().is_some_and(|a| a.contains(w)))
+        }
+        None => rec.get(field).unwrap_or(&Value::Null) == want,
+    }
+}
+
+/// The brief a planner sees for shipped task `t` of `app`.
+pub fn brief_of(app: &str, t: &Value) -> tuplewright::engine::agents::TaskBrief {
+    tuplewright::engine::agents::TaskBrief {
+        task_id: t["task_id"].as_str().unwrap_or_default().into(),
+        instruction: String::new(),
+        context: String::new(),
+        difficulty: String::new(),
+        apps: vec![app.into()],
+        skills: Vec::new(),
+        structured: t.clone(),
+    }
+}

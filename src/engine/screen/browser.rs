@@ -30,6 +30,37 @@ pub fn chromium_command(
     profile: &std::path::Path,
     (width, height): (u32, u32),
 ) -> Command {
+    let mut cmd = quiet_chromium(cfg, spec, profile);
+    cmd.args(["--kiosk", "--window-position=0,0"])
+        // With no window manager Chromium shrinks a window of the display's size by one pixel
+        // each way (leaving a black line); one pixel more fills the display exactly.
+        .arg(format!("--window-size={},{}", width + 1, height + 1));
+    cmd
+}
+
+/// Chromium as one app window among others on a combined screen: app mode (no tabs or address
+/// bar, the window manager's title bar shows the page title), window class `class` (what the
+/// window manager's placement rule and the taskbar know it by), client area `area`.
+pub fn chromium_window_command(
+    cfg: &ScreenConfig,
+    spec: &BrowserSpec,
+    profile: &std::path::Path,
+    (x, y, w, h): super::Area,
+    class: &str,
+) -> Command {
+    let mut cmd = quiet_chromium(cfg, spec, profile);
+    // `--test-type` drops the "unsupported command-line flag: --no-sandbox" bar a window shows
+    // (kiosk mode shows none).
+    cmd.arg("--test-type")
+        .arg(format!("--class={class}"))
+        .arg(format!("--window-position={x},{y}"))
+        .arg(format!("--window-size={w},{h}"));
+    cmd
+}
+
+/// The flags every screen's Chromium gets: quiet start, fixed rendering, the origin lock, the
+/// profile, app mode on `spec.url`.
+fn quiet_chromium(cfg: &ScreenConfig, spec: &BrowserSpec, profile: &std::path::Path) -> Command {
     let mut cmd = Command::new(&cfg.chromium);
     cmd.args([
         "--no-sandbox",
@@ -53,14 +84,9 @@ pub fn chromium_command(
         "--disable-session-crashed-bubble",
         "--hide-scrollbars",
         "--lang=en-US",
-        "--kiosk",
-        "--window-position=0,0",
         "--proxy-server=127.0.0.1:9",
     ])
     .arg(format!("--proxy-bypass-list=<-loopback>;{}", spec.allow))
-    // With no window manager Chromium shrinks a window of the display's size by one pixel each
-    // way (leaving a black line); one pixel more fills the display exactly.
-    .arg(format!("--window-size={},{}", width + 1, height + 1))
     .arg(format!("--user-data-dir={}", profile.display()))
     .arg(format!("--app={}", spec.url))
     .env("HOME", profile)

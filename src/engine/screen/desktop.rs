@@ -37,6 +37,8 @@ pub struct DesktopPrograms {
     pub xterm: PathBuf,
     /// The text editor.
     pub mousepad: PathBuf,
+    /// Limits of every desktop program (`[screen.desktop.limits]`).
+    pub limits: super::DesktopLimits,
 }
 
 impl Default for DesktopPrograms {
@@ -47,6 +49,7 @@ impl Default for DesktopPrograms {
             pcmanfm: "pcmanfm".into(),
             xterm: "xterm".into(),
             mousepad: "mousepad".into(),
+            limits: super::DesktopLimits::default(),
         }
     }
 }
@@ -56,6 +59,18 @@ impl Default for DesktopPrograms {
 pub struct DesktopSpec {
     /// The environment's home on the host (shown at `/home/user`).
     pub home: PathBuf,
+}
+
+/// How [`super::Screen::start_desktop`] sets the desktop up (the default: the files desktop
+/// alone on the whole screen).
+#[derive(Debug, Clone, Default)]
+pub(super) struct DeskPlan {
+    /// Pixels kept free at the top (a taskbar's strip).
+    pub top: i32,
+    /// Window classes placed over the whole area below `top` (a combined screen's browsers).
+    pub apps: Vec<String>,
+    /// Only the window manager: no file manager, no terminal (a screen without the files app).
+    pub no_programs: bool,
 }
 
 /// A rectangle in screen pixels (left, top, width, height).
@@ -76,12 +91,23 @@ const TITLE: i32 = 18;
 impl DesktopLayout {
     /// The layout on a `width`×`height` screen.
     pub fn for_size(width: u32, height: u32) -> Self {
-        let (w, h) = (width as i32, height as i32);
+        Self::below(width, height, 0)
+    }
+
+    /// The layout in the part of a `width`×`height` screen below `top` (a taskbar's strip).
+    pub fn below(width: u32, height: u32, top: i32) -> Self {
+        let (w, h) = (width as i32, height as i32 - top);
         let half = h / 2;
         DesktopLayout {
-            file_manager: (0, TITLE, w, half - 2 * TITLE),
-            terminal: (0, half + TITLE, w, h - half - TITLE),
+            file_manager: (0, top + TITLE, w, half - 2 * TITLE),
+            terminal: (0, top + half + TITLE, w, h - half - TITLE),
         }
+    }
+
+    /// The client area of an app window filling the screen below `top` (under its title bar).
+    pub fn app_window(width: u32, height: u32, top: i32) -> Area {
+        let (w, h) = (width as i32, height as i32);
+        (0, top + TITLE, w, h - top - TITLE)
     }
 }
 
@@ -250,8 +276,9 @@ const MOUSE: &str = "<mouse><dragThreshold>4</dragThreshold><doubleClickTime>400
     <mousebind button=\"Left\" action=\"Drag\"><action name=\"Move\"/></mousebind>\
     </context></mouse>";
 
-/// The openbox configuration: one desktop, click-to-focus, and the layout's placement rules.
-fn openbox_rc(layout: &DesktopLayout) -> String {
+/// The openbox configuration: one desktop, click-to-focus, and the layout's placement rules;
+/// windows of the `apps` classes (a combined screen's browsers) fill `app_area`.
+fn openbox_rc(layout: &DesktopLayout, apps: &[String], app_area: Area) -> String {
     let rule = |class: &str, (x, y, w, h): Area, focus: &str| {
         format!(
             "<application class=\"{class}\" type=\"normal\"><decor>yes</decor>\
@@ -268,10 +295,13 @@ fn openbox_rc(layout: &DesktopLayout) -> String {
          <placement><policy>Smart</policy></placement>\
          <desktops><number>1</number></desktops>\
          <theme><titleLayout>NL</titleLayout></theme>{MOUSE}\
-         <applications>{}{}{}</applications></openbox_config>\n",
+         <applications>{}{}{}{}</applications></openbox_config>\n",
         rule("Pcmanfm", layout.file_manager, "no"),
         rule("XTerm", layout.terminal, "yes"),
         rule("Mousepad", layout.file_manager, "yes"),
+        apps.iter()
+            .map(|class| rule(class, app_area, "yes"))
+            .collect::<String>(),
     )
 }
 
@@ -336,6 +366,7 @@ pub fn desktop_command(
         cmd.arg("--ro-bind").arg(host).arg(inside);
     }
     cmd.arg("--").arg(program).args(args);
+    cfg.desktop.limits.apply(&mut cmd);
     cmd
 }
 
@@ -349,6 +380,20 @@ impl super::Screen {
         spec: &DesktopSpec,
     ) -> Result<Shot, ScreenError> {
         let deadline = Instant::now() + Duration::from_millis(cfg.ready_timeout_ms);
+        self.start_desktop(cfg, spec, &DeskPlan::default(), deadline)?;
+        let left = deadline.saturating_duration_since(Instant::now());
+        self.wait_drawn(left.max(Duration::from_millis(500)))
+    }
+
+    /// Starts openbox and (when `plan.programs`) the file manager and the terminal, and waits
+    /// until they are managed; no gate.
+    pub(super) fn start_desktop(
+        &mut self,
+        cfg: &ScreenConfig,
+        spec: &DesktopSpec,
+        plan: &DeskPlan,
+        deadline: Instant,
+    ) -> Result<(), ScreenError> {
         // The home becomes the app uid's, as it becomes each script's (the reward takes it back).
         // SAFETY: geteuid has no preconditions.
         let uid = self.app_uid.unwrap_or(unsafe { libc::geteuid() });
@@ -357,10 +402,12 @@ impl super::Screen {
             crate::engine::sandbox::hand_home_to(&spec.home, uid, &mut notes)
                 .map_err(|e| ScreenError::Io(format!("handing the home to the desktop: {e}")))?;
         }
-        let layout = DesktopLayout::for_size(self.width.into(), self.height.into());
+        let (w, h) = (self.width.into(), self.height.into());
+        let layout = DesktopLayout::below(w, h, plan.top);
         let rc_dir = self.private_dir("openbox")?;
         let rc = rc_dir.join("rc.xml");
-        std::fs::write(&rc, openbox_rc(&layout))
+        let app_area = DesktopLayout::app_window(w, h, plan.top);
+        std::fs::write(&rc, openbox_rc(&layout, &plan.apps, app_area))
             .map_err(|e| ScreenError::Io(format!("writing {}: {e}", rc.display())))?;
         let windows = DesktopWindows::connect(&self.display_name())?;
         let d = cfg.desktop.clone();
@@ -376,6 +423,9 @@ impl super::Screen {
         );
         self.launch("openbox", wm)?;
         self.wait_for(deadline, "openbox", || windows.manager_running())?;
+        if plan.no_programs {
+            return Ok(());
+        }
         let fm = desktop_command(cfg, home, display, uid, &[], &d.pcmanfm, &["/home/user"]);
         self.launch("pcmanfm", fm)?;
         let term = desktop_command(
@@ -408,13 +458,11 @@ impl super::Screen {
             Ok(["Pcmanfm", "XTerm"]
                 .iter()
                 .all(|c| classes.iter().any(|k| k == c)))
-        })?;
-        let left = deadline.saturating_duration_since(Instant::now());
-        self.wait_drawn(left.max(Duration::from_millis(500)))
+        })
     }
 
     /// Polls `ready` every 50 ms until it holds; a dead program or the deadline is an error.
-    fn wait_for(
+    pub(crate) fn wait_for(
         &mut self,
         deadline: Instant,
         what: &str,

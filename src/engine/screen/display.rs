@@ -30,6 +30,8 @@ pub struct Screen {
     pgid: i32,
     pub(super) app_uid: Option<u32>,
     marker: tempfile::TempDir,
+    /// The host's screen slot (`[worker] screens`), given back after everything is killed.
+    _host_slot: Option<crate::engine::hostcap::HostSlot>,
 }
 
 fn io(what: &str) -> impl Fn(std::io::Error) -> ScreenError + '_ {
@@ -74,6 +76,8 @@ impl Screen {
                 size.width, size.height
             )));
         }
+        let host_slot = crate::engine::hostcap::take(crate::engine::hostcap::Kind::Screen)
+            .map_err(|e| ScreenError::Start(format!("taking a screen slot of this host: {e}")))?;
         let tmp = std::env::temp_dir();
         procs::sweep_stale_screens(&tmp);
         let marker = tempfile::Builder::new()
@@ -117,13 +121,18 @@ impl Screen {
                 Ok(())
             });
         }
+        // Held until Xvfb reports its display (its lock and socket then exist); released before
+        // any failure path below removes display files (that takes the same lock).
+        let starting = procs::display_files_guard();
         let mut xvfb = cmd
             .spawn()
             .map_err(|e| ScreenError::Start(format!("running {}: {e}", cfg.xvfb.display())))?;
         drop(writer);
         let pgid = xvfb.id() as i32;
         let deadline = Instant::now() + Duration::from_millis(cfg.display_timeout_ms);
-        let Some(display) = read_display(&mut reader, deadline) else {
+        let display = read_display(&mut reader, deadline);
+        drop(starting);
+        let Some(display) = display else {
             procs::kill_group(pgid);
             let _ = xvfb.wait();
             let log = std::fs::read_to_string(marker.path().join("xvfb.log")).unwrap_or_default();
@@ -169,6 +178,7 @@ impl Screen {
             pgid,
             app_uid,
             marker,
+            _host_slot: host_slot,
         })
     }
 

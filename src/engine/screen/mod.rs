@@ -18,22 +18,28 @@ mod browser;
 mod capture;
 mod config;
 mod desktop;
+mod desktop_limits;
 mod display;
 mod keymap;
 mod keys;
 mod procs;
+mod taskbar;
+mod workspace;
 
 pub use crate::engine::rollout::screen::ComputerAction;
-pub use browser::{chromium_command, BrowserSpec};
+pub use browser::{chromium_command, chromium_window_command, BrowserSpec};
 pub use capture::{encode_png, is_blank, Shot};
 pub use config::{ScreenConfig, ScreenSize};
 pub use desktop::{
     desktop_command, Area, DesktopLayout, DesktopPrograms, DesktopSpec, DesktopWindow,
     DesktopWindows,
 };
+pub use desktop_limits::DesktopLimits;
 pub use display::Screen;
 pub use keys::{parse_chord, Chord};
 pub use procs::{screen_processes, sweep_stale_screens, MARKER_VAR, SCREEN_PREFIX};
+pub use taskbar::{button_area, raise, Taskbar, TaskbarEntry, TASKBAR_HEIGHT};
+pub use workspace::{files_entry, WorkspaceSpec, FILES_CLASSES};
 
 /// An infrastructure failure of a screen: never a model's fault, never recorded as a reward.
 #[derive(Debug, thiserror::Error)]

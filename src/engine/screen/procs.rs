@@ -115,18 +115,47 @@ pub(super) fn kill_members(marker: &Path) -> Vec<i32> {
     killed
 }
 
-/// Removes the X server's lock file and socket of `display` when the lock's owner is gone or is
-/// one of `killed` (a killed server may linger as a zombie until its parent reaps it).
+/// Serialises, across tuplewright processes, an X server's start (until it has reported its
+/// display, so its socket listens) with the removal of a dead server's display files.
+/// Without it a new Xvfb could take a just-freed display number between the read of the stale
+/// lock and the removal of the socket, and lose its socket to that removal. `None` when the lock
+/// file cannot be opened or locked (the removal then goes ahead unguarded, as before).
+pub(super) fn display_files_guard() -> Option<std::fs::File> {
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open("/tmp/tuplewright-x-displays.lock")
+        .ok()?;
+    f.lock().ok()?;
+    Some(f)
+}
+
+/// Removes the X server's lock file and socket of `display` when no live server owns them: the
+/// lock's owner is gone or is one of `killed` (a killed server may linger as a zombie until its
+/// parent reaps it), and nothing accepts a connection on the socket. The second check matters:
+/// an Xvfb started with `-displayfd` writes no lock file, so a new server that took the number of
+/// a just-killed one is only visible through its listening socket. Holds [`display_files_guard`]
+/// meanwhile, so no server of ours is between binding its socket and reporting its display.
 pub(super) fn remove_display_files(display: u32, killed: &[i32]) {
+    let _guard = display_files_guard();
     let lock = PathBuf::from(format!("/tmp/.X{display}-lock"));
+    let socket = PathBuf::from(format!("/tmp/.X11-unix/X{display}"));
     let owner = std::fs::read_to_string(&lock)
         .ok()
         .and_then(|s| s.trim().parse::<i32>().ok());
-    if owner.is_some_and(|o| alive(o) && !killed.contains(&o)) {
+    if owner.is_some_and(|o| alive(o) && !killed.contains(&o)) || socket_listens(&socket) {
         return;
     }
     let _ = std::fs::remove_file(lock);
-    let _ = std::fs::remove_file(format!("/tmp/.X11-unix/X{display}"));
+    let _ = std::fs::remove_file(socket);
+}
+
+/// Whether a server accepts connections on the Unix socket at `path` (a dead server's socket
+/// refuses them).
+fn socket_listens(path: &Path) -> bool {
+    std::os::unix::net::UnixStream::connect(path).is_ok()
 }
 
 /// Kills the processes and removes the marker directories of screens whose owning process is

@@ -16,7 +16,12 @@
 
 mod cdp;
 mod clock;
+mod combined_resolver;
+mod combined_screen;
+pub mod ecommerce_admin;
 mod form;
+pub mod issue_tracker;
+pub mod mail;
 mod page;
 mod resolver;
 mod server;
@@ -24,10 +29,14 @@ pub mod team_chat;
 mod web_screen;
 
 #[cfg(test)]
+mod test_forms;
+#[cfg(test)]
 mod tests;
 
 pub use cdp::Cdp;
 pub use clock::Today;
+pub use combined_resolver::{CombinedResolver, FOCUSED_APP, TASKBAR_BUTTON};
+pub use combined_screen::{app_class, app_label, CombinedScreen, WebApp};
 pub use form::{FormData, OpError};
 pub use page::Flash;
 pub use resolver::WebResolver;
@@ -83,12 +92,15 @@ pub trait AppUi: Send + Sync {
 pub fn app_ui(app: &str) -> Option<&'static dyn AppUi> {
     match app {
         "team-chat" => Some(&team_chat::TeamChat),
+        "mail" => Some(&mail::Mail),
+        "issue-tracker" => Some(&issue_tracker::IssueTracker),
+        "ecommerce-admin" => Some(&ecommerce_admin::EcommerceAdmin),
         _ => None,
     }
 }
 
 /// Names of the apps that have a UI.
-pub const APPS_WITH_UI: &[&str] = &["team-chat"];
+pub const APPS_WITH_UI: &[&str] = &["team-chat", "mail", "issue-tracker", "ecommerce-admin"];
 
 /// Errors starting or serving a UI origin (infrastructure, never a score).
 #[derive(Debug, thiserror::Error)]

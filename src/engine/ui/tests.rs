@@ -14,14 +14,16 @@ use crate::engine::env::{AppRegistry, ServerConfig, SessionStore};
 
 const TODAY: &str = "2026-03-05T10:00:00Z";
 
-struct Fixture {
+pub(crate) struct Fixture {
     _dir: tempfile::TempDir,
-    store: Arc<SessionStore>,
-    ui: UiHandle,
-    http: reqwest::Client,
+    pub(crate) store: Arc<SessionStore>,
+    pub(crate) ui: UiHandle,
+    pub(crate) http: reqwest::Client,
 }
 
-async fn fixture(app: &str) -> Fixture {
+/// A UI origin over a fresh session of `app` (its seed) and an HTTP client that does not follow
+/// redirects.
+pub(crate) async fn fixture(app: &str) -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let cfg = ServerConfig {
         port: Some(0),
@@ -49,7 +51,7 @@ async fn fixture(app: &str) -> Fixture {
 }
 
 impl Fixture {
-    async fn get(&self, path: &str) -> (u16, String) {
+    pub(crate) async fn get(&self, path: &str) -> (u16, String) {
         let r = self
             .http
             .get(format!("http://{}{path}", self.ui.addr))
@@ -60,7 +62,7 @@ impl Fixture {
     }
 
     /// Posts a form and follows the redirect: (status of the post, Location, page after).
-    async fn post(&self, op: &str, form: &[(&str, &str)]) -> (u16, String, String) {
+    pub(crate) async fn post(&self, op: &str, form: &[(&str, &str)]) -> (u16, String, String) {
         let r = self
             .http
             .post(format!("http://{}/op/{op}", self.ui.addr))
@@ -83,7 +85,7 @@ impl Fixture {
         (status, location, page)
     }
 
-    fn current(&self) -> Value {
+    pub(crate) fn current(&self) -> Value {
         self.store
             .snapshot("trial-1")
             .unwrap()
@@ -280,17 +282,18 @@ async fn rendering_is_deterministic() {
     }
 }
 
-fn attr_values(html: &str, attr: &str) -> Vec<String> {
+pub(crate) fn attr_values(html: &str, attr: &str) -> Vec<String> {
     let re = regex::Regex::new(&format!(r#"\b{attr}="([^"]*)""#)).unwrap();
     re.captures_iter(html)
         .map(|c| c[1].replace("&amp;", "&"))
         .collect()
 }
 
-#[tokio::test]
-async fn crawl_finds_no_dead_link_and_no_form_without_an_operation() {
-    let f = fixture("team-chat").await;
-    let ui = app_ui("team-chat").unwrap();
+/// Crawls `app`'s UI from `/` over its seed: every link is on the origin and answers 200, every
+/// form names an operation the app knows, no page has JavaScript. Returns (pages, forms).
+pub(crate) async fn crawl(app: &str) -> (usize, usize) {
+    let f = fixture(app).await;
+    let ui = app_ui(app).unwrap();
     let mut seen = BTreeSet::new();
     let mut queue = VecDeque::from(["/".to_string()]);
     let mut forms = 0;
@@ -321,12 +324,18 @@ async fn crawl_finds_no_dead_link_and_no_form_without_an_operation() {
             "no JS on {path}"
         );
     }
-    assert!(seen.len() > 20, "crawled {} pages", seen.len());
+    (seen.len(), forms)
+}
+
+#[tokio::test]
+async fn crawl_finds_no_dead_link_and_no_form_without_an_operation() {
+    let (pages, forms) = crawl("team-chat").await;
+    assert!(pages > 20, "crawled {pages} pages");
     assert!(forms > 50, "{forms} forms");
 }
 
 /// The HTML of the `<form>` whose action is `/op/<op>` on a page.
-fn form_of<'a>(html: &'a str, op: &str) -> Option<&'a str> {
+pub(crate) fn form_of<'a>(html: &'a str, op: &str) -> Option<&'a str> {
     let at = html.find(&format!(r#"action="/op/{op}""#))?;
     let end = html[at..].find("</form>")? + at;
     Some(&html[at..end])

@@ -11,50 +11,11 @@
 use serde_json::Value;
 
 use crate::engine::agents::TaskBrief;
-use crate::engine::rollout::ui_plan::{PlanStep, Target, UiPlanner};
+use crate::engine::rollout::plan_steps::{click, css, done, fill, role, submit, text, unless};
+use crate::engine::rollout::ui_plan::{PlanStep, UiPlanner};
 
 /// The team-chat planner.
 pub struct TeamChatPlanner;
-
-fn role(role: &str, name: &str) -> Target {
-    Target::Role {
-        role: role.into(),
-        name: name.into(),
-    }
-}
-
-fn css(selector: impl Into<String>) -> Target {
-    Target::Css {
-        selector: selector.into(),
-    }
-}
-
-fn click(target: Target) -> PlanStep {
-    PlanStep::Click { target }
-}
-
-fn submit(target: Target) -> PlanStep {
-    PlanStep::Submit { target }
-}
-
-fn unless(target: Target, steps: Vec<PlanStep>) -> PlanStep {
-    PlanStep::UnlessPresent { target, steps }
-}
-
-fn fill(target: Target, text: &str) -> PlanStep {
-    PlanStep::Fill {
-        target,
-        text: text.into(),
-    }
-}
-
-/// Waits for the success banner of `op`.
-fn done(op: &str) -> PlanStep {
-    PlanStep::WaitFor {
-        target: css(format!(".flash[data-op=\"{op}\"]:not(.error)")),
-        timeout_ms: 15_000,
-    }
-}
 
 /// Waits until the page at a path starting with `prefix` has replaced the previous one.
 fn landed(prefix: &str) -> PlanStep {
@@ -65,19 +26,13 @@ fn landed(prefix: &str) -> PlanStep {
 }
 
 /// Waits until a channel's own page (not the start page, not another channel's) is shown.
-fn in_channel(name: &str) -> PlanStep {
+pub(crate) fn in_channel(name: &str) -> PlanStep {
     PlanStep::WaitFor {
         target: css(format!(
             "body[data-path^=\"/c/\"] main[aria-label=\"#{name}\"]"
         )),
         timeout_ms: 15_000,
     }
-}
-
-fn text<'a>(slots: &'a Value, key: &str) -> Result<&'a str, String> {
-    slots[key]
-        .as_str()
-        .ok_or_else(|| format!("slot `{key}` is missing or not a string"))
 }
 
 fn list<'a>(v: &'a Value, what: &str) -> Result<Vec<&'a str>, String> {
@@ -331,15 +286,7 @@ mod tests {
     use super::*;
 
     fn brief(task: &Value) -> TaskBrief {
-        TaskBrief {
-            task_id: task["task_id"].as_str().unwrap_or_default().into(),
-            instruction: String::new(),
-            context: String::new(),
-            difficulty: String::new(),
-            apps: vec!["team-chat".into()],
-            skills: Vec::new(),
-            structured: task.clone(),
-        }
+        crate::engine::rollout::plan_steps::shipped_brief("team-chat", task)
     }
 
     #[test]
