@@ -14,8 +14,9 @@
 //!   the forwarder to the environment's own session (see `proxy`).
 //! - **GUI launch lines**: `google-chrome`, `xdg-open`… are stubs that record the launch
 //!   ([`gui_launches`]) and succeed; `TW_SCREEN_LAUNCH` is the hook for a screen.
-//! - **`reward_judge`**: a shim whose calls end the run as an infrastructure failure
-//!   ([`infra_failure`]) while no judge is configured.
+//! - **`reward_judge`**: a shim answered by the configured judge over a per-run unix socket
+//!   ([`judge_channel`], `openenv::judge`); without a judge, or when a call fails, the run ends
+//!   as an infrastructure failure ([`infra_failure`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -143,6 +144,61 @@ pub fn infra_failure(stderr: &str) -> Option<String> {
         .lines()
         .find_map(|l| l.strip_prefix(INFRA_MARKER))
         .map(|m| m.trim().to_string())
+}
+
+/// A judge channel started for one run: the socket to bind into the sandbox (if sandboxed) and
+/// the variables that tell the shim where it is.
+pub(super) struct JudgeRun {
+    /// The channel (stopped after the script).
+    pub channel: crate::engine::openenv::judge::Channel,
+    /// The socket's file name in the run directory, bound under `/tmp/.tw/`.
+    pub socket: Option<String>,
+    /// `TW_JUDGE_SOCKET`, `TW_JUDGE_TIMEOUT`.
+    pub env: Vec<(String, String)>,
+}
+
+/// Serves `link` on `judge.sock` of the run directory; `owner`: the uid that alone may connect.
+pub(super) fn judge_channel(
+    link: &crate::engine::openenv::judge::JudgeLink,
+    run: &super::layout::RunDir,
+    sandboxed: bool,
+    owner: Option<u32>,
+) -> std::io::Result<JudgeRun> {
+    const NAME: &str = "judge.sock";
+    let path = run.path(NAME);
+    let channel = link.serve(&path)?;
+    if let Some(uid) = owner {
+        super::ownership::restrict_socket(&path, uid)?;
+    }
+    let inside = if sandboxed {
+        crate::engine::openenv::judge::IN_JUDGE_SOCKET.to_string()
+    } else {
+        path.display().to_string()
+    };
+    let env = vec![
+        ("TW_JUDGE_SOCKET".to_string(), inside),
+        (
+            "TW_JUDGE_TIMEOUT".to_string(),
+            format!("{:.0}", channel.call_timeout().as_secs_f64().ceil()),
+        ),
+    ];
+    Ok(JudgeRun {
+        channel,
+        socket: sandboxed.then(|| NAME.to_string()),
+        env,
+    })
+}
+
+/// The result note of a run's judge calls.
+pub(super) fn judge_note(log: &crate::engine::openenv::judge::ChannelLog) -> String {
+    match log.failures.first() {
+        None => format!("reward judge: {} call(s) answered", log.calls),
+        Some(why) => format!(
+            "reward judge: {} call(s), {} failed (infrastructure): {why}",
+            log.calls,
+            log.failures.len()
+        ),
+    }
 }
 
 /// The GUI launches recorded in a result's notes (what a screen would have opened).

@@ -17,6 +17,7 @@ mod outcome;
 mod ownership;
 pub mod policy;
 mod process;
+pub(crate) use process::set_limit;
 pub mod proxy;
 pub mod result;
 pub mod reward;
@@ -36,6 +37,6 @@ pub use result::{
 };
 pub use reward::{parse_reward, reward_from_run, RewardError, RewardReport};
 pub use run::{
-    app_url_var, run_script, run_script_streaming, ExtraApi, Isolation, SandboxError, SandboxSpec,
-    Script,
+    app_url_var, run_script, run_script_judged, run_script_streaming, ExtraApi, Isolation,
+    SandboxError, SandboxSpec, Script,
 };

@@ -139,6 +139,10 @@ pub struct RunResult {
     pub python: PathBuf,
     /// Remarks worth a human's attention (venv fallback, unsafe mode, ...).
     pub notes: Vec<String>,
+    /// A service of the harness failed the script during the run (the `reward_judge` channel):
+    /// the run proves nothing about the script and is an infrastructure failure.
+    #[serde(default)]
+    pub infra_failure: Option<String>,
 }
 
 impl RunResult {

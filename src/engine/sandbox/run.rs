@@ -16,6 +16,7 @@ use super::proxy::{self, Listen, ProxyOptions};
 use super::result::{LogSink, RunResult};
 use super::uids;
 use super::{outcome, ownership, process, seccomp};
+use crate::engine::openenv::judge::JudgeLink;
 
 /// The environment a script runs against.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -215,6 +216,22 @@ pub async fn run_script_streaming(
     isolation: Isolation,
     live: Option<LogSink>,
 ) -> Result<RunResult, SandboxError> {
+    run_script_judged(cfg, spec, role, script, limits, isolation, live, None).await
+}
+
+/// [`run_script_streaming`] with the `reward_judge` helper answered by `judge` (a channel served
+/// for this run only; a failed call makes the result's `infra_failure`).
+#[allow(clippy::too_many_arguments)]
+pub async fn run_script_judged(
+    cfg: &SandboxConfig,
+    spec: &SandboxSpec,
+    role: Role,
+    script: &Script,
+    limits: &Limits,
+    isolation: Isolation,
+    live: Option<LogSink>,
+    judge: Option<&JudgeLink>,
+) -> Result<RunResult, SandboxError> {
     validate(spec, script)?;
     if !(limits.wall_seconds.is_finite() && limits.wall_seconds > 0.0) {
         return Err(SandboxError::Invalid(format!(
@@ -280,6 +297,10 @@ pub async fn run_script_streaming(
         .map(|(a, _, p)| (a.clone(), format!("http://localhost:{p}")))
         .collect();
     let source = localise::substitute(&script.source, &spec.sid, loc, &urls);
+    // The host's cap on sandbox runs at once (`[worker] sandboxes`), held until the run ends.
+    let _host_slot = crate::engine::hostcap::take_async(crate::engine::hostcap::Kind::Sandbox)
+        .await
+        .map_err(io_err("taking a sandbox slot of this host"))?;
     let run = RunDir::create(
         &cfg.run_dir_parent,
         &spec.sid,
@@ -420,6 +441,16 @@ pub async fn run_script_streaming(
             env.push((var.into(), ca.clone()));
         }
     }
+    let judge = match judge {
+        Some(link) => {
+            let ch = localise::judge_channel(link, &run, sandboxed, as_root.then_some(uid))
+                .map_err(io_err("starting the reward judge channel"))?;
+            env.extend(ch.env.iter().cloned());
+            sockets.extend(ch.socket.clone());
+            Some(ch)
+        }
+        None => None,
+    };
     let mut cgroup = None;
     let exit = if sandboxed {
         env.push(("PYTHONPATH".into(), format!("{}/lib", layout::IN_TW_DIR)));
@@ -493,6 +524,7 @@ pub async fn run_script_streaming(
         log.refused.extend(l.refused);
         log.forwarded += l.forwarded;
     }
+    let judged = judge.map(|j| j.channel.stop());
     let mut exit = exit.map_err(io_err("running the script"))?;
     if let Some(cg) = cgroup {
         exit.oom_killed = cg.oom_kills() > 0;
@@ -507,6 +539,7 @@ pub async fn run_script_streaming(
     }
     notes.extend(exit.notes.iter().cloned());
     notes.extend(gui_launch_notes(&run));
+    notes.extend(judged.iter().map(localise::judge_note));
     let outcome = outcome::classify(&exit, limits, sandboxed)?;
     Ok(RunResult {
         outcome,
@@ -520,6 +553,7 @@ pub async fn run_script_streaming(
         unsandboxed: !sandboxed,
         python,
         notes,
+        infra_failure: judged.and_then(|l| l.failures.into_iter().next()),
     })
 }
 
