@@ -167,10 +167,12 @@ pub trait ChatProvider: Send + Sync {
 /// Builds the provider a configuration describes.
 pub fn build_provider(config: &ProviderConfig) -> Result<Arc<dyn ChatProvider>, ProviderError> {
     config.validate()?;
-    Ok(match config.kind {
+    let provider: Arc<dyn ChatProvider> = match config.kind {
         ProviderKind::Openai => Arc::new(OpenAiProvider::new(config.clone())?),
         ProviderKind::Anthropic => Arc::new(AnthropicProvider::new(config.clone())?),
-    })
+    };
+    // A worker on a shared store caps concurrent calls per endpoint across all workers.
+    Ok(crate::engine::limits::gate::wrap(provider))
 }
 
 /// Builds a provider from a spec string (`openai:MODEL@BASE_URL`, `anthropic:MODEL`), taking timeouts,

@@ -98,7 +98,15 @@ impl Policy for HumanPolicy {
                 });
             }
         }
-        if let ScreenKind::Web { url, .. } = screen_kind(&ctx.brief.apps, ctx.env)? {
+        let single_app = ctx.brief.apps.len() == 1;
+        let web_url = match single_app {
+            true => match screen_kind(&ctx.brief.apps, ctx.env)? {
+                ScreenKind::Web { url, .. } => Some(url),
+                _ => None,
+            },
+            false => None,
+        };
+        if let Some(url) = web_url {
             // The person uses their own browser on the agent-facing origin.
             (self.announce)(&TryAccess::Url(url));
             while !self.finished(ctx) {
@@ -110,7 +118,16 @@ impl Policy for HumanPolicy {
                 ..Default::default()
             });
         }
-        let (mut screen, _) = open_screen(&self.screen, &ctx.brief.apps, ctx.env)?;
+        // A task spanning apps gets the combined screen (taskbar, desktop, a window per web app).
+        let (mut combined, mut single) = (None, None);
+        let screen = if !single_app {
+            let c = combined.insert(super::ui_oracle_cross::open_combined(&self.screen, ctx)?);
+            c.parts().0
+        } else {
+            &mut single
+                .insert(open_screen(&self.screen, &ctx.brief.apps, ctx.env)?)
+                .0
+        };
         let port = free_port()?;
         let mut vnc = Command::new(&self.x11vnc);
         vnc.args([

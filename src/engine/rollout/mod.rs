@@ -7,6 +7,7 @@
 //! - [`command`]: an external agent harness started with the instruction and environment handles.
 //! - [`trial`]: one trial; [`judge`]: the optional LLM judge; [`inclusion`]: the A.4.2 rule;
 //!   [`stage`]: N trials of one tuple, stored, and the stage's decision.
+//! - [`live_steps`]: a running trial's steps published as they happen (`rollout.step`).
 //! - [`vlm`]: VLM teachers through a screen (action formats, coordinate spaces, the step loop,
 //!   three wire formats); [`spec`]: policy spec strings.
 //! - [`ui_plan`]: the `ui-oracle` probe's declarative plans, target resolution and recorded steps;
@@ -16,10 +17,13 @@
 
 pub mod batch;
 pub mod command;
+pub mod drive;
 pub mod export;
 pub mod human;
 pub mod inclusion;
 pub mod judge;
+pub mod live_steps;
+pub mod plan_steps;
 pub mod policy;
 pub mod refine;
 pub mod screen;
@@ -29,6 +33,7 @@ pub mod stage;
 pub mod trial;
 pub mod ui_exec;
 pub mod ui_oracle;
+pub mod ui_oracle_cross;
 pub mod ui_oracle_files;
 pub mod ui_oracle_web;
 pub mod ui_plan;
@@ -92,6 +97,9 @@ pub struct RolloutConfig {
     pub judge: String,
     /// How many of a trial's last screenshots a judge on screenshots sees (the final one last).
     pub judge_screenshots: u32,
+    /// Policy specs the workbench's launch form offers after the built-in ones (e.g.
+    /// `vlm:openai:Qwen/Qwen2.5-VL-7B@http://127.0.0.1:8000/v1`, `anthropic:MODEL`).
+    pub policies: Vec<String>,
     /// VLM policies (`vlm:openai:…`, `anthropic:…`, `openai-responses:…`): `[rollout.vlm]`.
     pub vlm: vlm::VlmConfig,
 }
@@ -105,6 +113,7 @@ impl Default for RolloutConfig {
             command_timeout_secs: 1800.0,
             judge: String::new(),
             judge_screenshots: 1,
+            policies: Vec::new(),
             vlm: vlm::VlmConfig::default(),
         }
     }

@@ -47,6 +47,8 @@ pub struct PolicyCtx<'a> {
     pub trial: u32,
     /// Ctrl-C.
     pub cancel: &'a AtomicBool,
+    /// Where a screen policy hands each step as it completes (the trial's live feed).
+    pub feed: &'a dyn super::live_steps::StepSink,
 }
 
 /// What a policy did.

@@ -78,12 +78,37 @@ pub enum ComputerAction {
     CallUser { question: String },
 }
 
-/// The environment side of a screen-driving rollout.
+/// The environment side of a screen-driving rollout: the local display
+/// ([`super::drive::LocalDisplay`]) and an OSWorld guest's
+/// ([`crate::engine::osworld::RemoteScreen`]) alike. Errors: [`super::RolloutError::Policy`] =
+/// the screen refused the action (the policy's miss, shown to it); anything else ends the
+/// episode as infrastructure.
 pub trait Screen {
     /// The current observation.
     fn observe(&self) -> Result<Observation, super::RolloutError>;
     /// Performs one action.
     fn perform(&self, action: &ComputerAction) -> Result<(), super::RolloutError>;
+    /// Width and height in pixels (default: those of a fresh observation).
+    fn size(&self) -> Result<(u32, u32), super::RolloutError> {
+        match self.observe()? {
+            Observation::Screenshot { width, height, .. } => Ok((width, height)),
+            Observation::State(_) => Err(super::RolloutError::Infra(
+                "the screen answered a state, not a screenshot".into(),
+            )),
+        }
+    }
+}
+
+impl<S: Screen + ?Sized> Screen for &S {
+    fn observe(&self) -> Result<Observation, super::RolloutError> {
+        (**self).observe()
+    }
+    fn perform(&self, action: &ComputerAction) -> Result<(), super::RolloutError> {
+        (**self).perform(action)
+    }
+    fn size(&self) -> Result<(u32, u32), super::RolloutError> {
+        (**self).size()
+    }
 }
 
 /// The model side: one turn may batch several actions (executed without intervening screenshots).

@@ -31,6 +31,14 @@ pub enum ScreenKind {
 
 /// The screen a task of `apps` gets, or why it cannot have one on this build.
 pub fn screen_kind(apps: &[String], env: &TaskEnv) -> Result<ScreenKind, RolloutError> {
+    if let Some(remote) = &env.remote {
+        return Err(RolloutError::Policy(format!(
+            "this policy needs a screen on this machine and the environment is the OSWorld \
+             guest {}: on guests use ui-oracle (files tasks), noop --screen, a vlm:… policy, \
+             noop or oracle, or [loop] environments = \"local\"",
+            remote.url()
+        )));
+    }
     match apps {
         [only] if only == "files" => Ok(ScreenKind::Desktop),
         [] => Err(RolloutError::Task("the task names no app".into())),
@@ -38,7 +46,8 @@ pub fn screen_kind(apps: &[String], env: &TaskEnv) -> Result<ScreenKind, Rollout
             let web: Vec<&String> = apps.iter().filter(|a| *a != "files").collect();
             if web.len() > 1 || apps.len() > web.len() {
                 return Err(RolloutError::Policy(format!(
-                    "no screen for a task spanning {} on this branch (one app per screen)",
+                    "a task spanning {} gets a combined screen (ui_oracle_cross::open_combined), \
+                     not a single-app one",
                     apps.join(" + ")
                 )));
             }

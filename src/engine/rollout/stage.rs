@@ -21,6 +21,7 @@ use crate::engine::store::{
 
 use super::inclusion::{classify, Classified, Inclusion};
 use super::judge::{distill_checklist, Judge};
+use super::live_steps::BusFeed;
 use super::policy::{Policy, PolicyKind};
 use super::refine::{disagreement_review, refine_reward};
 use super::screen::SCREENSHOT_DETAIL_KEY;
@@ -70,7 +71,9 @@ pub struct TrialSummary {
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Conclusion {
-    /// A probe: `defects` lists each trial that missed `expected` or failed.
+    /// A probe with at least one trial scored: `defects` lists each trial that missed
+    /// `expected`, then any that failed. A probe none of whose trials was scored and none missed
+    /// is [`Conclusion::Failed`] (no verdict on the reward).
     Probe {
         /// The score every trial had to reach.
         expected: f64,
@@ -88,7 +91,7 @@ pub enum Conclusion {
         /// Refinement passes made (each followed by a re-roll).
         refine_passes: u32,
     },
-    /// A teacher with a failed trial: no decision.
+    /// A teacher with a failed trial, or a probe whose trials failed without a miss: no decision.
     Failed {
         /// The failures.
         failures: Vec<String>,
@@ -141,7 +144,8 @@ fn roll(
             Some(task_id),
             serde_json::json!({"trial": n, "of": opts.trials.max(1), "policy": policy.name()}),
         );
-        let t = run_trial(rt, brief, &scripts, policy, judge, n);
+        let feed = BusFeed::new(bus, task_id, &policy.name(), n);
+        let t = run_trial(rt, brief, &scripts, policy, judge, n, &feed);
         trials.push(store_trial(bus, n, &t)?);
         details.push(t.record.detail);
     }
@@ -181,9 +185,21 @@ pub fn store_trial(bus: &Bus, n: u32, t: &Trial) -> Result<TrialSummary, Rollout
                     model: turn["model"].as_str().unwrap_or_default().to_string(),
                     input_tokens: input,
                     output_tokens: output,
+                    cost_usd: turn.get("cost_usd").and_then(serde_json::Value::as_f64),
                 };
                 tx.record_usage(Some(task_id), None, &usage)?;
             }
+        }
+        let rj = &t.record.detail["reward_judge"];
+        if let Some(model) = rj["model"].as_str() {
+            let usage = Usage {
+                stage: "judge".into(),
+                model: model.to_string(),
+                input_tokens: rj["input_tokens"].as_i64().unwrap_or(0),
+                output_tokens: rj["output_tokens"].as_i64().unwrap_or(0),
+                cost_usd: rj["cost_usd"].as_f64(),
+            };
+            tx.record_usage(Some(task_id), None, &usage)?;
         }
         if let Some(j) = &t.judge {
             let usage = Usage {
@@ -191,6 +207,7 @@ pub fn store_trial(bus: &Bus, n: u32, t: &Trial) -> Result<TrialSummary, Rollout
                 model: j.model.clone(),
                 input_tokens: j.tokens.0 as i64,
                 output_tokens: j.tokens.1 as i64,
+                cost_usd: Some(j.cost_usd),
             };
             tx.record_usage(Some(task_id), None, &usage)?;
         }
@@ -279,7 +296,7 @@ pub fn rollout_task(
         let (scripts, trials, details) = roll(rt, bus, &brief, policy, opts)?;
         let failures = failures_of(&trials);
         if let PolicyKind::Probe { expected } = policy.kind() {
-            let mut defects = failures;
+            let mut defects = Vec::new();
             for t in &trials {
                 if let Some(r) = t.reward.filter(|r| (r - expected).abs() > 1e-6) {
                     defects.push(format!(
@@ -288,6 +305,12 @@ pub fn rollout_task(
                     ));
                 }
             }
+            // A probe whose trials could not run (policy or infrastructure) says nothing about
+            // the reward: no verdict, not a defect.
+            if defects.is_empty() && !failures.is_empty() {
+                break (trials, Conclusion::Failed { failures });
+            }
+            defects.extend(failures);
             break (trials, Conclusion::Probe { expected, defects });
         }
         if !failures.is_empty() {

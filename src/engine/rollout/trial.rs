@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use sha2::Digest as _;
 
 use crate::engine::agents::TaskBrief;
-use crate::engine::harness::execute::{describe, reward_run, tail, Runner};
+use crate::engine::harness::execute::{describe, judge_usage, reward_run, tail, Runner};
 use crate::engine::harness::snapshot::capture;
 use crate::engine::harness::task::LoopRuntime;
 use crate::engine::harness::TaskEnv;
@@ -17,6 +17,7 @@ use crate::engine::sandbox::{Limits, Role};
 use crate::engine::store::{NewStep, Rollout, Scripts, StateEndpoint, StateSnapshot};
 
 use super::judge::{Judge, JudgeInput, JudgeScore};
+use super::live_steps::StepSink;
 use super::policy::{Policy, PolicyCtx, PolicyRun};
 use super::ui_plan::Step;
 use super::RolloutError;
@@ -80,6 +81,23 @@ pub fn final_state(env: &TaskEnv) -> Result<Value, RolloutError> {
             .map_err(|e| RolloutError::Infra(format!("reading {url}: {e}")))?;
         apps.insert(w.app.clone(), body);
     }
+    if let Some(remote) = &env.remote {
+        // The guest's home, in the same shape (its walker keeps the same text limit).
+        let home = remote
+            .home_state()
+            .map_err(|e| RolloutError::Infra(e.to_string()))?;
+        let files: Vec<Value> = home
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(rel, f)| {
+                let mut f = f.clone();
+                f["path"] = json!(format!("/home/user/{rel}"));
+                f
+            })
+            .collect();
+        return Ok(json!({"apps": apps, "files": files}));
+    }
     let mut files = Vec::new();
     for e in walkdir::WalkDir::new(&env.home)
         .sort_by_file_name()
@@ -103,7 +121,8 @@ pub fn final_state(env: &TaskEnv) -> Result<Value, RolloutError> {
     Ok(json!({"apps": apps, "files": files}))
 }
 
-/// Runs trial `trial` of `policy` on the tuple.
+/// Runs trial `trial` of `policy` on the tuple; a screen policy hands each step to `feed` as it
+/// completes (see [`super::live_steps`]).
 pub fn run_trial(
     rt: &LoopRuntime<'_>,
     brief: &TaskBrief,
@@ -111,6 +130,7 @@ pub fn run_trial(
     policy: &dyn Policy,
     judge: Option<(&dyn Judge, &[String])>,
     trial: u32,
+    feed: &dyn StepSink,
 ) -> Trial {
     let start = Instant::now();
     let mut detail = json!({"policy": policy.name(), "kind": policy.kind(),
@@ -134,7 +154,7 @@ pub fn run_trial(
         scripts,
         policy,
         judge,
-        trial,
+        (trial, feed),
         &mut detail,
         &mut record,
         &mut states,
@@ -161,7 +181,7 @@ fn steps(
     scripts: &Scripts,
     policy: &dyn Policy,
     judge: Option<(&dyn Judge, &[String])>,
-    trial: u32,
+    (trial, feed): (u32, &dyn StepSink),
     detail: &mut Value,
     record: &mut Rollout,
     states: &mut Vec<StateSnapshot>,
@@ -207,6 +227,7 @@ fn steps(
         limits: limits(rt.cfg.script_timeout_secs),
         trial,
         cancel: rt.cancel,
+        feed,
     };
     let mut run: PolicyRun = policy.act(&ctx)?;
     detail["steps"] = json!(run.steps.len());
@@ -246,6 +267,13 @@ fn steps(
         reward,
         &limits(rt.cfg.reward_timeout_secs),
     )?;
+    let judged = judge_usage(&[&env]);
+    if judged.calls > 0 {
+        // The reward's own `reward_judge` calls (stored as `judge` usage by the stage).
+        detail["reward_judge"] = json!({"model": judged.model, "calls": judged.calls,
+            "input_tokens": judged.input_tokens, "output_tokens": judged.output_tokens,
+            "cost_usd": judged.cost_usd});
+    }
     drop(env);
     let (rec, _) = reward_run("rollout", &r);
     detail["components"] = rec.components.clone();

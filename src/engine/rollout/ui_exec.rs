@@ -5,10 +5,12 @@
 
 use std::time::{Duration, Instant};
 
-use super::screen::ComputerAction;
+use super::drive::{screenshot, LocalDisplay};
+use super::live_steps::StepSink;
+use super::screen::{ComputerAction, Screen};
 use super::ui_plan::{PlanStep, Rect, Step, Target, TargetResolver};
 use super::RolloutError;
-use crate::engine::screen::{ActionError, Screen};
+use crate::engine::screen::Screen as Display;
 
 /// How long a [`PlanStep::Click`]-style step waits for its target to be on screen.
 const TARGET_WAIT: Duration = Duration::from_secs(10);
@@ -68,27 +70,62 @@ impl PlanOutcome {
 
 /// Runs plans on one screen, recording steps.
 pub struct Executor<'a> {
-    screen: &'a mut Screen,
+    screen: Box<dyn Screen + 'a>,
+    size: (u32, u32),
     resolver: &'a mut dyn TargetResolver,
     started: Instant,
     screenshots: bool,
     steps: Vec<Step>,
+    feed: Option<&'a dyn StepSink>,
 }
 
 impl<'a> Executor<'a> {
     /// An executor; `screenshots` takes a PNG after every action (for the filmstrip).
     pub fn new(
-        screen: &'a mut Screen,
+        screen: &'a mut Display,
+        resolver: &'a mut dyn TargetResolver,
+        screenshots: bool,
+    ) -> Self {
+        let size = screen.size();
+        Self::with(
+            Box::new(LocalDisplay::new(screen)),
+            size,
+            resolver,
+            screenshots,
+        )
+    }
+
+    /// An executor on any screen (an OSWorld guest's: [`super::drive::guest_screen`]).
+    pub fn on(
+        screen: &'a dyn Screen,
+        resolver: &'a mut dyn TargetResolver,
+        screenshots: bool,
+    ) -> Result<Self, RolloutError> {
+        let size = screen.size()?;
+        Ok(Self::with(Box::new(screen), size, resolver, screenshots))
+    }
+
+    fn with(
+        screen: Box<dyn Screen + 'a>,
+        size: (u32, u32),
         resolver: &'a mut dyn TargetResolver,
         screenshots: bool,
     ) -> Self {
         Executor {
             screen,
+            size,
             resolver,
             started: Instant::now(),
             screenshots,
             steps: Vec::new(),
+            feed: None,
         }
+    }
+
+    /// Hands every step to `feed` as soon as it is done (the trial's live feed).
+    pub fn feeding(mut self, feed: &'a dyn StepSink) -> Self {
+        self.feed = Some(feed);
+        self
     }
 
     /// Performs the plan; stops at the first miss.
@@ -172,7 +209,7 @@ impl<'a> Executor<'a> {
             PlanStep::Type { text } => self.act(A::Type { text: text.clone() }),
             PlanStep::Key { key } => self.act(A::Key { key: key.clone() }),
             PlanStep::Scroll { target, amount } => {
-                let (w, h) = self.screen.size();
+                let (w, h) = self.size;
                 let (cx, cy) = ((w / 2) as i32, (h / 2) as i32);
                 for _ in 0..MAX_SCROLLS {
                     if self.settled(target)?.is_some() {
@@ -231,7 +268,7 @@ impl<'a> Executor<'a> {
 
     /// Whether a rectangle's centre lies on the screen.
     fn visible(&self, r: Rect) -> bool {
-        let (w, h) = self.screen.size();
+        let (w, h) = self.size;
         let (x, y) = r.centre();
         x >= 0 && y >= 0 && (x as u32) < w && (y as u32) < h
     }
@@ -264,6 +301,16 @@ impl<'a> Executor<'a> {
                     if self.act(wheel)?.is_err() {
                         return Ok(None);
                     }
+                    // Wheel events land asynchronously: a hint read before this one has moved
+                    // the list would scroll again from a stale position and overshoot.
+                    let landed = Instant::now() + Duration::from_secs(1);
+                    while Instant::now() < landed {
+                        std::thread::sleep(POLL);
+                        match self.resolver.scroll_hint(target)? {
+                            Some(h) if h.dy == hint.dy => continue,
+                            _ => break,
+                        }
+                    }
                     continue;
                 }
             }
@@ -277,15 +324,15 @@ impl<'a> Executor<'a> {
     /// Performs and records one action; an action the screen refuses is a miss.
     fn act(&mut self, action: ComputerAction) -> Result<Result<(), String>, RolloutError> {
         let at = self.started.elapsed();
-        let result = self.screen.act(&action);
+        let result = self.screen.perform(&action);
         let duration = self.started.elapsed().saturating_sub(at);
         let error = match result {
-            Ok(_) => None,
-            Err(ActionError::Invalid(e)) => Some(e),
-            Err(ActionError::Infra(e)) => return Err(e.into()),
+            Ok(()) => None,
+            Err(RolloutError::Policy(e)) => Some(e),
+            Err(e) => return Err(e),
         };
         let screenshot_png = match (self.screenshots, &error) {
-            (true, None) => Some(self.screen.screenshot()?.png),
+            (true, None) => Some(screenshot(self.screen.as_ref())?.png),
             _ => None,
         };
         self.steps.push(Step {
@@ -295,6 +342,9 @@ impl<'a> Executor<'a> {
             error: error.clone(),
             screenshot_png,
         });
+        if let (Some(feed), Some(step)) = (self.feed, self.steps.last()) {
+            feed.step(step, None);
+        }
         Ok(error.map_or(Ok(()), Err))
     }
 }

@@ -1,13 +1,16 @@
 //! The screen probes: `ui-oracle` (each task done through its screen only; must score 1.0) and
 //! `noop --screen` (the screen starts, is looked at, nothing is done; must score 0.0).
 //!
-//! `ui-oracle` dispatches by app: files tasks go to [`FilesUiOracle`], team-chat tasks to its UI
-//! ([`super::ui_oracle_web`]); an app without a planner is a policy failure naming it (never a
+//! `ui-oracle` dispatches by app: files tasks go to [`FilesUiOracle`], a web app's tasks to its
+//! UI ([`super::ui_oracle_web`]), tasks spanning several apps to the combined screen
+//! ([`super::ui_oracle_cross`]); an app without a planner is a policy failure naming it (never a
 //! score).
 
+use super::drive::{guest_screen, screenshot};
 use super::policy::{Policy, PolicyCtx, PolicyKind, PolicyRun};
 use super::screen::ComputerAction;
 use super::screen_env::open_screen;
+use super::ui_oracle_cross::{act_cross, open_combined};
 use super::ui_oracle_files::FilesUiOracle;
 use super::ui_oracle_web::{act_web, open_web, planner_for};
 use super::ui_plan::Step;
@@ -46,11 +49,8 @@ impl Policy for UiOraclePolicy {
             [only] => Err(RolloutError::Policy(format!(
                 "no UI planner for app {only} yet (files and team-chat tasks only)"
             ))),
-            apps => Err(RolloutError::Policy(format!(
-                "a task spanning {} needs one screen showing all of them; a screen shows one \
-                 app today",
-                apps.join(" + ")
-            ))),
+            [] => Err(RolloutError::Task("the task names no app".into())),
+            _ => act_cross(&self.files.screen, ctx),
         }
     }
 }
@@ -71,30 +71,40 @@ impl Policy for NoopScreenPolicy {
     fn act(&self, ctx: &PolicyCtx<'_>) -> Result<PolicyRun, RolloutError> {
         let started = std::time::Instant::now();
         // Web apps with a UI get their agent-facing origin; the rest the screen of their kind.
-        let (at, shot) = match ctx.brief.apps.as_slice() {
-            [only] if planner_for(only).is_some() => {
+        // On an OSWorld guest: the guest's own screen, whatever the task's app.
+        let guest = guest_screen(ctx.env);
+        let (at, shot) = match (&guest, ctx.brief.apps.as_slice()) {
+            (Some(g), _) => (started.elapsed(), screenshot(g)?),
+            (None, [only]) if planner_for(only).is_some() => {
                 let mut web = open_web(&self.screen, only, ctx)?;
                 let at = started.elapsed();
                 (at, web.parts().0.screenshot()?)
             }
-            apps => {
+            (None, [_, _, ..]) => {
+                let mut combined = open_combined(&self.screen, ctx)?;
+                let at = started.elapsed();
+                (at, combined.parts().0.screenshot()?)
+            }
+            (None, apps) => {
                 let (mut screen, _) = open_screen(&self.screen, apps, ctx.env)?;
                 let at = started.elapsed();
                 (at, screen.screenshot()?)
             }
         };
         let action = ComputerAction::Screenshot;
+        let step = Step {
+            action: action.clone(),
+            at_ms: at.as_millis() as u64,
+            duration_ms: started.elapsed().saturating_sub(at).as_millis() as u64,
+            error: None,
+            screenshot_png: Some(shot.png),
+        };
+        ctx.feed.step(&step, None);
         Ok(PolicyRun {
             actions: vec![serde_json::to_value(&action).unwrap_or_default()],
             transcript: "looked at the screen, did nothing".into(),
             usage: Default::default(),
-            steps: vec![Step {
-                action,
-                at_ms: at.as_millis() as u64,
-                duration_ms: started.elapsed().saturating_sub(at).as_millis() as u64,
-                error: None,
-                screenshot_png: Some(shot.png),
-            }],
+            steps: vec![step],
         })
     }
 }

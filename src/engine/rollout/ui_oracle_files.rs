@@ -7,13 +7,15 @@
 
 use serde_json::{json, Value};
 
+use super::drive::guest_screen;
 use super::policy::{Policy, PolicyCtx, PolicyKind, PolicyRun};
 use super::screen_env::open_screen;
 use super::ui_exec::Executor;
 use super::ui_plan::{PlanStep, Rect, Target, TargetResolver, UiPlanner};
 use super::RolloutError;
 use crate::engine::agents::TaskBrief;
-use crate::engine::screen::{DesktopWindows, ScreenConfig};
+use crate::engine::osworld::GuestClient;
+use crate::engine::screen::{DesktopWindow, DesktopWindows, ScreenConfig};
 
 /// Title the terminal shows once the plan's command has succeeded.
 pub const DONE_TITLE: &str = "tw-ui-oracle-done";
@@ -23,17 +25,40 @@ pub const TERMINAL_TITLE: &str = "Terminal";
 const COMMAND_TIMEOUT_MS: u64 = 60_000;
 
 /// Finds desktop windows by title: `Target::Role { role: "window", name }`, or only while it has
-/// the input focus: `Target::Role { role: "focused_window", name }`.
+/// the input focus: `Target::Role { role: "focused_window", name }`. The windows are this
+/// machine's display's, or those of an OSWorld guest's `/accessibility` tree.
 pub struct DesktopResolver {
-    windows: DesktopWindows,
+    windows: Windows,
+}
+
+enum Windows {
+    Local(Box<DesktopWindows>),
+    Guest(Box<GuestClient>),
 }
 
 impl DesktopResolver {
     /// A resolver reading the windows of `display`.
     pub fn connect(display: &str) -> Result<Self, RolloutError> {
         Ok(DesktopResolver {
-            windows: DesktopWindows::connect(display)?,
+            windows: Windows::Local(Box::new(DesktopWindows::connect(display)?)),
         })
+    }
+
+    /// A resolver reading the windows of the guest `client` talks to (`GET /accessibility`).
+    pub fn guest(client: GuestClient) -> Self {
+        DesktopResolver {
+            windows: Windows::Guest(Box::new(client)),
+        }
+    }
+
+    fn list(&self) -> Result<Vec<DesktopWindow>, RolloutError> {
+        match &self.windows {
+            Windows::Local(w) => Ok(w.list()?),
+            Windows::Guest(c) => match c.accessibility() {
+                Ok(xml) => Ok(crate::engine::osworld::a11y::windows_of(&xml)),
+                Err(e) => Err(RolloutError::Infra(e.to_string())),
+            },
+        }
     }
 }
 
@@ -41,7 +66,6 @@ impl TargetResolver for DesktopResolver {
     fn resolve(&mut self, target: &Target) -> Result<Option<Rect>, RolloutError> {
         match target {
             Target::Role { role, name } if role == "window" || role == "focused_window" => Ok(self
-                .windows
                 .list()?
                 .into_iter()
                 .find(|w| w.title == *name && (w.focused || role == "window"))
@@ -70,7 +94,7 @@ pub fn shell_quote(s: &str) -> String {
 }
 
 /// A `python3 -c` command running `code` with `S` bound to `slots`.
-fn python(slots: &Value, code: &str) -> String {
+pub fn python(slots: &Value, code: &str) -> String {
     let literal = serde_json::to_string(&slots.to_string()).unwrap_or_default();
     let program = format!("import csv,functools,json,os;S=json.loads({literal});{code}");
     format!("python3 -c {}", shell_quote(&program))
@@ -159,35 +183,40 @@ impl UiPlanner for FilesPlanner {
             .ok_or_else(|| format!("task {} names no template", brief.task_id))?;
         let template = template.rsplit('/').next().unwrap_or(template);
         let slots = brief.structured.get("slots").cloned().unwrap_or(json!({}));
-        let command = files_command(template, &slots)?;
-        let window = |name: &str| Target::Role {
-            role: "window".into(),
-            name: name.into(),
-        };
-        Ok(vec![
-            PlanStep::Click {
-                target: window(TERMINAL_TITLE),
-            },
-            // Keys go where the focus is: type only once the click has moved it to the terminal.
-            PlanStep::WaitFor {
-                target: Target::Role {
-                    role: "focused_window".into(),
-                    name: TERMINAL_TITLE.into(),
-                },
-                timeout_ms: 10_000,
-            },
-            PlanStep::Type {
-                text: format!("{command} && printf '\\033]2;%s\\007' {DONE_TITLE}"),
-            },
-            PlanStep::Key {
-                key: "Return".into(),
-            },
-            PlanStep::WaitFor {
-                target: window(DONE_TITLE),
-                timeout_ms: COMMAND_TIMEOUT_MS,
-            },
-        ])
+        Ok(terminal_steps(&files_command(template, &slots)?))
     }
+}
+
+/// Click the desktop's terminal, wait until it has the focus, type `command` (followed by the
+/// title change that says it succeeded), Return, and wait for that title.
+pub fn terminal_steps(command: &str) -> Vec<PlanStep> {
+    let window = |name: &str| Target::Role {
+        role: "window".into(),
+        name: name.into(),
+    };
+    vec![
+        PlanStep::Click {
+            target: window(TERMINAL_TITLE),
+        },
+        // Keys go where the focus is: type only once the click has moved it to the terminal.
+        PlanStep::WaitFor {
+            target: Target::Role {
+                role: "focused_window".into(),
+                name: TERMINAL_TITLE.into(),
+            },
+            timeout_ms: 10_000,
+        },
+        PlanStep::Type {
+            text: format!("{command} && printf '\\033]2;%s\\007' {DONE_TITLE}"),
+        },
+        PlanStep::Key {
+            key: "Return".into(),
+        },
+        PlanStep::WaitFor {
+            target: window(DONE_TITLE),
+            timeout_ms: COMMAND_TIMEOUT_MS,
+        },
+    ]
 }
 
 /// `ui-oracle` on files tasks: the desktop, the [`FilesPlanner`]'s plan, every step recorded.
@@ -208,9 +237,19 @@ impl Policy for FilesUiOracle {
         let plan = FilesPlanner
             .plan(ctx.brief)
             .map_err(|e| RolloutError::Policy(format!("ui-oracle: {e}")))?;
+        // On an OSWorld guest: its screen, and its windows from `/accessibility`.
+        if let (Some(guest), Some(remote)) = (guest_screen(ctx.env), &ctx.env.remote) {
+            let mut resolver = DesktopResolver::guest(remote.client().clone());
+            let outcome = Executor::on(&guest, &mut resolver, true)?
+                .feeding(ctx.feed)
+                .run(&plan)?;
+            return Ok(outcome.into_run(plan.len()));
+        }
         let (mut screen, _) = open_screen(&self.screen, &ctx.brief.apps, ctx.env)?;
         let mut resolver = DesktopResolver::connect(&screen.display_name())?;
-        let outcome = Executor::new(&mut screen, &mut resolver, true).run(&plan)?;
+        let outcome = Executor::new(&mut screen, &mut resolver, true)
+            .feeding(ctx.feed)
+            .run(&plan)?;
         Ok(outcome.into_run(plan.len()))
     }
 }

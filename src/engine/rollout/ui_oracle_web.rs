@@ -14,6 +14,9 @@ use super::RolloutError;
 use crate::engine::env::SessionStore;
 use crate::engine::harness::webapi::Backend;
 use crate::engine::screen::ScreenConfig;
+use crate::engine::ui::ecommerce_admin::planner::EcommerceAdminPlanner;
+use crate::engine::ui::issue_tracker::planner::IssueTrackerPlanner;
+use crate::engine::ui::mail::planner::MailPlanner;
 use crate::engine::ui::team_chat::planner::TeamChatPlanner;
 use crate::engine::ui::{Today, UiOptions, WebScreen};
 
@@ -24,6 +27,9 @@ pub const SEED_TODAY: &str = "2026-03-05T10:00:00Z";
 pub fn planner_for(app: &str) -> Option<&'static dyn UiPlanner> {
     match app {
         "team-chat" => Some(&TeamChatPlanner),
+        "mail" => Some(&MailPlanner),
+        "issue-tracker" => Some(&IssueTrackerPlanner),
+        "ecommerce-admin" => Some(&EcommerceAdminPlanner),
         _ => None,
     }
 }
@@ -40,7 +46,9 @@ pub fn act_web(
         .map_err(|e| RolloutError::Policy(format!("ui-oracle: {e}")))?;
     let mut screen = open_web(screen_cfg, app, ctx)?;
     let (display, resolver) = screen.parts();
-    let outcome = Executor::new(display, resolver, true).run(&plan)?;
+    let outcome = Executor::new(display, resolver, true)
+        .feeding(ctx.feed)
+        .run(&plan)?;
     Ok(outcome.into_run(plan.len()))
 }
 

@@ -14,10 +14,12 @@ use super::image::model_image;
 use super::pointer;
 use super::wire::{Conversation, Observation, Reply, Sampling, Wire};
 use crate::engine::agents::Usage;
-use crate::engine::rollout::screen::ComputerAction;
+use crate::engine::rollout::drive::{screenshot, LocalDisplay};
+use crate::engine::rollout::live_steps::{NoFeed, StepSink};
+use crate::engine::rollout::screen::{ComputerAction, Screen};
 use crate::engine::rollout::ui_plan::Step;
 use crate::engine::rollout::RolloutError;
-use crate::engine::screen::{ActionError, Screen};
+use crate::engine::screen::Screen as Display;
 
 /// Budgets of one episode (`[rollout.vlm]`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -85,18 +87,55 @@ fn collapse(convo: &mut Conversation, keep: u32) {
 
 /// Runs one episode of `wire` on `screen`.
 pub fn run_episode(
-    screen: &mut Screen,
+    screen: &mut Display,
     wire: &dyn Wire,
     instruction: &str,
     limits: &LoopLimits,
     cancel: &AtomicBool,
 ) -> Result<Episode, RolloutError> {
-    let (w, h) = screen.size();
+    run_episode_fed(screen, wire, instruction, limits, cancel, &NoFeed)
+}
+
+/// [`run_episode`], handing each turn's steps to `feed` with the turn's reply once the turn's
+/// screenshot is taken (a turn that ends the episode: at once).
+pub fn run_episode_fed(
+    screen: &mut Display,
+    wire: &dyn Wire,
+    instruction: &str,
+    limits: &LoopLimits,
+    cancel: &AtomicBool,
+    feed: &dyn StepSink,
+) -> Result<Episode, RolloutError> {
+    let screen = LocalDisplay::new(screen);
+    run_episode_on(&screen, wire, instruction, limits, cancel, feed)
+}
+
+/// [`run_episode_fed`] on any screen: this machine's display or an OSWorld guest's.
+pub fn run_episode_on(
+    screen: &dyn Screen,
+    wire: &dyn Wire,
+    instruction: &str,
+    limits: &LoopLimits,
+    cancel: &AtomicBool,
+    feed: &dyn StepSink,
+) -> Result<Episode, RolloutError> {
+    let (w, h) = screen.size()?;
     let coords = wire
         .coords(w, h)
         .map_err(|e| RolloutError::Policy(format!("coordinate space on a {w}x{h} screen: {e}")))?;
     let started = Instant::now();
-    let first = screen.screenshot()?;
+    let first = screenshot(screen)?;
+    // The first observation is the trial's step 0 (see the VLM policy).
+    feed.step(
+        &Step {
+            action: ComputerAction::Screenshot,
+            at_ms: 0,
+            duration_ms: 0,
+            error: None,
+            screenshot_png: Some(first.png.clone()),
+        },
+        None,
+    );
     let mut convo = Conversation {
         instruction: instruction.to_string(),
         turns: vec![(
@@ -151,6 +190,7 @@ pub fn run_episode(
             }
         };
         record["actions"] = json!(actions);
+        let turn_start = steps.len();
         let mut results: Vec<Option<String>> = Vec::with_capacity(actions.len());
         let mut ending = None;
         let mut failure: Option<String> = None;
@@ -177,10 +217,10 @@ pub fn run_episode(
                 break;
             }
             let at = started.elapsed();
-            let error = match screen.act(action) {
-                Ok(_) => None,
-                Err(ActionError::Invalid(e)) => Some(e),
-                Err(ActionError::Infra(e)) => return Err(e.into()),
+            let error = match screen.perform(action) {
+                Ok(()) => None,
+                Err(RolloutError::Policy(e)) => Some(e),
+                Err(e) => return Err(e),
             };
             let duration = started.elapsed().saturating_sub(at);
             if let Some(p) = pointer(action).filter(|_| error.is_none()) {
@@ -216,6 +256,9 @@ pub fn run_episode(
         record["error"] = json!(failure);
         turns.push(record);
         if let Some(ending) = ending {
+            for step in &steps[turn_start..] {
+                feed.step(step, Some(&reply.text));
+            }
             return Ok(Episode {
                 ending,
                 first_screenshot: first.png,
@@ -227,10 +270,13 @@ pub fn run_episode(
         if !limits.settle.is_zero() {
             std::thread::sleep(limits.settle);
         }
-        let shot = screen.screenshot()?;
+        let shot = screenshot(screen)?;
         let image = model_image(&shot, &coords)?;
         if let Some(last) = steps.last_mut() {
             last.screenshot_png = Some(shot.png);
+        }
+        for step in &steps[turn_start..] {
+            feed.step(step, Some(&reply.text));
         }
         if let Some(t) = convo.turns.last_mut() {
             t.1 = Some(reply);

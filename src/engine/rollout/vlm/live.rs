@@ -1,11 +1,14 @@
 //! A trial's live screen and where it comes from. [`TaskScreen`] is the default of every VLM
 //! policy: `[rollout.vlm] screen_url` when set (any page, [`super::ChromiumScreen`]), otherwise
-//! the task's own screen — a built-in web app on its agent-facing UI origin ([`WebScreen`]: no
+//! the task's own screen — the OSWorld guest's screen for a trial on a guest, a built-in web app on its agent-facing UI origin ([`WebScreen`]: no
 //! state API, no sid), the files desktop for files tasks. Everything the screen started dies
 //! with the [`LiveScreen`].
 
 use super::policy::{ChromiumScreen, ScreenProvision};
+use crate::engine::osworld::RemoteScreen;
+use crate::engine::rollout::drive::{guest_screen, LocalDisplay};
 use crate::engine::rollout::policy::PolicyCtx;
+use crate::engine::rollout::screen::Screen as Drive;
 use crate::engine::rollout::screen_env::open_screen;
 use crate::engine::rollout::ui_oracle_web::open_web;
 use crate::engine::rollout::RolloutError;
@@ -18,14 +21,26 @@ pub enum LiveScreen {
     Display(Box<Screen>),
     /// A built-in web app's UI origin with Chromium on it and its DevTools session.
     Web(Box<WebScreen>),
+    /// The screen of the OSWorld guest the trial runs on.
+    Guest(Box<RemoteScreen>),
 }
 
 impl LiveScreen {
-    /// The display the policy acts on and screenshots.
-    pub fn screen(&mut self) -> &mut Screen {
+    /// This machine's display the policy acts on, if the screen is one (not a guest's).
+    pub fn screen(&mut self) -> Option<&mut Screen> {
         match self {
-            LiveScreen::Display(s) => s,
-            LiveScreen::Web(w) => &mut w.screen,
+            LiveScreen::Display(s) => Some(s),
+            LiveScreen::Web(w) => Some(&mut w.screen),
+            LiveScreen::Guest(_) => None,
+        }
+    }
+
+    /// Runs `f` on the screen as a policy drives it, whatever draws it.
+    pub fn drive<T>(&mut self, f: impl FnOnce(&dyn Drive) -> T) -> T {
+        match self {
+            LiveScreen::Display(s) => f(&LocalDisplay::new(s)),
+            LiveScreen::Web(w) => f(&LocalDisplay::new(&mut w.screen)),
+            LiveScreen::Guest(g) => f(g.as_ref()),
         }
     }
 
@@ -33,7 +48,7 @@ impl LiveScreen {
     pub fn web(&self) -> Option<&WebScreen> {
         match self {
             LiveScreen::Web(w) => Some(w.as_ref()),
-            LiveScreen::Display(_) => None,
+            LiveScreen::Display(_) | LiveScreen::Guest(_) => None,
         }
     }
 }
@@ -48,6 +63,10 @@ pub struct TaskScreen {
 
 impl ScreenProvision for TaskScreen {
     fn provision(&self, ctx: &PolicyCtx<'_>) -> Result<LiveScreen, RolloutError> {
+        // A trial on an OSWorld guest is driven on the guest's own screen.
+        if let Some(guest) = guest_screen(ctx.env) {
+            return Ok(LiveScreen::Guest(Box::new(guest)));
+        }
         if !self.url.trim().is_empty() {
             return ChromiumScreen {
                 cfg: self.cfg.clone(),

@@ -40,7 +40,7 @@ use regex::Regex;
 pub use args::ArgCtx;
 pub use config::VlmConfig;
 pub use coords::{smart_resize, CoordSpace, Coords};
-pub use episode::{run_episode, Ending, Episode, LoopLimits};
+pub use episode::{run_episode, run_episode_fed, run_episode_on, Ending, Episode, LoopLimits};
 pub use live::{LiveScreen, TaskScreen};
 pub use policy::{
     is_vlm_spec, open_chromium, vlm_policy, wire_from_spec, ChromiumScreen, ScreenProvision,

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use super::anthropic::AnthropicWire;
 use super::chat::ChatWire;
 use super::config::VlmConfig;
-use super::episode::{run_episode, Ending, LoopLimits};
+use super::episode::{run_episode_on, Ending, LoopLimits};
 use super::live::{LiveScreen, TaskScreen};
 use super::responses::ResponsesWire;
 use super::wire::Wire;
@@ -107,13 +107,16 @@ impl Policy for VlmPolicy {
     }
     fn act(&self, ctx: &PolicyCtx<'_>) -> Result<PolicyRun, RolloutError> {
         let mut live = self.screen.provision(ctx)?;
-        let ep = run_episode(
-            live.screen(),
-            self.wire.as_ref(),
-            &ctx.brief.instruction,
-            &self.limits,
-            ctx.cancel,
-        )?;
+        let ep = live.drive(|screen| {
+            run_episode_on(
+                screen,
+                self.wire.as_ref(),
+                &ctx.brief.instruction,
+                &self.limits,
+                ctx.cancel,
+                ctx.feed,
+            )
+        })?;
         if let Ending::AskedUser { question } = &ep.ending {
             return Err(RolloutError::Policy(format!(
                 "asked the user (call_user is not allowed during rollouts): {question}"
@@ -125,7 +128,8 @@ impl Policy for VlmPolicy {
             .filter_map(|t| t["reply"].as_str().map(str::to_string))
             .collect();
         // The trial's steps open with the first observation (a `screenshot` at 0 ms), so the
-        // stored trial holds every screenshot the model saw (exports, the filmstrip).
+        // stored trial holds every screenshot the model saw (exports, the filmstrip); the
+        // episode fed it first too, so live and stored steps share their numbering.
         let mut steps = Vec::with_capacity(ep.steps.len() + 1);
         steps.push(Step {
             action: ComputerAction::Screenshot,

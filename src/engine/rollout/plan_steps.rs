@@ -1,0 +1,106 @@
+//! Small constructors the apps' `ui-oracle` planners write their plans with (one vocabulary for
+//! team-chat, mail and issue-tracker), and the slot reader they share.
+
+use serde_json::Value;
+
+use super::ui_plan::{PlanStep, Target};
+
+/// How long a plan waits for a page element (a banner, a new page) before it fails.
+pub const WAIT_MS: u64 = 15_000;
+
+/// An element by accessible role and name.
+pub fn role(role: &str, name: &str) -> Target {
+    Target::Role {
+        role: role.into(),
+        name: name.into(),
+    }
+}
+
+/// An element by CSS selector.
+pub fn css(selector: impl Into<String>) -> Target {
+    Target::Css {
+        selector: selector.into(),
+    }
+}
+
+/// Click `target`.
+pub fn click(target: Target) -> PlanStep {
+    PlanStep::Click { target }
+}
+
+/// Click a link or submit button, then wait for the new page to have loaded and painted.
+pub fn submit(target: Target) -> PlanStep {
+    PlanStep::Submit { target }
+}
+
+/// Run `steps` unless `target` is already on the page.
+pub fn unless(target: Target, steps: Vec<PlanStep>) -> PlanStep {
+    PlanStep::UnlessPresent { target, steps }
+}
+
+/// Replace the text of the field `target` with `text`.
+pub fn fill(target: Target, text: &str) -> PlanStep {
+    PlanStep::Fill {
+        target,
+        text: text.into(),
+    }
+}
+
+/// Wait for an element matching `selector`.
+pub fn wait(selector: String) -> PlanStep {
+    PlanStep::WaitFor {
+        target: css(selector),
+        timeout_ms: WAIT_MS,
+    }
+}
+
+/// Waits for the success banner of operation `op`.
+pub fn done(op: &str) -> PlanStep {
+    wait(format!(".flash[data-op=\"{op}\"]:not(.error)"))
+}
+
+/// Opens the sidebar link to `href` (`nav.sidebar a[href=…]`) and waits for that page.
+pub fn open_sidebar(href: &str) -> [PlanStep; 2] {
+    [
+        submit(css(format!("nav.sidebar a[href=\"{href}\"]"))),
+        wait(format!("body[data-path=\"{href}\"]")),
+    ]
+}
+
+/// A slot value as a form field holds it: strings as they are, null as blank, numbers as text.
+pub fn form_value(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A slot holding one value or a list of them, each as [`form_value`].
+pub fn form_values(v: &Value) -> Vec<String> {
+    match v {
+        Value::Array(items) => items.iter().map(form_value).collect(),
+        other => vec![form_value(other)],
+    }
+}
+
+/// The string member `key` of `v` (a task's slots or a record), or an error naming it.
+pub fn text<'a>(v: &'a Value, key: &str) -> Result<&'a str, String> {
+    v[key]
+        .as_str()
+        .ok_or_else(|| format!("slot `{key}` is missing or not a string"))
+}
+
+/// The brief a planner sees for a shipped task of `app` (planner tests).
+#[cfg(test)]
+pub fn shipped_brief(app: &str, task: &Value) -> crate::engine::agents::TaskBrief {
+    crate::engine::agents::TaskBrief {
+        task_id: task["task_id"].as_str().unwrap_or_default().into(),
+        instruction: String::new(),
+        context: String::new(),
+        difficulty: String::new(),
+        apps: vec![app.into()],
+        skills: Vec::new(),
+        structured: task.clone(),
+    }
+}
