@@ -245,3 +245,35 @@ fn env_serve_osworld_task_serves_v_init_and_the_guest_sees_only_its_sandbox() {
         None
     );
 }
+
+#[test]
+fn a_gui_launch_line_of_a_setup_opens_on_the_guests_screen() {
+    let guest = serve_files();
+    let client = GuestClient::new(&guest.url).unwrap();
+    // The published shape: a bash line naming a display that is not this guest's. Not
+    // backgrounded here: a backgrounded launch is recorded only if its stub runs before the script
+    // (the sandbox's pid 1) exits, which lost the race in a loaded full-suite run (a known gap,
+    // docs/open-environments.md).
+    let r = client
+        .run_bash(
+            "DISPLAY=:0 google-chrome --new-window about:blank\nDISPLAY=:0 xdotool search --name x\necho launched",
+            120.0,
+            None,
+        )
+        .unwrap();
+    assert_eq!(r.returncode, 0, "{r:?}");
+    // Chromium's window appears in the guest's own accessibility tree (it starts slowly on a
+    // loaded machine: polled with a generous deadline).
+    let seen = eventually(120, || {
+        client.accessibility().is_ok_and(|xml| {
+            tuplewright::engine::osworld::a11y::windows_of(&xml)
+                .iter()
+                .any(|w| w.class.contains("chrom"))
+        })
+    });
+    assert!(
+        seen,
+        "no Chromium window: {:?}",
+        client.accessibility().ok()
+    );
+}

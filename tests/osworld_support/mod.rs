@@ -95,3 +95,116 @@ pub fn dead_port() -> u16 {
         .unwrap()
         .port()
 }
+
+/// A guest started and restarted by its revert hook, as a VM pool would: the hook (`sh
+/// guest.sh`) stops the running `env serve --osworld --app files` on a fixed port, if any, and
+/// starts a fresh one — a clean snapshot. The test never starts it itself; the pool's first
+/// revert does. Stopped when dropped.
+pub struct HookedGuest {
+    dir: tempfile::TempDir,
+    /// `http://127.0.0.1:PORT`.
+    pub url: String,
+}
+
+impl HookedGuest {
+    /// A guest on a free port, not started yet.
+    pub fn new() -> HookedGuest {
+        let dir = tempfile::tempdir().unwrap();
+        let port = dead_port();
+        std::fs::create_dir_all(dir.path().join("cwd")).unwrap();
+        let bin = assert_cmd::cargo::cargo_bin("tuplewright");
+        let script = format!(
+            r#"d={d}
+# alive: exists and is not a zombie (PID 1 here may not reap orphans)
+alive() {{ s=$(awk '{{print $3}}' "/proc/$1/stat" 2>/dev/null); [ -n "$s" ] && [ "$s" != Z ]; }}
+if [ -f "$d/pid" ]; then
+  p=$(cat "$d/pid"); kill -TERM "$p" 2>/dev/null; i=0
+  while alive "$p"; do
+    sleep 0.1; i=$((i+1))
+    if [ "$i" -gt 600 ]; then kill -KILL "$p" 2>/dev/null; break; fi
+  done
+fi
+cd "$d/cwd" || exit 1
+env -u TUPLEWRIGHT_STORE -u TUPLEWRIGHT_CONFIG {bin} --no-tui env serve --osworld --app files \
+  --port {port} >>"$d/log" 2>&1 </dev/null &
+echo $! > "$d/pid"
+echo started >> "$d/starts"
+"#,
+            d = dir.path().display(),
+            bin = bin.display(),
+        );
+        std::fs::write(dir.path().join("guest.sh"), script).unwrap();
+        HookedGuest {
+            url: format!("http://127.0.0.1:{port}"),
+            dir,
+        }
+    }
+
+    /// The revert hook's command line.
+    pub fn hook(&self) -> String {
+        format!("sh {}/guest.sh", self.dir.path().display())
+    }
+
+    /// How many times the hook started a guest.
+    pub fn starts(&self) -> usize {
+        std::fs::read_to_string(self.dir.path().join("starts"))
+            .map(|s| s.lines().count())
+            .unwrap_or(0)
+    }
+
+    /// The guest's log (for failure messages).
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("log")).unwrap_or_default()
+    }
+
+    fn pid(&self) -> Option<i32> {
+        std::fs::read_to_string(self.dir.path().join("pid"))
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+    }
+
+    /// Takes the running guest down (SIGTERM, so its display goes with it) and waits until it
+    /// is gone, as a VM going away under a round.
+    pub fn kill(&self) {
+        if let Some(p) = self.pid() {
+            // SAFETY: kill with the pid the hook recorded.
+            unsafe { libc::kill(p, libc::SIGTERM) };
+            assert!(eventually(120, || !alive(p)), "the guest {p} did not stop");
+        }
+    }
+}
+
+/// Whether `pid` runs (exists and is not a zombie).
+fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| s.rsplit(')').next().map(|r| r.trim_start().to_string()))
+        .is_some_and(|r| !r.starts_with('Z'))
+}
+
+impl Drop for HookedGuest {
+    fn drop(&mut self) {
+        let Some(p) = self.pid() else { return };
+        // SAFETY: kill with the pid the hook recorded.
+        unsafe { libc::kill(p, libc::SIGTERM) };
+        if !eventually(60, || !alive(p)) {
+            // SAFETY: as above.
+            unsafe { libc::kill(p, libc::SIGKILL) };
+        }
+    }
+}
+
+/// `[osworld]` TOML over `guests`, each reverted by its hook, with generous deadlines.
+pub fn pool_toml(guests: &[&HookedGuest]) -> String {
+    let mut s = String::from(
+        "[osworld]\nhealth_timeout_secs = 300\nhook_timeout_secs = 120\nlease_wait_secs = 60\n",
+    );
+    for g in guests {
+        s.push_str(&format!(
+            "[[osworld.endpoints]]\nurl = {:?}\nrevert = {:?}\n",
+            g.url,
+            g.hook()
+        ));
+    }
+    s
+}

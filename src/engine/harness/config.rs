@@ -26,6 +26,33 @@ pub struct LoopConfig {
     /// Highest score the reward may give a probe state (noop, empty state, destructive) before the
     /// round fails: 0.0 = no credit at all where the task was not done.
     pub probe_threshold: f64,
+    /// Where a round's environments come from: `local` (this machine's sandbox and apps) or
+    /// `osworld` (two endpoints of the `[osworld]` pool per round).
+    pub environments: Environments,
+}
+
+/// `[loop] environments`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Environments {
+    /// Fresh homes and state-API sessions here, scripts in the local sandbox.
+    #[default]
+    Local,
+    /// OSWorld guests from `[osworld]` (files-domain tasks).
+    Osworld,
+}
+
+impl std::str::FromStr for Environments {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "local" => Ok(Environments::Local),
+            "osworld" => Ok(Environments::Osworld),
+            other => Err(format!(
+                "environments {other:?}: expected \"local\" or \"osworld\""
+            )),
+        }
+    }
 }
 
 impl Default for LoopConfig {
@@ -39,6 +66,7 @@ impl Default for LoopConfig {
             work_dir: PathBuf::new(),
             skills_dir: PathBuf::new(),
             probe_threshold: 0.0,
+            environments: Environments::Local,
         }
     }
 }

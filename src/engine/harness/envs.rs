@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use crate::engine::env::{self, apps::AppKind, AppRegistry, ServerConfig, ServerHandle};
+use crate::engine::openenv::judge::{JudgeLink, RewardJudge};
 use crate::engine::openenv::{AppResolver, AppsConfig, ExternalApp};
 use crate::engine::sandbox::{ExtraApi, Localise, SandboxSpec};
 
@@ -38,6 +39,8 @@ pub struct Fleet {
     work: PathBuf,
     _tmp: Option<(tempfile::TempDir, DirLock)>,
     counter: AtomicU64,
+    osworld: Option<Arc<crate::engine::osworld::Pool>>,
+    judge: Option<Arc<RewardJudge>>,
 }
 
 impl Fleet {
@@ -101,6 +104,8 @@ impl Fleet {
             work,
             _tmp: tmp,
             counter: AtomicU64::new(0),
+            osworld: None,
+            judge: None,
         })
     }
 
@@ -119,26 +124,40 @@ impl Fleet {
         self.server.as_ref().and_then(|s| s.url(app))
     }
 
-    /// A fresh environment for `apps` (unknown apps are an error naming them).
+    /// From now on environments are guests of `pool` (`[loop] environments = "osworld"`).
+    pub fn set_osworld(&mut self, pool: Arc<crate::engine::osworld::Pool>) {
+        self.osworld = Some(pool);
+    }
+
+    /// From now on reward scripts of local environments reach `judge` through `reward_judge`.
+    pub fn set_judge(&mut self, judge: Option<Arc<RewardJudge>>) {
+        self.judge = judge;
+    }
+
+    /// The OSWorld pool environments come from, if any.
+    pub fn osworld(&self) -> Option<&Arc<crate::engine::osworld::Pool>> {
+        self.osworld.as_ref()
+    }
+
+    /// The run's work directory.
+    pub(super) fn work(&self) -> &Path {
+        &self.work
+    }
+
+    /// A fresh environment for `apps` (unknown apps are an error naming them): a local one, or
+    /// a guest of the OSWorld pool when the fleet has one.
     pub fn provision(
         &self,
         task_id: &str,
         label: &str,
         apps: &[String],
     ) -> Result<TaskEnv, HarnessError> {
-        let n = self.counter.fetch_add(1, Ordering::Relaxed);
-        let safe: String = task_id
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .take(80)
-            .collect();
-        let sid = format!("{safe}-{label}-{n}-{:08x}", rand::random::<u32>());
+        if let Some(pool) = &self.osworld {
+            self.check_remote_apps(task_id, apps)?;
+            let remote = crate::engine::osworld::RemoteEnv::lease_one(pool)?;
+            return self.remote_env(task_id, label, remote);
+        }
+        let sid = self.fresh_sid(task_id, label);
         let home = self.work.join("homes").join(&sid);
         let mut web = Vec::new();
         let mut files = false;
@@ -193,7 +212,26 @@ impl Fleet {
             home,
             web,
             localise,
+            remote: None,
+            judge: self.judge.clone().map(JudgeLink::new),
         })
+    }
+
+    /// A session id unique in this run, naming the task and the endpoint.
+    pub(super) fn fresh_sid(&self, task_id: &str, label: &str) -> String {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let safe: String = task_id
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .take(80)
+            .collect();
+        format!("{safe}-{label}-{n}-{:08x}", rand::random::<u32>())
     }
 
     /// Stops the servers.
@@ -214,6 +252,12 @@ pub struct TaskEnv {
     pub web: Vec<WebApi>,
     /// How the Hub hosts and ports of public scripts reach those apps.
     pub localise: Localise,
+    /// The OSWorld guest this environment is (its home is the guest's `/home/user`; `home`
+    /// is then an empty local directory), or None for a local environment.
+    pub remote: Option<crate::engine::osworld::RemoteEnv>,
+    /// The judge its scripts' `reward_judge` calls reach, and their usage so far (None = no
+    /// judge configured: such a call is an infrastructure failure).
+    pub judge: Option<JudgeLink>,
 }
 
 impl TaskEnv {

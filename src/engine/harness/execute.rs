@@ -5,7 +5,8 @@ use tokio::runtime::Handle;
 
 use crate::engine::agreement::{ComponentScore, RewardRun as Scored, ScriptRun as Ran};
 use crate::engine::sandbox::{
-    parse_reward, run_script, Isolation, Limits, Outcome, Role, RunResult, SandboxConfig, Script,
+    parse_reward, run_script_judged, Isolation, Limits, Outcome, Role, RunResult, SandboxConfig,
+    Script,
 };
 use crate::engine::store::{RewardRun, ScriptRun};
 
@@ -23,7 +24,39 @@ pub struct Runner<'a> {
 }
 
 impl Runner<'_> {
-    /// Runs `source` as `name` in `role` against `env`. Sandbox failures are infra errors.
+    /// Runs `source` as `name` in `role` against `env`: in the sandbox, or on the OSWorld guest
+    /// that backs `env`. Sandbox or guest failures are infra errors; nothing else is inspected.
+    pub fn execute(
+        &self,
+        env: &TaskEnv,
+        role: Role,
+        name: &str,
+        source: &str,
+        limits: &Limits,
+    ) -> Result<RunResult, HarnessError> {
+        if let Some(remote) = &env.remote {
+            return Ok(remote.run(role, name, source, limits)?);
+        }
+        let script = Script {
+            name: name.to_string(),
+            source: source.to_string(),
+        };
+        self.rt
+            .block_on(run_script_judged(
+                self.cfg,
+                &env.spec(),
+                role,
+                &script,
+                limits,
+                self.isolation,
+                None,
+                env.judge.as_ref(),
+            ))
+            .map_err(|e| HarnessError::Infra(e.to_string()))
+    }
+
+    /// [`Runner::execute`], and a run our own helpers mark as failed for infrastructure reasons
+    /// is an infra error too.
     pub fn run(
         &self,
         env: &TaskEnv,
@@ -32,21 +65,10 @@ impl Runner<'_> {
         source: &str,
         limits: &Limits,
     ) -> Result<RunResult, HarnessError> {
-        let script = Script {
-            name: name.to_string(),
-            source: source.to_string(),
-        };
-        let r = self
-            .rt
-            .block_on(run_script(
-                self.cfg,
-                &env.spec(),
-                role,
-                &script,
-                limits,
-                self.isolation,
-            ))
-            .map_err(|e| HarnessError::Infra(e.to_string()))?;
+        let r = self.execute(env, role, name, source, limits)?;
+        if let Some(why) = &r.infra_failure {
+            return Err(HarnessError::Infra(format!("{name}: {why}")));
+        }
         // The reward_judge shim (and any other helper of ours) marks what is not the script's
         // fault: an infrastructure failure, never a score or a failed condition.
         if let Some(why) = crate::engine::sandbox::localise::infra_failure(&r.stderr.text) {
@@ -54,6 +76,15 @@ impl Runner<'_> {
         }
         Ok(r)
     }
+}
+
+/// The `reward_judge` usage of the scripts run on `envs` (zero calls when no judge is set).
+pub fn judge_usage(envs: &[&TaskEnv]) -> crate::engine::agents::Usage {
+    let mut u = crate::engine::agents::Usage::default();
+    for link in envs.iter().filter_map(|e| e.judge.as_ref()) {
+        u.add(&link.usage());
+    }
+    u
 }
 
 /// A one-line description of a non-OK outcome.

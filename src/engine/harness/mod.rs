@@ -15,6 +15,7 @@ pub mod execute;
 pub mod job;
 pub mod probe;
 pub mod probes;
+mod remote;
 pub mod resume;
 pub mod round;
 pub mod session;
@@ -25,7 +26,7 @@ pub mod webapi;
 
 pub use batch::{run_batch, run_batch_controlled, BatchOptions, BatchSummary};
 pub use bus::Bus;
-pub use config::LoopConfig;
+pub use config::{Environments, LoopConfig};
 pub use envs::{Fleet, TaskEnv};
 pub use job::{JobControl, JobPhase};
 pub use task::{run_task, TaskOutcome};

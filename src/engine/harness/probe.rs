@@ -9,9 +9,10 @@ use serde_json::{json, Value};
 use tokio::runtime::Handle;
 
 use crate::engine::agents::{AgentError, Endpoint, EnvProbe};
-use crate::engine::sandbox::{run_script, Isolation, Limits, Role, SandboxConfig, Script};
+use crate::engine::sandbox::{Isolation, Limits, Role, SandboxConfig};
 
 use super::envs::TaskEnv;
+use super::execute::Runner;
 
 /// Most files listed from a home directory.
 const MAX_LISTED: usize = 400;
@@ -60,6 +61,12 @@ fn list_home(env: &TaskEnv) -> Value {
 impl EnvProbe for RoundProbe<'_> {
     fn read_state(&self, which: Endpoint) -> Result<Value, AgentError> {
         let env = self.env(which);
+        if let Some(remote) = &env.remote {
+            let home = remote
+                .list_home()
+                .map_err(|e| AgentError::Infra(e.to_string()))?;
+            return Ok(json!({"apps": {}, "home": home}));
+        }
         let mut apps = serde_json::Map::new();
         for w in &env.web {
             let url = format!("http://{}/go?sid={}", w.addr, env.sid);
@@ -82,18 +89,12 @@ impl EnvProbe for RoundProbe<'_> {
 
     fn dry_run_reward(&self, which: Endpoint, reward: &str) -> Result<String, AgentError> {
         let env = self.env(which);
-        let script = Script {
-            name: "reward_draft.py".into(),
-            source: reward.to_string(),
+        let runner = Runner {
+            rt: &self.rt,
+            cfg: self.sandbox,
+            isolation: self.isolation,
         };
-        let run = self.rt.block_on(run_script(
-            self.sandbox,
-            &env.spec(),
-            Role::Reader,
-            &script,
-            &self.limits,
-            self.isolation,
-        ));
+        let run = runner.execute(env, Role::Reader, "reward_draft.py", reward, &self.limits);
         match run {
             Ok(r) => Ok(format!(
                 "{}\n[exit: {:?}]\n[stderr]\n{}",

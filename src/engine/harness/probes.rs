@@ -42,8 +42,16 @@ fn infra<E: std::fmt::Display>(what: &str) -> impl FnOnce(E) -> HarnessError + '
     move |e| HarnessError::Infra(format!("{what}: {e}"))
 }
 
-/// Removes the home's contents; with `files_only`, regular files only (directories stay).
-fn clear_home(home: &Path, files_only: bool) -> Result<usize, HarnessError> {
+/// Removes the home's contents (the guest's, for an OSWorld environment); with `files_only`,
+/// regular files only (directories stay).
+fn clear_home(env: &TaskEnv, files_only: bool) -> Result<usize, HarnessError> {
+    match &env.remote {
+        Some(remote) => Ok(remote.clear_home(files_only)?),
+        None => clear_local_home(&env.home, files_only),
+    }
+}
+
+fn clear_local_home(home: &Path, files_only: bool) -> Result<usize, HarnessError> {
     let io = |e: std::io::Error| {
         HarnessError::Infra(format!("clearing {} for a probe: {e}", home.display()))
     };
@@ -102,7 +110,7 @@ impl ProbeSite<'_> {
                 Ok(format!("V_init with {}.{key} wiped ({n} items)", w.app))
             }
             _ => {
-                let n = clear_home(&self.init.home, true)?;
+                let n = clear_home(self.init, true)?;
                 Ok(format!(
                     "V_init with every file under /home/user deleted ({n} files)"
                 ))
@@ -119,7 +127,7 @@ impl ProbeSite<'_> {
                 .map_err(infra("emptying a state for the empty-state probe"))?;
             apps.push(w.app.clone());
         }
-        clear_home(&self.gold.home, false)?;
+        clear_home(self.gold, false)?;
         Ok(if apps.is_empty() {
             "an empty /home/user".to_string()
         } else {
@@ -149,15 +157,24 @@ impl ProbeSite<'_> {
         Ok((rec, probe))
     }
 
-    /// Runs every probe, in [`ProbeKind::ALL`] order.
+    /// Runs every probe, in [`ProbeKind::ALL`] order. On OSWorld guests the noop probe's fresh
+    /// environment is V_init reverted to its snapshot once the other two probes are done (the
+    /// round holds two guests, not three).
     pub fn run(&self, reward: &str) -> Result<Vec<(RewardRun, ProbeRun)>, HarnessError> {
-        let noop_env = self.fleet.provision(self.task_id, "noop", self.apps)?;
-        let noop = self.score(
-            &noop_env,
-            ProbeKind::Noop,
-            "a fresh environment, nothing set up".into(),
-            reward,
-        )?;
+        const NOOP_STATE: &str = "a fresh environment, nothing set up";
+        if let Some(remote) = &self.init.remote {
+            let state = self.destructive()?;
+            let destructive = self.score(self.init, ProbeKind::Destructive, state, reward)?;
+            let state = self.empty_state()?;
+            let empty = self.score(self.gold, ProbeKind::EmptyState, state, reward)?;
+            remote.refresh()?;
+            let noop = self.score(self.init, ProbeKind::Noop, NOOP_STATE.into(), reward)?;
+            return Ok(vec![noop, empty, destructive]);
+        }
+        let mut noop_env = self.fleet.provision(self.task_id, "noop", self.apps)?;
+        // Its judge calls are the round's: counted with V_init's.
+        noop_env.judge.clone_from(&self.init.judge);
+        let noop = self.score(&noop_env, ProbeKind::Noop, NOOP_STATE.into(), reward)?;
         drop(noop_env);
         let state = self.destructive()?;
         let destructive = self.score(self.init, ProbeKind::Destructive, state, reward)?;

@@ -139,8 +139,7 @@ impl RoundCtx<'_> {
         };
         let script_limits = self.limits(self.cfg.script_timeout_secs);
         let apps = &self.brief.apps;
-        let init = self.fleet.provision(&self.brief.task_id, "init", apps)?;
-        let gold = self.fleet.provision(&self.brief.task_id, "gold", apps)?;
+        let (init, gold) = self.fleet.provision_pair(&self.brief.task_id, apps)?;
         let mut scripts = Scripts::default();
         let mut script_runs = Vec::new();
         let mut states = Vec::new();
@@ -360,6 +359,8 @@ impl RoundCtx<'_> {
                 }
             }
         }
+        let judge_usage = super::execute::judge_usage(&[&init, &gold]);
+        usage.add(&judge_usage);
         drop(init);
         drop(gold);
         let verdict = evaluate(&obs);
@@ -375,8 +376,10 @@ impl RoundCtx<'_> {
         let usage_rows = [
             ("generator", self.generator.name(), &gen_usage),
             ("discriminator", self.discriminator.name(), &disc_usage),
+            ("judge", judge_usage.model.clone(), &judge_usage),
         ]
         .into_iter()
+        .filter(|(stage, _, u)| *stage != "judge" || u.calls > 0)
         .map(|(stage, name, u)| StoredUsage {
             stage: stage.into(),
             model: if u.model.is_empty() {
@@ -386,6 +389,7 @@ impl RoundCtx<'_> {
             },
             input_tokens: u.input_tokens as i64,
             output_tokens: u.output_tokens as i64,
+            cost_usd: Some(u.cost_usd),
         })
         .collect::<Vec<_>>();
         let record = RoundRecord {

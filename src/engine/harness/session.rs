@@ -9,7 +9,7 @@ use crate::engine::config::Config;
 use crate::engine::sandbox::Isolation;
 
 use super::task::LoopRuntime;
-use super::{Fleet, HarnessError};
+use super::{Environments, Fleet, HarnessError};
 
 /// Builds a two-thread runtime and the fleet, calls `on_start` with the runtime (e.g. to install a
 /// Ctrl-C handler), runs `f`, then shuts the fleet down — also when `f` returns early.
@@ -26,9 +26,22 @@ pub fn with_loop_runtime<T>(
         .enable_all()
         .build()
         .map_err(|e| HarnessError::Infra(format!("starting the async runtime: {e}")))?;
+    // Checked before anything starts: a bad pool is a message, not a half-built fleet.
+    let pool = match config.agreement.environments {
+        Environments::Local => None,
+        Environments::Osworld => Some(
+            crate::engine::osworld::loop_pool(&config.osworld)
+                .map_err(|e| HarnessError::Task(format!("[osworld]: {e}")))?,
+        ),
+    };
     // Scratch directories of runs that were killed (their owners can no longer remove them).
     crate::engine::sandbox::sweep_abandoned(&config.sandbox.run_dir_parent);
-    let fleet = rt.block_on(Fleet::start_with(&config.agreement.work_dir, &config.apps))?;
+    let judge = config.judge.build().map_err(HarnessError::Task)?;
+    let mut fleet = rt.block_on(Fleet::start_with(&config.agreement.work_dir, &config.apps))?;
+    fleet.set_judge(judge);
+    if let Some(pool) = pool {
+        fleet.set_osworld(pool);
+    }
     on_start(&rt);
     let runtime = LoopRuntime {
         rt: rt.handle().clone(),

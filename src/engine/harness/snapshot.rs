@@ -40,10 +40,14 @@ pub fn capture(
         });
     }
     if has_files(registry, apps) {
+        let home = match &env.remote {
+            Some(remote) => remote.home_state()?,
+            None => home_state(&env.home),
+        };
         out.push(StateSnapshot {
             endpoint,
             env: FILES_ENV.into(),
-            json: home_state(&env.home).to_string(),
+            json: home.to_string(),
             volatile: Vec::new(),
         });
     }

@@ -7,6 +7,8 @@
 //! - [`external`]: `[[apps.external]]` apps (a command with `{port}` or a URL, a readiness probe,
 //!   the `hub-legacy` / `hub-hardened` / `tuplewright` state-API dialects), started and torn down
 //!   by the harness.
+//! - [`judge`]: the configured model behind the `reward_judge` helper, served to each sandboxed
+//!   script run over its own unix socket, bounded and recorded as `judge` usage.
 //! - [`tls`]: the per-process certificate authority and the `*.xlang.ai` leaf with which the
 //!   sandbox's forwarder answers HTTPS to the public Hub hosts (the CA is what scripts trust).
 //!
@@ -16,6 +18,7 @@
 
 pub mod external;
 pub mod hints;
+pub mod judge;
 pub mod resolve;
 pub mod tls;
 

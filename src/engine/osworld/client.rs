@@ -146,6 +146,17 @@ impl GuestClient {
         Ok(bytes)
     }
 
+    /// `GET /accessibility`: the guest's accessibility tree (the `AT` XML).
+    pub fn accessibility(&self) -> Result<String, OsworldError> {
+        let what = "GET /accessibility";
+        let r = self.send(what, self.http.get(self.url("/accessibility")), self.quick)?;
+        let v = self.json(what, r)?;
+        v.get("AT")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| OsworldError::Infra(format!("{what}: no `AT` string in the answer")))
+    }
+
     /// `POST /screen_size`.
     pub fn screen_size(&self) -> Result<(u32, u32), OsworldError> {
         let what = "POST /screen_size";

@@ -163,7 +163,7 @@ impl Guest {
             name: name.to_string(),
             source,
         };
-        run_script(
+        let mut r = run_script(
             &self.opts.sandbox,
             &self.spec,
             Role::Setup,
@@ -172,7 +172,20 @@ impl Guest {
             self.opts.isolation,
         )
         .await
-        .map_err(|e| OsworldError::Infra(e.to_string()))
+        .map_err(|e| OsworldError::Infra(e.to_string()))?;
+        // The script's GUI launch lines open on this screen (the stubs only recorded them).
+        let opened = super::gui_launch::open_launches(self, &r.notes);
+        if !opened.is_empty() {
+            let recorded = crate::engine::sandbox::localise::GUI_NOTE;
+            r.notes.retain(|n| !n.starts_with(recorded));
+            r.notes.extend(opened);
+        }
+        Ok(r)
+    }
+
+    /// The `[screen]` settings of this guest's screen.
+    pub fn screen_config(&self) -> &crate::engine::screen::ScreenConfig {
+        &self.opts.screen
     }
 
     /// Starts `command` on the screen like a desktop program (no wait for it to finish).

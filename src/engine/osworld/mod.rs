@@ -11,11 +11,17 @@
 //! guest (a VM, or another tuplewright's guest) as an environment: a bundle's `config` steps, its
 //! setup, golden patch and reward run on it, screenshots and `computer_use` actions go through
 //! it. An endpoint that is down or a call that times out is [`OsworldError::Infra`], never a score.
+//!
+//! **The loop on guests** ([`RemoteEnv`], [`loop_pool`]): with `[loop] environments = "osworld"`
+//! (or `run --env osworld`) each round's V_init and V_gold are pool endpoints (see `provider`).
 
+pub mod a11y;
 pub mod client;
 pub mod command;
 pub mod guest;
+pub mod gui_launch;
 pub mod pool;
+pub mod provider;
 pub mod pyautogui;
 pub mod remote_screen;
 pub mod run;
@@ -27,6 +33,7 @@ pub mod windows;
 pub use client::GuestClient;
 pub use guest::{Guest, GuestOptions, GuestTimeouts};
 pub use pool::{Endpoint, Lease, OsworldConfig, Pool};
+pub use provider::{loop_pool, RemoteEnv};
 pub use remote_screen::RemoteScreen;
 pub use run::{run_endpoint, verify_bundle, EndpointRun, RemoteVerification};
 pub use server::serve;

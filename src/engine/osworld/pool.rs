@@ -44,6 +44,8 @@ pub struct OsworldConfig {
     pub health_timeout_secs: f64,
     /// Deadline of a revert or re-create hook, seconds.
     pub hook_timeout_secs: f64,
+    /// How long a round of the loop waits for two free endpoints (other tasks hold them), seconds.
+    pub lease_wait_secs: f64,
 }
 
 impl Default for OsworldConfig {
@@ -55,6 +57,7 @@ impl Default for OsworldConfig {
             reward_timeout_secs: 600.0,
             health_timeout_secs: 120.0,
             hook_timeout_secs: 600.0,
+            lease_wait_secs: 3600.0,
         }
     }
 }
@@ -78,6 +81,7 @@ impl OsworldConfig {
             ("reward_timeout_secs", self.reward_timeout_secs),
             ("health_timeout_secs", self.health_timeout_secs),
             ("hook_timeout_secs", self.hook_timeout_secs),
+            ("lease_wait_secs", self.lease_wait_secs),
         ] {
             if !(v.is_finite() && v > 0.0) {
                 return Err(format!(
@@ -164,40 +168,92 @@ impl Pool {
 
     /// Takes `n` free endpoints, each reverted and answering; fewer free is an error.
     pub fn acquire(&self, n: usize) -> Result<Vec<Lease>, OsworldError> {
-        let picked: Vec<usize> = {
-            let mut busy = self
-                .busy
-                .lock()
-                .map_err(|_| OsworldError::Infra("the pool's lock is poisoned".into()))?;
-            let free: Vec<usize> = (0..busy.len()).filter(|i| !busy[*i]).take(n).collect();
-            if free.len() < n {
-                return Err(OsworldError::Infra(format!(
-                    "the OSWorld pool has {} free endpoint(s) of {}, {n} needed (two per task: \
-                     V_init and V_gold); add endpoints under [osworld] in tuplewright.toml",
-                    free.len(),
-                    busy.len()
-                )));
+        match self.reserve(n)? {
+            Ok(picked) => self.lease(picked),
+            Err((free, total)) => Err(OsworldError::Infra(format!(
+                "the OSWorld pool has {free} free endpoint(s) of {total}, {n} needed (two per \
+                 task: V_init and V_gold); add endpoints under [osworld] in tuplewright.toml"
+            ))),
+        }
+    }
+
+    /// [`Pool::acquire`], waiting up to `lease_wait_secs` while other tasks hold the endpoints
+    /// (all `n` are taken at once, so two tasks never each hold half of what they need). More
+    /// than the pool has is an error at once.
+    pub fn acquire_wait(&self, n: usize) -> Result<Vec<Lease>, OsworldError> {
+        let total = self.cfg.endpoints.len();
+        if n > total {
+            return self.acquire(n);
+        }
+        let deadline =
+            std::time::Instant::now() + Duration::from_secs_f64(self.cfg.lease_wait_secs);
+        loop {
+            match self.reserve(n)? {
+                Ok(picked) => return self.lease(picked),
+                Err(_) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(200))
+                }
+                Err((free, total)) => {
+                    return Err(OsworldError::Infra(format!(
+                        "waited {:.0} s (osworld.lease_wait_secs) for {n} free endpoint(s); \
+                         {free} of {total} are free",
+                        self.cfg.lease_wait_secs
+                    )))
+                }
             }
-            for i in &free {
-                busy[*i] = true;
-            }
-            free
-        };
+        }
+    }
+
+    /// Marks `n` free endpoints busy, or says how many are free (of how many).
+    fn reserve(&self, n: usize) -> Result<Result<Vec<usize>, (usize, usize)>, OsworldError> {
+        let mut busy = self
+            .busy
+            .lock()
+            .map_err(|_| OsworldError::Infra("the pool's lock is poisoned".into()))?;
+        let free: Vec<usize> = (0..busy.len()).filter(|i| !busy[*i]).take(n).collect();
+        if free.len() < n {
+            return Ok(Err((free.len(), busy.len())));
+        }
+        for i in &free {
+            busy[*i] = true;
+        }
+        Ok(Ok(free))
+    }
+
+    /// Leases the reserved endpoints `picked`, each prepared; any failure releases them all.
+    fn lease(&self, picked: Vec<usize>) -> Result<Vec<Lease>, OsworldError> {
         let mut leases = Vec::new();
-        for index in picked {
+        for index in picked.iter().copied() {
             let endpoint = self.cfg.endpoints[index].clone();
-            let lease = Lease {
-                client: GuestClient::new(&endpoint.url)?,
+            let client = match GuestClient::new(&endpoint.url) {
+                Ok(c) => c,
+                Err(e) => {
+                    // The leases made so far release their endpoints when dropped; these not yet.
+                    if let Ok(mut b) = self.busy.lock() {
+                        for i in picked.iter().skip(leases.len()) {
+                            b[*i] = false;
+                        }
+                    }
+                    return Err(e);
+                }
+            };
+            leases.push(Lease {
+                client,
                 endpoint,
                 index,
                 busy: self.busy.clone(),
-            };
-            leases.push(lease);
+            });
         }
         for l in &leases {
             self.prepare(l)?;
         }
         Ok(leases)
+    }
+
+    /// Brings a leased endpoint back to its clean snapshot (revert hook, health check,
+    /// re-create when it stays down), e.g. before a second use within a round.
+    pub fn refresh(&self, lease: &Lease) -> Result<(), OsworldError> {
+        self.prepare(lease)
     }
 
     /// Revert, health-check, and re-create once when the check fails.

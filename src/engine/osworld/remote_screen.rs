@@ -57,6 +57,10 @@ impl Screen for RemoteScreen {
         Ok(Observation::Screenshot { png, width, height })
     }
 
+    fn size(&self) -> Result<(u32, u32), RolloutError> {
+        self.client.screen_size().map_err(rollout)
+    }
+
     fn perform(&self, action: &ComputerAction) -> Result<(), RolloutError> {
         if let ComputerAction::Wait { seconds } = action {
             std::thread::sleep(Duration::from_secs_f64(seconds.clamp(0.0, 60.0)));
