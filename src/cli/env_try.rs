@@ -18,6 +18,7 @@ use crate::engine::bundle::meta::final_round;
 use crate::engine::harness::task::brief_of;
 use crate::engine::harness::Bus;
 use crate::engine::rollout::human::{HumanPolicy, TryAccess};
+use crate::engine::rollout::live_steps::NoFeed;
 use crate::engine::rollout::stage::store_trial;
 use crate::engine::rollout::trial::run_trial;
 
@@ -120,7 +121,7 @@ pub fn run(cli: &Cli, args: &TryArgs) -> anyhow::Result<ExitCode> {
         args.unsafe_no_sandbox,
         (&NoAgent, &NoAgent),
         &cancel,
-        |rt| run_trial(rt, &brief, &scripts, &policy, None, 1),
+        |rt| run_trial(rt, &brief, &scripts, &policy, None, 1, &NoFeed),
     )?;
     let summary = store_trial(&bus, 1, &trial)?;
     if args.json {

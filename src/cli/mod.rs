@@ -16,6 +16,7 @@ mod export;
 mod export_traj;
 mod filter;
 mod import;
+mod job;
 mod loop_env;
 mod osworld;
 mod override_cmd;
@@ -33,6 +34,7 @@ mod taskgen;
 mod tasks;
 pub mod verify;
 mod worker;
+mod worker_stages;
 
 /// Global options shared by every subcommand.
 #[derive(Debug, Parser)]
@@ -134,6 +136,9 @@ pub enum Command {
     /// Store maintenance: copy a store between backends (SQLite <-> PostgreSQL).
     #[command(subcommand)]
     Store(store_cmd::StoreCommand),
+    /// Pause, resume or cancel the job of every worker on the store; its token budget.
+    #[command(subcommand)]
+    Job(job::JobCommand),
 }
 
 /// Entry point used by `main.rs`: parse, dispatch, map errors to exit codes.
@@ -191,6 +196,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Taskgen(args) => taskgen::run(&cli, &args),
             Command::Worker(args) => worker::run(&cli, &args),
             Command::Store(c) => store_cmd::run(&cli, &c),
+            Command::Job(c) => job::run(&cli, &c),
         },
     }
 }

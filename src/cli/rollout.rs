@@ -97,6 +97,10 @@ pub struct RolloutArgs {
     /// Run scripts WITHOUT the bubblewrap sandbox (recorded). Dangerous.
     #[arg(long)]
     pub unsafe_no_sandbox: bool,
+    /// Where trials run: `local`, or `osworld` (a guest of the [osworld] pool per trial,
+    /// reverted by its hook; noop and oracle policies). Overrides [loop] environments.
+    #[arg(long = "env", value_name = "local|osworld")]
+    pub environments: Option<String>,
 }
 
 fn prompts_dir(arg: &Option<PathBuf>) -> PathBuf {
@@ -105,7 +109,10 @@ fn prompts_dir(arg: &Option<PathBuf>) -> PathBuf {
 
 /// Runs `rollout`.
 pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
-    let config = load_config(cli)?;
+    let mut config = load_config(cli)?;
+    if let Some(e) = &args.environments {
+        config.agreement.environments = e.parse().map_err(|m| anyhow::anyhow!("--env: {m}"))?;
+    }
     let store = open_store(cli, &config)?;
     let defaults = &config.rollout;
     let delta = args.delta.unwrap_or(defaults.delta);
@@ -268,7 +275,12 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
                     ),
                     Conclusion::Failed { failures } => {
                         ok = false;
-                        format!("NO DECISION: {}", failures.join("; "))
+                        let what = if matches!(policy.kind(), PolicyKind::Probe { .. }) {
+                            "NOT SCORED (the trial failed; no verdict on the reward)"
+                        } else {
+                            "NO DECISION"
+                        };
+                        format!("{what}: {}", failures.join("; "))
                     }
                 };
                 if !args.json {

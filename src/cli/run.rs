@@ -81,6 +81,10 @@ pub struct RunArgs {
     /// Run scripts WITHOUT the bubblewrap sandbox (recorded on every result). Dangerous.
     #[arg(long)]
     pub unsafe_no_sandbox: bool,
+    /// Where each round's V_init and V_gold come from: `local`, or `osworld` (two guests of the
+    /// [osworld] pool, reverted by their hooks; files-domain tasks). Overrides [loop] environments.
+    #[arg(long = "env", value_name = "local|osworld")]
+    pub environments: Option<String>,
 }
 
 /// Task ids of the given files, in order, without duplicates.
@@ -103,11 +107,15 @@ fn task_ids(paths: &[PathBuf]) -> anyhow::Result<Vec<String>> {
 /// Runs `run`.
 pub fn run(cli: &Cli, args: &RunArgs) -> anyhow::Result<ExitCode> {
     let mut config = load_config(cli)?;
+    super::worker::install_host_caps(&config)?;
     if let Some(j) = args.jobs {
         config.agreement.jobs = j;
     }
     if let Some(k) = args.max_rounds {
         config.agreement.max_rounds = k;
+    }
+    if let Some(e) = &args.environments {
+        config.agreement.environments = e.parse().map_err(|m| anyhow::anyhow!("--env: {m}"))?;
     }
     config
         .agreement

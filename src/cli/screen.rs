@@ -67,6 +67,7 @@ struct ShotArgs {
 /// screenshot is kept and whose record is not.
 fn task_shot(cli: &Cli, a: &ShotArgs, id: &str) -> anyhow::Result<Vec<u8>> {
     use crate::engine::agents::replay::NoAgent;
+    use crate::engine::rollout::live_steps::NoFeed;
     use crate::engine::rollout::trial::run_trial;
     use crate::engine::rollout::ui_oracle::NoopScreenPolicy;
 
@@ -92,7 +93,7 @@ fn task_shot(cli: &Cli, a: &ShotArgs, id: &str) -> anyhow::Result<Vec<u8>> {
         a.unsafe_no_sandbox,
         (&NoAgent, &NoAgent),
         &cancel,
-        |rt| run_trial(rt, &brief, &scripts, &policy, None, 1),
+        |rt| run_trial(rt, &brief, &scripts, &policy, None, 1, &NoFeed),
     )?;
     if let Some(f) = &trial.record.failure {
         anyhow::bail!("screen shot --task {id}: {f}");

@@ -264,6 +264,7 @@ pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
             model: a.name(),
             input_tokens: total.input_tokens as i64,
             output_tokens: total.output_tokens as i64,
+            cost_usd: Some(total.cost_usd),
         }
     });
     if let Some(out) = &args.out {

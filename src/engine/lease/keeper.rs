@@ -40,6 +40,8 @@ struct Shared {
     settings: LeaseSettings,
     held: Mutex<BTreeSet<String>>,
     lost: Mutex<BTreeSet<String>>,
+    /// Serialises [`LeaseKeeper::claim_first`] within the process (see there).
+    claiming: Mutex<()>,
     stop: Mutex<bool>,
     wake: Condvar,
     renewals: AtomicUsize,
@@ -69,6 +71,7 @@ impl LeaseKeeper {
             settings,
             held: Mutex::new(BTreeSet::new()),
             lost: Mutex::new(BTreeSet::new()),
+            claiming: Mutex::new(()),
             stop: Mutex::new(false),
             wake: Condvar::new(),
             renewals: AtomicUsize::new(0),
@@ -147,10 +150,21 @@ impl LeaseKeeper {
             unchanged_since: None,
             ttl: self.shared.settings.ttl,
         };
+        // A claim is re-entrant for its owner (a renewal), and every thread of this process is
+        // the same owner: without this, two slots of one worker could both "take" one task. So
+        // the tasks this keeper holds are no candidates, and one claim_first runs at a time here
+        // (each records what it took before the next looks).
+        let _one = lock(&self.shared.claiming);
+        let held = lock(&self.shared.held).clone();
+        let free: Vec<String> = task_ids
+            .iter()
+            .filter(|t| !held.contains(*t))
+            .cloned()
+            .collect();
         let got = self
             .shared
             .backend
-            .claim_first(&self.shared.owner, task_ids, &req)?;
+            .claim_first(&self.shared.owner, &free, &req)?;
         Ok(got.map(|(task_id, _)| {
             lock(&self.shared.held).insert(task_id.clone());
             lock(&self.shared.lost).remove(&task_id);

@@ -313,6 +313,19 @@ impl LeaseBackend for SqliteLeases {
         task_ids: &[String],
         req: &ClaimRequest<'_>,
     ) -> Result<Option<(String, Claim)>, StoreError> {
+        // Stale leases (expired, or a dead owner on this host) first: their tasks were started by
+        // a worker that died and would otherwise wait until the queue runs dry. They go through
+        // the serialised claim, which records the takeover.
+        let time = now();
+        let stale: Vec<String> = self
+            .leases()?
+            .into_iter()
+            .filter(|l| task_ids.contains(&l.task_id) && l.stale_for(owner, &time).is_some())
+            .map(|l| l.task_id)
+            .collect();
+        if let Some(got) = claim_in_order(self, owner, &stale, req)? {
+            return Ok(Some(got));
+        }
         if self.backend() == Backend::Sqlite {
             return claim_in_order(self, owner, task_ids, req);
         }
@@ -326,15 +339,6 @@ impl LeaseBackend for SqliteLeases {
                 Free::None => break,
             }
         }
-        // Stale leases (expired, or a dead owner on this host) go through the serialised claim,
-        // which records the takeover.
-        let time = now();
-        let stale: Vec<String> = self
-            .leases()?
-            .into_iter()
-            .filter(|l| task_ids.contains(&l.task_id) && l.stale_for(owner, &time).is_some())
-            .map(|l| l.task_id)
-            .collect();
-        claim_in_order(self, owner, &stale, req)
+        Ok(None)
     }
 }

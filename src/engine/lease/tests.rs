@@ -56,6 +56,8 @@ on_both!(
     racing_threads_claim_each_task_exactly_once,
     claim_first_skips_held_and_ineligible_tasks,
     racing_claim_first_takes_each_task_exactly_once,
+    claim_first_takes_over_a_stale_lease_before_free_tasks,
+    the_threads_of_one_keeper_never_claim_first_one_task_twice,
 );
 
 fn store_with(fx: &Fx, ids: &[&str]) -> PathBuf {
@@ -415,4 +417,86 @@ fn racing_claim_first_takes_each_task_exactly_once(fx: Fx) {
     let mut all: Vec<String> = won.concat();
     all.sort();
     assert_eq!(all, ids, "every task claimed exactly once: {won:?}");
+}
+
+fn claim_first_takes_over_a_stale_lease_before_free_tasks(fx: Fx) {
+    let path = store_with(&fx, &["a", "b", "c"]);
+    // A worker that died holding `c` (its lease is never renewed and lapses).
+    let old = keeper(&path, foreign("old"), 300, 3_600_000);
+    assert!(matches!(
+        old.claim("c", "loop", None, None).unwrap(),
+        Claim::Taken { .. }
+    ));
+    let backend = SqliteLeases::open(&path, BUSY).unwrap();
+    let me = Owner::current();
+    wait_for("the dead worker's lease to lapse", || {
+        let time = crate::engine::store::now();
+        backend
+            .leases()
+            .unwrap()
+            .iter()
+            .any(|l| l.task_id == "c" && l.stale_for(&me, &time).is_some())
+    });
+    let pending = [TupleStatus::Pending];
+    let req = ClaimRequest {
+        task_id: "",
+        stage: "loop",
+        statuses: Some(&pending),
+        unchanged_since: None,
+        ttl: Duration::from_secs(60),
+    };
+    let ids: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+    let (got, claim) = backend.claim_first(&me, &ids, &req).unwrap().unwrap();
+    assert_eq!(
+        got, "c",
+        "the abandoned task is resumed before the free ones"
+    );
+    assert!(
+        matches!(
+            claim,
+            Claim::Taken {
+                took_over: Some((_, TakeoverReason::Expired))
+            }
+        ),
+        "{claim:?}"
+    );
+    // Then the free ones, in order.
+    let (next, _) = backend.claim_first(&me, &ids, &req).unwrap().unwrap();
+    assert_eq!(next, "a");
+}
+
+fn the_threads_of_one_keeper_never_claim_first_one_task_twice(fx: Fx) {
+    let ids: Vec<String> = (0..12).map(|i| format!("s{i:02}")).collect();
+    let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let path = store_with(&fx, &refs);
+    // One worker process, four slots: one owner, one keeper, racing threads.
+    let k = keeper(&path, Owner::current(), 60_000, 10_000);
+    let pending = [TupleStatus::Pending];
+    let won: Vec<Vec<String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                let (k, ids, pending) = (&k, &ids, &pending);
+                s.spawn(move || {
+                    let mut mine = Vec::new();
+                    // Each slot keeps what it claimed (never released): every task once.
+                    while let Some(id) = k.claim_first(ids, "loop", Some(pending)).unwrap() {
+                        mine.push(id);
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut all: Vec<String> = won.concat();
+    all.sort();
+    assert_eq!(all, ids, "a task given to two slots of one keeper: {won:?}");
+    // Released, a task can be claimed again by the same keeper.
+    k.release("s03").unwrap();
+    assert_eq!(
+        k.claim_first(&ids, "loop", Some(&pending))
+            .unwrap()
+            .as_deref(),
+        Some("s03")
+    );
 }

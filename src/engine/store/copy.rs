@@ -58,7 +58,8 @@ const TABLES: &[(&str, &str, &str)] = &[
     ),
     (
         "usage",
-        "id, task_id, round_id, stage, model, input_tokens, output_tokens, created_at",
+        "id, task_id, round_id, stage, model, input_tokens, output_tokens, created_at, \
+      cost_usd",
         "id",
     ),
     ("events", "seq, time, kind, task_id, payload", "seq"),

@@ -261,6 +261,8 @@ pub struct Usage {
     pub input_tokens: i64,
     /// Output tokens.
     pub output_tokens: i64,
+    /// Cost in USD at the configured provider prices (`None`: unknown, as on rows before v11).
+    pub cost_usd: Option<f64>,
 }
 
 /// Everything about one adversarial round, recorded atomically by [`super::Tx::record_round`].

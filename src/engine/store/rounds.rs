@@ -84,9 +84,21 @@ impl Tx<'_> {
         round_id: Option<i64>,
         u: &Usage,
     ) -> Result<()> {
-        self.tx.prepare_cached("INSERT INTO usage (task_id, round_id, stage, model, input_tokens, output_tokens, created_at) \
-             VALUES (?1,?2,?3,?4,?5,?6,?7)")?.execute(params![task_id, round_id, u.stage, u.model, u.input_tokens, u.output_tokens, now()],
-        )?;
+        self.tx
+            .prepare_cached(
+                "INSERT INTO usage (task_id, round_id, stage, model, input_tokens, output_tokens, \
+                 created_at, cost_usd) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
+            )?
+            .execute(params![
+                task_id,
+                round_id,
+                u.stage,
+                u.model,
+                u.input_tokens,
+                u.output_tokens,
+                now(),
+                u.cost_usd
+            ])?;
         Ok(())
     }
 
@@ -224,7 +236,8 @@ fn load_reward_runs(conn: &Conn, round_id: i64) -> Result<Vec<RewardRun>> {
 
 fn load_usage(conn: &Conn, round_id: i64) -> Result<Vec<Usage>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT stage, model, input_tokens, output_tokens FROM usage WHERE round_id = ?1 ORDER BY id",
+        "SELECT stage, model, input_tokens, output_tokens, cost_usd FROM usage WHERE round_id = ?1 \
+         ORDER BY id",
     )?;
     let rows = stmt.query_map(params![round_id], |r| {
         Ok(Usage {
@@ -232,6 +245,7 @@ fn load_usage(conn: &Conn, round_id: i64) -> Result<Vec<Usage>> {
             model: r.get(1)?,
             input_tokens: r.get(2)?,
             output_tokens: r.get(3)?,
+            cost_usd: r.get(4)?,
         })
     })?;
     rows.collect::<Result<_>>()

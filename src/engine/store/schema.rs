@@ -22,6 +22,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/v7.sql"),
     include_str!("migrations/v8.sql"),
     include_str!("migrations/v9.sql"),
+    include_str!("migrations/v10.sql"),
+    include_str!("migrations/v11.sql"),
 ];
 
 /// The PostgreSQL mirror of each entry of [`MIGRATIONS`] (same index, same schema semantics).
@@ -35,6 +37,8 @@ const PG_MIGRATIONS: &[&str] = &[
     include_str!("migrations/pg/v7.sql"),
     include_str!("migrations/pg/v8.sql"),
     include_str!("migrations/pg/v9.sql"),
+    include_str!("migrations/pg/v10.sql"),
+    include_str!("migrations/pg/v11.sql"),
 ];
 
 /// The schema version this binary writes.

@@ -80,6 +80,21 @@ fn png_size(seq: usize, png: &[u8]) -> Result<(u32, u32)> {
 }
 
 impl Tx<'_> {
+    /// Writes one screenshot file of a trial still running (its live feed) and returns its key.
+    /// No row names the file yet: the trial's record at its end does ([`Tx::record_trial_steps`]
+    /// writes the file again if it has gone meanwhile); a trial that never ends leaves an
+    /// unreferenced file for [`Store::gc_screenshots`].
+    pub fn put_screenshot_file(&self, png: &[u8]) -> Result<String> {
+        image::ImageReader::with_format(std::io::Cursor::new(png), image::ImageFormat::Png)
+            .into_dimensions()
+            .map_err(|e| {
+                StoreError::Invalid(format!("live step: the screenshot is not a PNG: {e}"))
+            })?;
+        let sha = sha256_of_bytes(png);
+        self.screens.put_all(&[(sha.as_str(), png)])?;
+        Ok(sha)
+    }
+
     /// Stores the steps of rollout `rollout_id`, in order. Each new screenshot's file is written,
     /// fsynced and renamed into place before its row is inserted (so before this transaction can
     /// commit); a screenshot already stored is not written again.

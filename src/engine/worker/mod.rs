@@ -11,8 +11,20 @@
 //! failed `max_infra_attempts` times in the store — counted across all workers — after which
 //! workers leave it alone (it stays `pending` for a person to look at). The worker stops when no
 //! task is left that it may take, or when cancelled.
+//!
+//! Every worker obeys the store's controls ([`control`]): before each claim it reads the job state
+//! (paused: claim nothing, let the tasks in flight finish; cancelled: abandon them like Ctrl-C and
+//! exit) and the global token and cost budgets (spent: claim nothing more, finish, exit); a
+//! watcher thread re-reads the job state every [`WorkerOptions::control_poll`] so a cancel
+//! reaches tasks in flight.
 
-use std::collections::HashMap;
+pub mod control;
+#[cfg(test)]
+mod control_tests;
+mod slots;
+pub mod stages;
+
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -20,12 +32,14 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::json;
 
-use crate::engine::harness::batch::STAGE;
-use crate::engine::harness::task::{run_task_fenced, LoopRuntime, TaskOutcome};
-use crate::engine::harness::{BatchOptions, Bus};
+use crate::engine::harness::task::{LoopRuntime, TaskOutcome};
+use crate::engine::harness::Bus;
 use crate::engine::lease::LeaseKeeper;
 use crate::engine::store::db::params;
-use crate::engine::store::{StoreError, TupleStatus, Tx};
+use crate::engine::store::{StoreError, TupleStatus};
+
+use slots::{lock, Run, Step};
+use stages::{PostStages, Stage, StageRun};
 
 /// The event a worker records for each infrastructure failure of a task.
 pub const INFRA_EVENT: &str = "worker.infra";
@@ -39,8 +53,14 @@ pub struct WorkerOptions {
     pub max_infra_attempts: u32,
     /// First retry delay after an infrastructure failure (doubled per attempt, at most 30 s).
     pub backoff: Duration,
-    /// How long to wait before looking again when every remaining task is leased elsewhere.
+    /// How long to wait before looking again when every remaining task is leased elsewhere (or
+    /// the job is paused).
     pub poll: Duration,
+    /// How often the store's job state is re-read while tasks are in flight (a cancel abandons
+    /// them within about this long).
+    pub control_poll: Duration,
+    /// Whether the agreement loop is one of the stages (the others are the [`PostStages`]).
+    pub with_loop: bool,
 }
 
 impl Default for WorkerOptions {
@@ -50,6 +70,8 @@ impl Default for WorkerOptions {
             max_infra_attempts: 3,
             backoff: Duration::from_millis(500),
             poll: Duration::from_millis(250),
+            control_poll: Duration::from_millis(500),
+            with_loop: true,
         }
     }
 }
@@ -71,28 +93,101 @@ pub struct WorkerSummary {
     pub claims: usize,
     /// Total seconds spent in claims (claim overhead = this / claims).
     pub claim_seconds: f64,
+    /// Post-loop stages run here, per stage (`filter`, `rollout`, `verify`).
+    pub stages: BTreeMap<String, usize>,
+    /// Tasks abandoned in flight by a cancel (left `pending`, resumable).
+    pub cancelled: Vec<String>,
+    /// Why the worker stopped before the queue was drained, if it did.
+    pub stopped_by: Option<StopReason>,
     /// Wall time.
     pub elapsed_seconds: f64,
 }
 
-/// The tasks a worker may still take: `pending` or `in_loop`, fewer than `max` infrastructure
-/// failures recorded, by task id.
+/// Why a worker stopped before draining the queue.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// The store's job was cancelled (`tuplewright job cancel`, the workbench).
+    Cancelled,
+    /// The store's token budget is spent.
+    Budget {
+        /// Tokens spent when it stopped.
+        used: i64,
+        /// The budget.
+        budget: i64,
+    },
+    /// The store's cost budget (USD) is spent.
+    CostBudget {
+        /// US dollars spent when it stopped.
+        used_usd: f64,
+        /// The budget.
+        budget_usd: f64,
+    },
+    /// Stopped from this process (Ctrl-C, the caller's stop flag).
+    Interrupted,
+}
+
+/// What a worker did on one claimed task.
+#[derive(Debug, Clone, Default)]
+pub struct TaskReport {
+    /// The agreement loop's outcome, when the loop ran.
+    pub loop_outcome: Option<TaskOutcome>,
+    /// The post-loop stages tried, in order, with how each ended.
+    pub stages: Vec<(Stage, StageRun)>,
+    /// Abandoned by a cancel between or during post-loop stages.
+    pub cancelled: bool,
+}
+
+impl TaskReport {
+    /// Whether an infrastructure failure ended the work (the task is retried later).
+    pub fn infra(&self) -> bool {
+        matches!(self.loop_outcome, Some(TaskOutcome::Infra(_)))
+            || self
+                .stages
+                .iter()
+                .any(|(_, r)| matches!(r, StageRun::Infra(_)))
+    }
+
+    /// Whether nothing was there to do (no stage took the task).
+    pub fn is_idle(&self) -> bool {
+        self.loop_outcome.is_none()
+            && !self.cancelled
+            && self.stages.iter().all(|(_, r)| *r == StageRun::Skipped)
+    }
+}
+
+/// The tasks a worker running the loop may still take: `pending` or `in_loop`, fewer than `max`
+/// infrastructure failures recorded, by task id.
 pub fn queue(bus: &Bus, max_infra_attempts: u32) -> Result<Vec<String>, StoreError> {
+    queue_for(bus, max_infra_attempts, Stage::Loop.takes())
+}
+
+/// The tasks in one of `statuses` with fewer than `max` infrastructure failures, by task id.
+pub fn queue_for(
+    bus: &Bus,
+    max_infra_attempts: u32,
+    statuses: &[TupleStatus],
+) -> Result<Vec<String>, StoreError> {
+    let wanted = serde_json::to_string(&statuses.iter().map(|s| s.as_str()).collect::<Vec<_>>())?;
     bus.read(|s| {
-        s.conn()
-            .query_map(
-                "SELECT u.task_id FROM tuples u WHERE u.status IN (?1, ?2) \
-                 AND (SELECT COUNT(*) FROM events e WHERE e.task_id = u.task_id AND e.kind = ?3) < ?4 \
-                 ORDER BY u.task_id",
-                params![
-                    TupleStatus::Pending.as_str(),
-                    TupleStatus::InLoop.as_str(),
-                    INFRA_EVENT,
-                    i64::from(max_infra_attempts)
-                ],
-                |r| r.get(0),
-            )?
-            .collect()
+        let c = s.conn();
+        // The statuses as a JSON array, unpacked by each backend's JSON table function.
+        let set = match c.backend() {
+            crate::engine::store::db::Backend::Sqlite => "SELECT value FROM json_each(?1)",
+            crate::engine::store::db::Backend::Postgres => {
+                "SELECT jsonb_array_elements_text(?1::jsonb)"
+            }
+        };
+        c.query_map(
+            &format!(
+                "SELECT u.task_id FROM tuples u WHERE u.status IN ({set}) \
+                 AND (SELECT COUNT(*) FROM events e WHERE e.task_id = u.task_id AND e.kind = ?2) < ?3 \
+                 ORDER BY u.task_id"
+            ),
+            params![wanted, INFRA_EVENT, i64::from(max_infra_attempts)],
+            |r| r.get(0),
+        )?
+        .collect()
     })
 }
 
@@ -106,91 +201,46 @@ fn infra_count(bus: &Bus, task: &str) -> Result<i64, StoreError> {
     })
 }
 
-/// Runs the worker until the queue is drained or `stop` is set; `on_done(task, outcome)` is
-/// called as each task ends.
+/// Runs the worker until the queue is drained, the store's job is cancelled or its budget spent,
+/// or `stop` is set; `on_done(task, outcome)` is called as each task ends.
 pub fn run_worker(
     rt: &LoopRuntime<'_>,
     bus: &Bus,
     keeper: &LeaseKeeper,
     opts: &WorkerOptions,
+    post: &PostStages<'_>,
     stop: &AtomicBool,
-    on_done: &(dyn Fn(&str, &TaskOutcome) + Sync),
+    on_done: &(dyn Fn(&str, &TaskReport) + Sync),
 ) -> Result<WorkerSummary, StoreError> {
     let started = Instant::now();
-    let summary = Mutex::new(WorkerSummary::default());
-    let statuses = BatchOptions::resumable();
+    let run = Run::new(bus, keeper, opts, post);
     let errors: Mutex<Vec<StoreError>> = Mutex::new(Vec::new());
-    // Per task, when this process may retry it after an infrastructure failure.
-    let not_before: Mutex<HashMap<String, Instant>> = Mutex::new(HashMap::new());
+    let done = AtomicBool::new(false);
     let stopped = || stop.load(Ordering::Relaxed) || rt.cancel.load(Ordering::Relaxed);
     std::thread::scope(|s| {
-        for _ in 0..opts.slots.max(1) {
-            s.spawn(|| {
-                let step = || -> Result<bool, StoreError> {
-                    let now = Instant::now();
-                    let waiting = not_before.lock().unwrap_or_else(|p| p.into_inner()).clone();
-                    let all = queue(bus, opts.max_infra_attempts)?;
-                    if all.is_empty() {
-                        return Ok(false);
-                    }
-                    let ids: Vec<String> = all
-                        .into_iter()
-                        .filter(|t| waiting.get(t).is_none_or(|at| *at <= now))
-                        .collect();
-                    let t0 = Instant::now();
-                    let claimed = keeper.claim_first(&ids, STAGE, Some(&statuses))?;
-                    let Some(task) = claimed else {
-                        // Everything left is leased elsewhere or backing off: look again soon.
-                        std::thread::sleep(opts.poll);
-                        return Ok(true);
-                    };
-                    let claim_secs = t0.elapsed().as_secs_f64();
-                    let fence = |tx: &Tx<'_>| keeper.fence(tx, &task);
-                    let outcome = run_task_fenced(rt, bus, &task, &fence);
-                    if let TaskOutcome::Infra(why) = &outcome {
-                        bus.emit(INFRA_EVENT, Some(&task), json!({"error": why}))?;
-                    }
-                    keeper.release(&task)?;
-                    let mut sum = summary.lock().unwrap_or_else(|p| p.into_inner());
-                    sum.claims += 1;
-                    sum.claim_seconds += claim_secs;
-                    match &outcome {
-                        TaskOutcome::Accepted { .. } => sum.accepted.push(task.clone()),
-                        TaskOutcome::Rejected { .. } => sum.rejected.push(task.clone()),
-                        TaskOutcome::Invalid(m) => sum.invalid.push((task.clone(), m.clone())),
-                        TaskOutcome::Cancelled => {}
-                        TaskOutcome::Infra(_) => {
-                            sum.infra_failures += 1;
-                            let n = infra_count(bus, &task)?;
-                            if n >= i64::from(opts.max_infra_attempts) {
-                                sum.gave_up.push(task.clone());
-                            } else {
-                                let shift = u32::try_from(n.clamp(1, 6) - 1).unwrap_or(0);
-                                let delay =
-                                    (opts.backoff * 2u32.pow(shift)).min(Duration::from_secs(30));
-                                not_before
-                                    .lock()
-                                    .unwrap_or_else(|p| p.into_inner())
-                                    .insert(task.clone(), Instant::now() + delay);
+        let watcher = s.spawn(|| run.watch(rt.cancel, &done));
+        let slots: Vec<_> = (0..opts.slots.max(1))
+            .map(|_| {
+                s.spawn(|| {
+                    while !stopped() {
+                        match run.step(rt) {
+                            Ok(Step::Again) => {}
+                            Ok(Step::Ran(task, outcome)) => on_done(&task, &outcome),
+                            Ok(Step::Stop) => break,
+                            Err(e) => {
+                                lock(&errors).push(e);
+                                break;
                             }
                         }
                     }
-                    drop(sum);
-                    on_done(&task, &outcome);
-                    Ok(true)
-                };
-                while !stopped() {
-                    match step() {
-                        Ok(true) => {}
-                        Ok(false) => break,
-                        Err(e) => {
-                            errors.lock().unwrap_or_else(|p| p.into_inner()).push(e);
-                            break;
-                        }
-                    }
-                }
-            });
+                })
+            })
+            .collect();
+        for h in slots {
+            let _ = h.join();
         }
+        done.store(true, Ordering::SeqCst);
+        let _ = watcher.join();
     });
     if let Some(e) = errors
         .into_inner()
@@ -200,7 +250,21 @@ pub fn run_worker(
     {
         return Err(e);
     }
-    let mut sum = summary.into_inner().unwrap_or_else(|p| p.into_inner());
+    let mut sum = run.summary.into_inner().unwrap_or_else(|p| p.into_inner());
+    sum.stopped_by = run
+        .stop_reason
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .or_else(|| stopped().then_some(StopReason::Interrupted));
     sum.elapsed_seconds = started.elapsed().as_secs_f64();
+    if let Some(why) = sum.stopped_by {
+        let o = keeper.owner();
+        bus.emit(
+            "worker.stopped",
+            None,
+            json!({"owner": o.id, "host": o.host, "pid": o.pid, "reason": why,
+                   "cancelled": sum.cancelled}),
+        )?;
+    }
     Ok(sum)
 }
