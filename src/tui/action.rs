@@ -1,6 +1,8 @@
 //! The one action registry: every user-facing action has a stable name, a description and default
 //! keys. The keymap, the `?` help overlay and the command palette are all built from [`REGISTRY`].
 
+pub use super::screen_tab::Screen;
+
 /// Something the user can ask for. Screens interpret the movement actions for their own lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
@@ -114,72 +116,19 @@ pub enum Action {
     DetailDown,
     /// Rollouts: scroll the trial detail pane up.
     DetailUp,
+    /// Rollouts: the filmstrip's next step.
+    StepNext,
+    /// Rollouts: the filmstrip's previous step.
+    StepPrev,
+    /// Rollouts: the filmstrip's first step.
+    StepFirst,
+    /// Rollouts: the filmstrip's last step.
+    StepLast,
+    /// Rollouts: watch the running trial live in the detail pane, or go back to the selection.
+    WatchLive,
     // similar tuples
     /// Tuples: list the selected tuple's nearest neighbours in the store (embedding cosine).
     Similar,
-}
-
-/// The screens (tabs) that are built, in tab order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Screen {
-    /// Runs in progress, followed from the event log.
-    Live,
-    /// The tuple list.
-    Tuples,
-    /// One tuple in depth.
-    Inspector,
-    /// Initial vs golden (vs rollout final) state of the selected tuple.
-    StateDiff,
-    /// Per-component reward breakdowns.
-    Reward,
-    /// Critic votes and the curator's decision.
-    Filter,
-    /// Teacher rollouts: launch, watch, browse trials.
-    Rollouts,
-    /// Dataset statistics.
-    Stats,
-}
-
-impl Screen {
-    /// Every screen in tab order.
-    pub const ALL: [Screen; 8] = [
-        Screen::Live,
-        Screen::Tuples,
-        Screen::Inspector,
-        Screen::StateDiff,
-        Screen::Reward,
-        Screen::Filter,
-        Screen::Rollouts,
-        Screen::Stats,
-    ];
-
-    /// Title shown in the tab bar.
-    pub fn title(self) -> &'static str {
-        match self {
-            Screen::Live => "Live",
-            Screen::Tuples => "Tuples",
-            Screen::Inspector => "Inspector",
-            Screen::StateDiff => "State diff",
-            Screen::Reward => "Reward",
-            Screen::Filter => "Filter",
-            Screen::Rollouts => "Rollouts",
-            Screen::Stats => "Stats",
-        }
-    }
-
-    /// Short title for narrow terminals (the tab bar must fit 80 columns).
-    pub fn short_title(self) -> &'static str {
-        match self {
-            Screen::Inspector => "Insp",
-            Screen::StateDiff => "Diff",
-            other => other.title(),
-        }
-    }
-
-    /// Position in [`Screen::ALL`].
-    pub fn index(self) -> usize {
-        Screen::ALL.iter().position(|s| *s == self).unwrap_or(0)
-    }
 }
 
 /// One registry entry.
@@ -539,6 +488,36 @@ pub const REGISTRY: &[ActionSpec] = &[
         "detail_up",
         "Rollouts: scroll the trial detail up",
         &["{"],
+    ),
+    spec(
+        Action::StepNext,
+        "step_next",
+        "Rollouts: filmstrip — next step of the trial",
+        &[")"],
+    ),
+    spec(
+        Action::StepPrev,
+        "step_prev",
+        "Rollouts: filmstrip — previous step",
+        &["("],
+    ),
+    spec(
+        Action::StepFirst,
+        "step_first",
+        "Rollouts: filmstrip — first step",
+        &["0"],
+    ),
+    spec(
+        Action::StepLast,
+        "step_last",
+        "Rollouts: filmstrip — last step",
+        &["$"],
+    ),
+    spec(
+        Action::WatchLive,
+        "watch_live",
+        "Rollouts: watch the running trial live / back to the selected trial",
+        &["W"],
     ),
     // similar tuples
     spec(

@@ -104,6 +104,11 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
     let (tx, rx) = mpsc::channel();
     let image_tx = tx.clone();
     let seed = config.agents.scripted.seed;
+    // rollouts screen: the launch form offers `[rollout] policies` and validates with them.
+    let launch_cfg = super::model::launch::LaunchConfig {
+        rollout: config.rollout.clone(),
+        screen: config.screen.clone(),
+    };
     let similar = super::similar_data::SimilarSettings {
         store: opts.store.clone(),
         readonly: opts.readonly,
@@ -123,6 +128,7 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
         .with_jobs(jobs)
         .with_similar(similar)?;
     let mut model = Model::new(keymap, opts.readonly);
+    model.rollouts.launch_cfg = launch_cfg;
     // states: load the syntax sets off the UI thread, before the first highlighted frame.
     let _ = std::thread::Builder::new()
         .name("tw-highlight".into())

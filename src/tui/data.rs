@@ -87,6 +87,8 @@ pub enum EngineCommand {
         policy: String,
         /// Trials per task.
         trials: u32,
+        /// Temperature and max turns typed in the launch form, for a VLM policy.
+        vlm: Option<super::model::launch::VlmOverrides>,
     },
     /// Pause the job the workbench is driving (after the tasks in flight).
     PauseJob,
@@ -111,6 +113,8 @@ pub enum EngineCommand {
     LoadTrials(Option<String>),
     /// Load one trial's detail and screenshot (by rollouts row id).
     LoadTrial(i64),
+    /// Load one filmstrip or live frame (a step's screenshot with its action marked).
+    LoadFrame(super::filmstrip_data::FrameRequest),
     // similar tuples
     /// List the nearest neighbours of one tuple (the similar-tuples worker).
     LoadSimilar(String),
@@ -153,6 +157,8 @@ pub enum DataUpdate {
     Trials(Box<super::rollouts_data::TrialList>),
     /// One trial in full.
     Trial(Box<super::rollouts_data::TrialDetail>),
+    /// A filmstrip or live frame, decoded and marked.
+    Frame(Box<super::filmstrip_data::Frame>),
     /// A screenshot finished encoding in the background (redraw).
     ScreenshotReady,
     // similar tuples
@@ -168,7 +174,7 @@ pub fn load_rows(store: &Store) -> Result<Vec<TaskRow>, StoreError> {
            MIN(CASE WHEN w.endpoint = 'golden' THEN w.reward END) AS g, \
            MAX(CASE WHEN w.endpoint = 'initial' THEN w.reward END) AS i \
            FROM lr JOIN reward_runs w ON w.round_id = lr.id GROUP BY lr.task_id), \
-         sv AS (SELECT task_id, MIN(severity) AS s FROM votes WHERE severity GLOB 'P[0-3]' GROUP BY task_id) \
+         sv AS (SELECT task_id, MIN(severity) AS s FROM votes WHERE severity IN ('P0', 'P1', 'P2', 'P3') GROUP BY task_id) \
          SELECT t.task_id, t.instruction, t.apps, COALESCE(t.domain, ''), COALESCE(t.difficulty, ''), \
            u.status, COALESCE(last.c, 0), rw.g, rw.i, COALESCE(sv.s, '') \
          FROM tasks t JOIN tuples u ON u.task_id = t.task_id \

@@ -16,6 +16,7 @@ use ratatui_image::protocol::Protocol;
 use ratatui_image::Resize;
 
 use super::data::DataUpdate;
+use super::filmstrip_data::FrameKey;
 
 /// Whether the environment allows the terminal query.
 pub fn query_allowed(env: impl Fn(&str) -> Option<String>) -> bool {
@@ -35,10 +36,10 @@ pub fn terminal_picker() -> Option<Picker> {
     Picker::from_query_stdio().ok()
 }
 
-/// A screenshot encoded for the terminal: trial id, area (columns, rows), protocol.
-pub type Encoded = (i64, (u16, u16), Protocol);
+/// A screenshot encoded for the terminal: its frame, area (columns, rows), protocol.
+pub type Encoded = (FrameKey, (u16, u16), Protocol);
 
-type Job = (i64, (u16, u16), image::DynamicImage, Picker);
+type Job = (FrameKey, (u16, u16), image::DynamicImage, Picker);
 /// Where the background thread leaves its latest result.
 type Slot = Arc<Mutex<Option<Encoded>>>;
 
@@ -50,7 +51,7 @@ type Slot = Arc<Mutex<Option<Encoded>>>;
 #[derive(Default)]
 pub struct ImageCache {
     ready: RefCell<Option<Encoded>>,
-    requested: RefCell<Option<(i64, (u16, u16))>>,
+    requested: RefCell<Option<(FrameKey, (u16, u16))>>,
     /// Encodings handed to the background thread so far (each key is requested once).
     queued: Cell<usize>,
     background: Option<(Sender<Job>, Slot)>,
@@ -115,8 +116,8 @@ impl ImageCache {
         Ok(())
     }
 
-    /// The trial and area of the encoded image held, if any.
-    pub fn ready_key(&self) -> Option<(i64, (u16, u16))> {
+    /// The frame and area of the encoded image held, if any.
+    pub fn ready_key(&self) -> Option<(FrameKey, (u16, u16))> {
         self.ready
             .borrow()
             .as_ref()
@@ -139,11 +140,11 @@ impl ImageCache {
         }
     }
 
-    /// The encoded image of trial `id` for an area of `size` cells: cached, taken from the
+    /// The encoded image of frame `id` for an area of `size` cells: cached, taken from the
     /// background thread, encoded now (no thread), or requested.
     pub fn lookup(
         &self,
-        id: i64,
+        id: FrameKey,
         size: (u16, u16),
         img: &image::DynamicImage,
         picker: Option<&Picker>,
@@ -217,33 +218,33 @@ mod tests {
         cache.start_background(tx).expect("thread");
         // Nothing was requested before, so the first lookup can only be pending.
         assert!(matches!(
-            cache.lookup(7, (20, 5), &img, None),
+            cache.lookup((7, 0), (20, 5), &img, None),
             Lookup::Pending
         ));
         // A repeated lookup is pending or (when the thread already finished) ready; either way it
         // must not queue a second encoding of the same key.
-        let _ = cache.lookup(7, (20, 5), &img, None);
+        let _ = cache.lookup((7, 0), (20, 5), &img, None);
         assert_eq!(cache.queued(), 1, "one encoding per key");
         let note = rx.recv_timeout(std::time::Duration::from_secs(60));
         assert!(matches!(note, Ok(DataUpdate::ScreenshotReady)));
         // The thread fills the slot before it notifies, so the result is there now, and cached.
         assert!(matches!(
-            cache.lookup(7, (20, 5), &img, None),
+            cache.lookup((7, 0), (20, 5), &img, None),
             Lookup::Ready(_)
         ));
-        assert_eq!(cache.ready_key(), Some((7, (20, 5))));
+        assert_eq!(cache.ready_key(), Some(((7, 0), (20, 5))));
         assert!(matches!(
-            cache.lookup(7, (20, 5), &img, None),
+            cache.lookup((7, 0), (20, 5), &img, None),
             Lookup::Ready(_)
         ));
         assert_eq!(cache.queued(), 1, "cached: no second encoding was queued");
         // A different area is a new key: one more encoding.
-        let _ = cache.lookup(7, (10, 5), &img, None);
+        let _ = cache.lookup((7, 0), (10, 5), &img, None);
         assert_eq!(cache.queued(), 2);
         // Synchronous without the thread.
         let sync = ImageCache::default();
         assert!(matches!(
-            sync.lookup(1, (10, 4), &img, None),
+            sync.lookup((1, 0), (10, 4), &img, None),
             Lookup::Ready(_)
         ));
     }

@@ -30,6 +30,7 @@ use crate::engine::sandbox::Isolation;
 use crate::engine::store::{Store, TupleStatus};
 
 use super::data::{DataUpdate, EngineCommand};
+use super::model::launch::VlmOverrides;
 
 /// What the runner tells the model (besides the events it writes to the store).
 #[derive(Debug, Clone, PartialEq)]
@@ -145,17 +146,27 @@ fn runner_loop(
                     task_ids,
                     policy,
                     trials,
+                    vlm,
                 },
                 None,
-            ) => match start_rollouts(settings, task_ids, &policy, trials, out) {
+            ) => match start_rollouts(settings, task_ids, (&policy, vlm), trials, out) {
                 Ok(r) => cur = Some(r),
                 Err(e) => notice(out, format!("cannot start the rollouts: {e}")),
             },
             (
-                EngineCommand::PauseJob | EngineCommand::ResumeJob | EngineCommand::CancelJob,
+                cmd @ (EngineCommand::PauseJob
+                | EngineCommand::ResumeJob
+                | EngineCommand::CancelJob),
                 None,
-            ) => notice(out, "no job of this workbench is running"),
+            ) => match super::jobs_store::apply(settings, &cmd) {
+                Some(n) => notice(out, n),
+                None => notice(out, "no job of this workbench is running"),
+            },
             (cmd, Some(r)) => {
+                // On a shared store the workers' job control follows the workbench's own job.
+                if let Some(n) = super::jobs_store::apply(settings, &cmd) {
+                    notice(out, n);
+                }
                 let (result, done, refused, verb) = match cmd {
                     EngineCommand::PauseJob => (
                         r.control.pause(&r.bus),
@@ -327,16 +338,20 @@ pub fn parse_policy_with(
 fn start_rollouts(
     settings: &JobSettings,
     ids: Vec<String>,
-    policy: &str,
+    (policy, vlm): (&str, Option<VlmOverrides>),
     trials: u32,
     out: &Sender<DataUpdate>,
 ) -> anyhow::Result<Running> {
     if ids.is_empty() {
         anyhow::bail!("no tuple selected");
     }
-    let policy = parse_policy_with(policy, &settings.config.rollout, &settings.config.screen)?;
+    // The launch form's temperature and max turns over `[rollout.vlm]`.
+    let rollout_cfg = vlm.map_or_else(
+        || settings.config.rollout.clone(),
+        |o| o.apply(&settings.config.rollout),
+    );
+    let policy = parse_policy_with(policy, &rollout_cfg, &settings.config.screen)?;
     // `[rollout] judge`, as `tuplewright rollout` uses it (empty = the reward score alone).
-    let rollout_cfg = settings.config.rollout.clone();
     let judge = match rollout_cfg.judge.trim() {
         "" => None,
         spec => {

@@ -17,12 +17,14 @@ pub mod filter_data;
 pub mod fuzzy;
 pub mod highlight;
 pub mod jobs;
+pub mod jobs_store;
 pub mod keymap;
 pub mod live_data;
 pub mod matcher;
 pub mod model;
 pub mod mouse;
 pub mod readonly;
+pub mod screen_tab;
 pub mod state_data;
 pub mod state_rows;
 pub mod state_text;
@@ -32,7 +34,9 @@ pub mod theme;
 pub mod view;
 pub mod worker;
 // reward & rollouts screens
+pub mod filmstrip_data;
 pub mod graphics;
+pub mod marker;
 pub mod reward_data;
 pub mod rollouts_data;
 // similar tuples

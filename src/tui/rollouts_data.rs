@@ -79,6 +79,8 @@ pub struct TrialRow {
     pub has_screenshot: bool,
     /// Outcome of its batch.
     pub outcome: Outcome,
+    /// Its batch (rows with the same number are one batch of the list).
+    pub batch: usize,
 }
 
 /// A loaded trial list.
@@ -110,6 +112,8 @@ pub struct TrialDetail {
     pub detail: Value,
     /// The screenshot, when the trial has one.
     pub screenshot: Option<Screenshot>,
+    /// Screen trials: every recorded step (the filmstrip), screenshots by key.
+    pub steps: Vec<crate::engine::store::StoredStep>,
 }
 
 const COLUMNS: &str = "id, task_id, model, trial, reward, judge_verdict, failure, \
@@ -131,6 +135,7 @@ pub fn load_trials(store: &Store, scope: Option<&str>) -> Result<TrialList, Stor
             probe_expected: r.get(8)?,
             has_screenshot: r.get(9)?,
             outcome: Outcome::Failed,
+            batch: 0,
         })
     };
     let conn = store.conn();
@@ -184,11 +189,12 @@ pub fn assign_outcomes(rows: &mut [TrialRow], delta: f64) {
             }
         }
     }
-    for b in batches {
+    for (n, b) in batches.into_iter().enumerate() {
         let trials: Vec<&TrialRow> = b.iter().map(|&i| &rows[i]).collect();
         let outcome = batch_outcome(&trials, delta);
         for i in b {
             rows[i].outcome = outcome.clone();
+            rows[i].batch = n;
         }
     }
 }
@@ -226,11 +232,18 @@ pub fn load_trial(store: &Store, id: i64) -> Result<TrialDetail, StoreError> {
     )?;
     let detail: Value = serde_json::from_str(&text)?;
     let base = store.path().parent().unwrap_or(Path::new("."));
-    let screenshot = screenshot_path(&detail).map(|p| read_screenshot(&base.join(p)));
+    let steps = store.trial_steps(id)?;
+    // The filmstrip shows the steps' own frames; the single screenshot only without steps.
+    let screenshot = if steps.is_empty() {
+        screenshot_path(&detail).map(|p| read_screenshot(&base.join(p)))
+    } else {
+        None
+    };
     Ok(TrialDetail {
         id,
         detail,
         screenshot,
+        steps,
     })
 }
 
@@ -246,16 +259,24 @@ pub fn screenshot_path(detail: &Value) -> Option<PathBuf> {
 
 /// Reads and decodes an image file (format from its content), scaled to at most 1024 px a side.
 pub fn read_screenshot(path: &Path) -> Screenshot {
-    let decoded = image::ImageReader::open(path)
+    match decode_scaled(path) {
+        Ok((img, _)) => Screenshot::Image(path.to_path_buf(), img),
+        Err(e) => Screenshot::Error(path.to_path_buf(), e),
+    }
+}
+
+/// Decodes an image file, scaled to at most 1024 px a side; also returns the scale applied.
+pub fn decode_scaled(path: &Path) -> Result<(image::DynamicImage, f64), String> {
+    let img = image::ImageReader::open(path)
         .map_err(|e| e.to_string())
         .and_then(|r| r.with_guessed_format().map_err(|e| e.to_string()))
-        .and_then(|r| r.decode().map_err(|e| e.to_string()));
-    match decoded {
-        Ok(img) if img.width() > MAX_SIDE || img.height() > MAX_SIDE => {
-            Screenshot::Image(path.to_path_buf(), img.thumbnail(MAX_SIDE, MAX_SIDE))
-        }
-        Ok(img) => Screenshot::Image(path.to_path_buf(), img),
-        Err(e) => Screenshot::Error(path.to_path_buf(), e),
+        .and_then(|r| r.decode().map_err(|e| e.to_string()))?;
+    if img.width() > MAX_SIDE || img.height() > MAX_SIDE {
+        let small = img.thumbnail(MAX_SIDE, MAX_SIDE);
+        let scale = small.width() as f64 / img.width().max(1) as f64;
+        Ok((small, scale))
+    } else {
+        Ok((img, 1.0))
     }
 }
 
@@ -276,6 +297,7 @@ mod tests {
             probe_expected: (model == "oracle").then_some(1.0),
             has_screenshot: false,
             outcome: Outcome::Failed,
+            batch: 0,
         }
     }
 
@@ -295,6 +317,8 @@ mod tests {
         assert_eq!(rows[2].outcome, Outcome::Inclusion(Inclusion::Accepted));
         assert_eq!(rows[4].outcome, Outcome::ProbeDefect(1), "a new batch");
         assert_eq!(rows[5].outcome, Outcome::Failed, "a failure is no score");
+        assert_eq!(rows[0].batch, rows[1].batch);
+        assert_ne!(rows[0].batch, rows[4].batch);
     }
 
     #[test]

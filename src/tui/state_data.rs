@@ -36,11 +36,12 @@ pub struct TupleStates {
 
 /// Loads the rounds (with their states) and rollout final states of `task_id`.
 pub fn load_states(store: &Store, task_id: &str) -> Result<TupleStates, StoreError> {
+    // `MIN` over 0/1, not over booleans: PostgreSQL has no `min(boolean)`.
     let mut stmt = store.conn().prepare_cached(
         "SELECT r.id, r.round_no, r.source, \
-           (SELECT MIN(exit_code = 0 AND failure IS NULL) FROM script_runs s \
+           (SELECT MIN(CASE WHEN exit_code = 0 AND failure IS NULL THEN 1 ELSE 0 END) FROM script_runs s \
              WHERE s.round_id = r.id AND s.script = 'setup'), \
-           (SELECT MIN(exit_code = 0 AND failure IS NULL) FROM script_runs s \
+           (SELECT MIN(CASE WHEN exit_code = 0 AND failure IS NULL THEN 1 ELSE 0 END) FROM script_runs s \
              WHERE s.round_id = r.id AND s.script = 'golden') \
          FROM rounds r WHERE r.task_id = ?1 ORDER BY r.round_no",
     )?;

@@ -190,6 +190,9 @@ pub fn handle(store: &Store, cmd: &EngineCommand) -> Vec<DataUpdate> {
         EngineCommand::LoadTrial(id) => {
             super::rollouts_data::load_trial(store, *id).map(|t| DataUpdate::Trial(Box::new(t)))
         }
+        EngineCommand::LoadFrame(req) => Ok(DataUpdate::Frame(Box::new(
+            super::filmstrip_data::load_frame(store, req),
+        ))),
     };
     vec![res.unwrap_or_else(|e| DataUpdate::Error(format!("store: {e}")))]
 }

@@ -54,6 +54,7 @@ impl Critic for RewordStandIn {
             attempts: 1,
             input_tokens: 0,
             output_tokens: 0,
+            cost_usd: 0.0,
         }
     }
 }
@@ -75,6 +76,7 @@ impl Critic for DownStandIn {
             attempts: 3,
             input_tokens: 0,
             output_tokens: 0,
+            cost_usd: 0.0,
         }
     }
 }

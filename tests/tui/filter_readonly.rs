@@ -69,6 +69,7 @@ fn readonly_refuses_writes_in_the_model_in_the_worker_and_in_sqlite() {
             task_ids: vec![ids[1].clone()],
             policy: "oracle".into(),
             trials: 1,
+            vlm: None,
         },
         EngineCommand::PauseJob,
         EngineCommand::ResumeJob,

@@ -474,6 +474,7 @@ fn workbench_runs_the_loop_on_pending_tasks_and_sees_it_finish() {
         task_ids: ids.clone(),
         policy: policy.into(),
         trials: 1,
+        vlm: None,
     };
     jobs.send(rollouts("bogus"));
     match next_job(&rx) {

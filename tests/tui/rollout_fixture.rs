@@ -158,9 +158,14 @@ pub fn render(model: &Model, theme: &tuplewright::tui::theme::Theme, w: u16, h: 
 
 /// Snapshots after `setup` keys at 80×24 and 160×48, colour and NO_COLOR, on the copy.
 pub fn snap_all(name: &str, setup: &str) {
+    snap_with(name, setup, loaded_model_with_rollouts);
+}
+
+/// [`snap_all`] on the model `load` gives.
+pub fn snap_with(name: &str, setup: &str, load: fn(bool) -> (Model, Store)) {
     for (w, h) in [(80, 24), (160, 48)] {
         for no_color in [false, true] {
-            let (mut m, store) = loaded_model_with_rollouts(false);
+            let (mut m, store) = load(false);
             m.update(tuplewright::tui::model::Msg::Resize(w, h));
             super::fixture::keys(&mut m, &store, setup);
             let theme = tuplewright::tui::theme::Theme::builtin("dark", no_color).expect("theme");

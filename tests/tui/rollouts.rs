@@ -83,7 +83,7 @@ fn the_screenshot_trial_is_decoded_and_drawn_with_half_blocks() {
     );
     assert!(screen.contains("left_click"), "actions listed");
     assert!(
-        m.rollouts.image.ready_key().map(|k| k.0) == Some(row.id),
+        m.rollouts.image.ready_key().map(|k| k.0) == Some((row.id, -1)),
         "the encoded image is cached"
     );
 }
@@ -144,11 +144,12 @@ fn launching_emits_exactly_one_start_rollouts_with_the_form_values() {
             task_ids: vec![first.to_string()],
             policy: "noop".into(),
             trials: 3,
+            vlm: None,
         }]
     );
     assert!(!m.quit);
     // A command policy with every tuple in view.
-    keys(&mut m, &store, "L right right tab tab");
+    keys(&mut m, &store, "L right right right tab tab");
     let typed = "m y - a g e n t";
     keys(&mut m, &store, typed);
     let cmds = keys(&mut m, &store, "tab right enter");
@@ -156,6 +157,7 @@ fn launching_emits_exactly_one_start_rollouts_with_the_form_values() {
         task_ids,
         policy,
         trials,
+        vlm: None,
     }] = cmds.as_slice()
     else {
         panic!("one StartRollouts expected, got {cmds:?}");
@@ -239,5 +241,5 @@ fn progress_counts_the_launch_trials_from_the_event_log() {
 fn snapshot_rollouts_list_detail_screenshot_and_form() {
     snap_all("rollouts", "7");
     snap_all("rollouts_screenshot", "7 G");
-    snap_all("rollouts_form", "7 L right right");
+    snap_all("rollouts_form", "7 L right right right");
 }

@@ -19,7 +19,7 @@ pub fn scrub(text: &str) -> String {
         (r" *\d+\.\ds\b", " N.Ns"),
         (r" *\d+\.\d tasks/min", " N.N tasks/min"),
         // The runs pane right-aligns durations: blank the padding with the digits.
-        (r"· +\d+ ms ·", "· N ms ·"),
+        (r"· +\d+ ms\b", "· N ms"),
         (r"\d+ ?ms\b", "N ms"),
         // live jobs: job ids are random
         (r"\b(run|rollout)-[0-9a-f]{8}\b", "$1-JOBID"),

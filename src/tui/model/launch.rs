@@ -1,18 +1,55 @@
-//! The launch form of the Rollouts screen: a policy (as `tuplewright rollout --policy` lists
-//! them), the number of trials, the agent command for `command`, and the scope (the selected tuple
-//! or every tuple in the Tuples view). Submitting yields one `EngineCommand::StartRollouts`.
+//! The launch form of the Rollouts screen: a policy (the built-in probes, `command`, and the VLM
+//! teachers configured in `[rollout] policies`), the number of trials, the agent command for
+//! `command`, temperature and max turns for a VLM policy, and the scope (the selected tuple or
+//! every tuple in the Tuples view). Submitting validates the policy with the engine's own spec
+//! parser (with the project's `[rollout]` and `[screen]` and the typed overrides) and yields one
+//! `EngineCommand::StartRollouts`.
 //!
 //! Keys while the form is open: tab / down / up move between fields; left / right (or h / l) change
-//! the policy or the scope; digits and backspace edit the trials and the command; enter launches;
-//! esc cancels.
+//! the policy or the scope; digits, `.` and backspace edit the numbers and the command; enter
+//! launches; esc cancels.
 
+use crate::engine::rollout::spec::policy_from_spec;
+use crate::engine::rollout::vlm::is_vlm_spec;
+use crate::engine::rollout::RolloutConfig;
+use crate::engine::screen::ScreenConfig;
 use crate::tui::data::EngineCommand;
 use crate::tui::keymap::{Code, Key};
 
-/// The policies the form offers (`tuplewright rollout --help`).
-pub const POLICIES: [&str; 3] = ["oracle", "noop", "command"];
+/// The built-in policies the form always offers (`tuplewright rollout --help`).
+pub const BUILTIN: [&str; 4] = ["oracle", "noop", "ui-oracle", "command"];
 /// Most trials per tuple the form accepts.
 pub const MAX_TRIALS: u32 = 100;
+/// Most model turns per trial the form accepts.
+pub const MAX_TURNS: u32 = 1000;
+
+/// What the form offers and validates with: the project's `[rollout]` and `[screen]`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LaunchConfig {
+    /// `[rollout]` (its `policies` are offered after the built-ins).
+    pub rollout: RolloutConfig,
+    /// `[screen]`.
+    pub screen: ScreenConfig,
+}
+
+/// Decoding and budget typed in the form for a VLM policy (over `[rollout.vlm]`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VlmOverrides {
+    /// Sampling temperature.
+    pub temperature: f64,
+    /// Model turns per trial.
+    pub max_turns: u32,
+}
+
+impl VlmOverrides {
+    /// `cfg` with these values.
+    pub fn apply(&self, cfg: &RolloutConfig) -> RolloutConfig {
+        let mut c = cfg.clone();
+        c.vlm.temperature = self.temperature;
+        c.vlm.max_turns = self.max_turns;
+        c
+    }
+}
 
 /// A field of the form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -24,6 +61,10 @@ pub enum Field {
     Trials,
     /// The shell command (policy `command` only).
     Command,
+    /// Sampling temperature (VLM policies only).
+    Temperature,
+    /// Model turns per trial (VLM policies only).
+    MaxTurns,
     /// The selected tuple or every tuple in view.
     Scope,
 }
@@ -31,12 +72,18 @@ pub enum Field {
 /// The form's state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LaunchForm {
-    /// Index into [`POLICIES`].
+    /// The policies offered: [`BUILTIN`], then `[rollout] policies`.
+    pub policies: Vec<String>,
+    /// Index into `policies`.
     pub policy: usize,
     /// Trials as typed.
     pub trials: String,
     /// The agent command for `command`.
     pub command: String,
+    /// Temperature as typed.
+    pub temperature: String,
+    /// Max turns as typed.
+    pub max_turns: String,
     /// The field being edited.
     pub field: Field,
     /// Launch on every tuple of the Tuples view instead of the selected one.
@@ -47,15 +94,21 @@ pub struct LaunchForm {
 
 impl Default for LaunchForm {
     fn default() -> Self {
-        LaunchForm {
-            policy: 0,
-            trials: "1".into(),
-            command: String::new(),
-            field: Field::Policy,
-            all_in_view: false,
-            error: None,
-        }
+        LaunchForm::new(&LaunchConfig::default())
     }
+}
+
+/// A validated launch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Launch {
+    /// The policy spec sent to the engine (`oracle`, `command:<cmd>`, `vlm:openai:M@URL`…).
+    pub policy: String,
+    /// The name its trials are recorded under (a VLM spec without its URL).
+    pub name: String,
+    /// Trials per tuple.
+    pub trials: u32,
+    /// Temperature and max turns, for a VLM policy.
+    pub vlm: Option<VlmOverrides>,
 }
 
 /// What a key did to the form.
@@ -65,16 +118,47 @@ pub enum FormOutcome {
     Editing,
     /// Closed without launching.
     Cancelled,
-    /// Launch: the policy string (`oracle`, `noop`, `command:<shell command>`) and trials.
-    Launch(String, u32),
+    /// Launch.
+    Launch(Launch),
 }
 
 impl LaunchForm {
-    /// The fields shown, in order (Command only for the command policy).
+    /// A form offering the built-ins and `cfg`'s configured policies, with its VLM defaults.
+    pub fn new(cfg: &LaunchConfig) -> Self {
+        let mut policies: Vec<String> = BUILTIN.iter().map(|p| p.to_string()).collect();
+        for p in &cfg.rollout.policies {
+            if !policies.contains(p) {
+                policies.push(p.clone());
+            }
+        }
+        LaunchForm {
+            policies,
+            policy: 0,
+            trials: "1".into(),
+            command: String::new(),
+            temperature: format!("{}", cfg.rollout.vlm.temperature),
+            max_turns: cfg.rollout.vlm.max_turns.to_string(),
+            field: Field::Policy,
+            all_in_view: false,
+            error: None,
+        }
+    }
+
+    /// The policy selected.
+    pub fn selected(&self) -> &str {
+        self.policies
+            .get(self.policy)
+            .map_or("oracle", String::as_str)
+    }
+
+    /// The fields shown, in order.
     pub fn fields(&self) -> Vec<Field> {
         let mut f = vec![Field::Policy, Field::Trials];
-        if POLICIES[self.policy] == "command" {
+        if self.selected() == "command" {
             f.push(Field::Command);
+        }
+        if is_vlm_spec(self.selected()) {
+            f.extend([Field::Temperature, Field::MaxTurns]);
         }
         f.push(Field::Scope);
         f
@@ -86,8 +170,32 @@ impl LaunchForm {
         self.field = f[(i + delta).rem_euclid(f.len() as isize) as usize];
     }
 
-    /// The policy string sent to the engine, or why the form cannot launch.
-    pub fn validate(&self) -> Result<(String, u32), String> {
+    fn overrides(&self) -> Result<VlmOverrides, String> {
+        let temperature: f64 = self
+            .temperature
+            .parse()
+            .map_err(|_| format!("temperature: `{}` is not a number", self.temperature))?;
+        if !(0.0..=2.0).contains(&temperature) {
+            return Err(format!("temperature: must be 0..=2, got {temperature}"));
+        }
+        let max_turns: u32 = self
+            .max_turns
+            .parse()
+            .map_err(|_| format!("max turns: `{}` is not a whole number", self.max_turns))?;
+        if !(1..=MAX_TURNS).contains(&max_turns) {
+            return Err(format!(
+                "max turns: must be 1..={MAX_TURNS}, got {max_turns}"
+            ));
+        }
+        Ok(VlmOverrides {
+            temperature,
+            max_turns,
+        })
+    }
+
+    /// The launch, or why the form cannot launch; the policy is built once with the engine's
+    /// spec parser so a bad spec, format or coordinate space is refused here.
+    pub fn validate(&self, cfg: &LaunchConfig) -> Result<Launch, String> {
         let trials: u32 = self
             .trials
             .parse()
@@ -95,47 +203,69 @@ impl LaunchForm {
         if !(1..=MAX_TRIALS).contains(&trials) {
             return Err(format!("trials: must be 1..={MAX_TRIALS}, got {trials}"));
         }
-        let policy = match POLICIES[self.policy] {
+        let policy = match self.selected() {
             "command" if self.command.trim().is_empty() => {
                 return Err("command: the agent command is empty".into())
             }
             "command" => format!("command:{}", self.command.trim()),
             p => p.to_string(),
         };
-        Ok((policy, trials))
+        let vlm = is_vlm_spec(&policy).then(|| self.overrides()).transpose()?;
+        let rollout = vlm.map_or_else(|| cfg.rollout.clone(), |o| o.apply(&cfg.rollout));
+        let name = policy_from_spec(&policy, &rollout, &cfg.screen)?.name();
+        Ok(Launch {
+            policy,
+            name,
+            trials,
+            vlm,
+        })
+    }
+
+    fn text_field(&mut self) -> Option<&mut String> {
+        match self.field {
+            Field::Command => Some(&mut self.command),
+            Field::Trials => Some(&mut self.trials),
+            Field::Temperature => Some(&mut self.temperature),
+            Field::MaxTurns => Some(&mut self.max_turns),
+            Field::Policy | Field::Scope => None,
+        }
     }
 
     /// Applies one key.
-    pub fn key(&mut self, k: Key) -> FormOutcome {
-        let typing = self.field == Field::Command;
+    pub fn key(&mut self, k: Key, cfg: &LaunchConfig) -> FormOutcome {
+        let field = self.field;
         match k.code {
             Code::Esc => return FormOutcome::Cancelled,
-            Code::Enter => match self.validate() {
-                Ok((p, n)) => return FormOutcome::Launch(p, n),
+            Code::Enter => match self.validate(cfg) {
+                Ok(l) => return FormOutcome::Launch(l),
                 Err(e) => self.error = Some(e),
             },
             Code::Tab | Code::Down => self.move_field(1),
             Code::BackTab | Code::Up => self.move_field(-1),
-            Code::Backspace if typing => {
-                self.command.pop();
-            }
-            Code::Backspace if self.field == Field::Trials => {
-                self.trials.pop();
-            }
-            Code::Char(c) if typing && !k.ctrl && !k.alt => self.command.push(c),
-            Code::Char(c) if self.field == Field::Trials && c.is_ascii_digit() => {
-                if self.trials == "0" {
-                    self.trials.clear();
+            Code::Backspace => {
+                if let Some(t) = self.text_field() {
+                    t.pop();
                 }
-                if self.trials.len() < 3 {
-                    self.trials.push(c);
+            }
+            Code::Char(c) if field == Field::Command && !k.ctrl && !k.alt => self.command.push(c),
+            Code::Char(c)
+                if matches!(field, Field::Trials | Field::MaxTurns | Field::Temperature)
+                    && (c.is_ascii_digit() || (c == '.' && field == Field::Temperature)) =>
+            {
+                if let Some(t) = self.text_field() {
+                    if *t == "0" && c != '.' && field != Field::Temperature {
+                        t.clear();
+                    }
+                    if t.len() < 5 {
+                        t.push(c);
+                    }
                 }
             }
             Code::Left | Code::Right | Code::Char('h') | Code::Char('l') | Code::Char(' ') => {
                 let right = matches!(k.code, Code::Right | Code::Char('l') | Code::Char(' '));
-                match self.field {
+                match field {
                     Field::Policy => {
-                        let n = POLICIES.len();
+                        let n = self.policies.len().max(1);
                         self.policy = (self.policy + if right { 1 } else { n - 1 }) % n;
                     }
                     Field::Scope => self.all_in_view = !self.all_in_view,
@@ -144,7 +274,7 @@ impl LaunchForm {
                         let n = if right { n + 1 } else { n.saturating_sub(1) };
                         self.trials = n.clamp(1, MAX_TRIALS).to_string();
                     }
-                    Field::Command => {}
+                    Field::Command | Field::Temperature | Field::MaxTurns => {}
                 }
             }
             _ => {}
@@ -154,51 +284,15 @@ impl LaunchForm {
 }
 
 /// The engine command of a launch.
-pub fn command(task_ids: Vec<String>, policy: String, trials: u32) -> EngineCommand {
+pub fn command(task_ids: Vec<String>, launch: &Launch) -> EngineCommand {
     EngineCommand::StartRollouts {
         task_ids,
-        policy,
-        trials,
+        policy: launch.policy.clone(),
+        trials: launch.trials,
+        vlm: launch.vlm,
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn feed(f: &mut LaunchForm, keys: &[Key]) -> FormOutcome {
-        let mut out = FormOutcome::Editing;
-        for k in keys {
-            out = f.key(*k);
-        }
-        out
-    }
-
-    #[test]
-    fn command_policy_needs_a_command_and_trials_are_bounded() {
-        let mut f = LaunchForm::default();
-        let right = Key::plain(Code::Right);
-        let down = Key::plain(Code::Down);
-        let enter = Key::plain(Code::Enter);
-        feed(&mut f, &[right, right]);
-        assert_eq!(POLICIES[f.policy], "command");
-        assert_eq!(feed(&mut f, &[enter]), FormOutcome::Editing);
-        assert!(f.error.as_deref().is_some_and(|e| e.contains("command")));
-        feed(
-            &mut f,
-            &[down, down, Key::ch('a'), Key::ch(' '), Key::ch('b')],
-        );
-        assert_eq!(
-            f.command, "a b",
-            "space and letters are typed in the command"
-        );
-        assert_eq!(
-            feed(&mut f, &[enter]),
-            FormOutcome::Launch("command:a b".into(), 1)
-        );
-        let mut f = LaunchForm::default();
-        feed(&mut f, &[down, Key::plain(Code::Backspace), Key::ch('0')]);
-        assert_eq!(feed(&mut f, &[enter]), FormOutcome::Editing);
-        assert!(f.error.as_deref().is_some_and(|e| e.contains("1..=100")));
-    }
-}
+#[path = "launch_tests.rs"]
+mod tests;

@@ -1,6 +1,7 @@
 //! The pure model: all workbench state and `update(Msg) -> Vec<EngineCommand>`. It does no I/O;
 //! the event loop feeds it keys and worker results and forwards the commands it returns.
 
+pub mod filmstrip;
 pub mod filter;
 pub mod filter_prompt;
 pub mod help;
@@ -8,6 +9,7 @@ pub mod inspector;
 pub mod launch;
 pub mod live;
 pub mod live_job;
+pub mod live_trial;
 pub mod mouse;
 pub mod notice;
 pub mod palette;
@@ -226,7 +228,8 @@ impl Model {
             // reward & rollouts screens
             DataUpdate::Rewards(r) => self.reward.accept(*r),
             DataUpdate::Trials(t) => return rollouts::accept_list(self, *t),
-            DataUpdate::Trial(t) => self.rollouts.accept_trial(*t),
+            DataUpdate::Trial(t) => return self.rollouts.accept_trial(*t),
+            DataUpdate::Frame(f) => self.rollouts.accept_frame(*f),
             DataUpdate::ScreenshotReady => {}
             DataUpdate::Similar(u) => self.similar.accept(*u),
             DataUpdate::Events(events) => {

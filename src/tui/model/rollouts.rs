@@ -7,11 +7,13 @@ use ratatui_image::picker::Picker;
 use crate::engine::store::Event;
 use crate::tui::action::{Action, Screen};
 use crate::tui::data::EngineCommand;
+use crate::tui::filmstrip_data::Frame;
 use crate::tui::graphics::ImageCache;
 use crate::tui::keymap::Key;
 use crate::tui::rollouts_data::{TrialDetail, TrialList, TrialRow};
 
 use super::launch::{self, FormOutcome, LaunchForm};
+use super::live_trial::{self, LiveTrial};
 use super::Model;
 
 /// A launch being watched.
@@ -19,6 +21,8 @@ use super::Model;
 pub struct Progress {
     /// Policy string sent.
     pub policy: String,
+    /// The name its trials are recorded under (`command:` + an excerpt; a VLM spec without URL).
+    pub name: String,
     /// The tuples.
     pub task_ids: Vec<String>,
     /// Trials per tuple.
@@ -33,14 +37,6 @@ impl Progress {
     /// Trials expected in total.
     pub fn expected(&self) -> usize {
         self.task_ids.len() * self.trials as usize
-    }
-
-    /// The model name the engine records for this policy (`command:` + a 60-character excerpt).
-    fn model_name(&self) -> String {
-        match self.policy.strip_prefix("command:") {
-            Some(cmd) => format!("command:{}", crate::engine::providers::excerpt(cmd, 60)),
-            None => self.policy.clone(),
-        }
     }
 }
 
@@ -69,6 +65,16 @@ pub struct RolloutsState {
     pub picker: Option<Picker>,
     /// Screenshot render cache.
     pub image: ImageCache,
+    /// Filmstrip: the step shown (of the detail's steps; the last one when a trial opens).
+    pub step: usize,
+    /// The frame loaded for the step shown, or for the live trial.
+    pub frame: Option<Frame>,
+    /// The trial running now, followed from the event log.
+    pub live: Option<LiveTrial>,
+    /// Show the live trial in the detail pane (toggled by `watch_live`, set by a launch).
+    pub watch: bool,
+    /// The `[rollout]` and `[screen]` settings the launch form offers and validates with.
+    pub launch_cfg: launch::LaunchConfig,
 }
 
 impl RolloutsState {
@@ -105,11 +111,18 @@ impl RolloutsState {
         self.load_selected()
     }
 
-    /// Takes a loaded detail if it is the selected trial.
-    pub fn accept_trial(&mut self, d: TrialDetail) {
-        if self.selected_row().map(|r| r.id) == Some(d.id) {
-            self.detail = Some(d);
+    /// Takes a loaded detail if it is the selected trial (the filmstrip opens on its last step)
+    /// and asks for the frame it shows.
+    pub fn accept_trial(&mut self, d: TrialDetail) -> Vec<EngineCommand> {
+        if self.selected_row().map(|r| r.id) != Some(d.id) {
+            return Vec::new();
         }
+        let same = self.detail.as_ref().map(|x| x.id) == Some(d.id);
+        if !same {
+            self.step = d.steps.len().saturating_sub(1);
+        }
+        self.detail = Some(d);
+        self.want_frame()
     }
 }
 
@@ -122,10 +135,17 @@ pub fn open(m: &mut Model) -> Vec<EngineCommand> {
             m.rollouts.selected = 0;
         }
     }
+    // A live frame that arrived while another screen was shown.
+    let mut cmds = if m.rollouts.watching() {
+        m.rollouts.want_frame()
+    } else {
+        Vec::new()
+    };
     if !m.rollouts.all && m.rollouts.task_id.is_none() {
-        return Vec::new();
+        return cmds;
     }
-    vec![EngineCommand::LoadTrials(m.rollouts.scope())]
+    cmds.push(EngineCommand::LoadTrials(m.rollouts.scope()));
+    cmds
 }
 
 /// Takes a loaded list if it is for the current scope; loads the selected trial's detail.
@@ -163,6 +183,11 @@ pub fn act(m: &mut Model, a: Action, page: isize) -> Vec<EngineCommand> {
             r.list = None;
             open(m)
         }
+        Action::StepNext
+        | Action::StepPrev
+        | Action::StepFirst
+        | Action::StepLast
+        | Action::WatchLive => r.film_act(a),
         Action::NextItem | Action::PrevItem => {
             m.tuples.move_by(if a == Action::NextItem { 1 } else { -1 });
             open(m)
@@ -177,7 +202,7 @@ pub fn act(m: &mut Model, a: Action, page: isize) -> Vec<EngineCommand> {
             Vec::new()
         }
         Action::LaunchRollouts => {
-            m.rollouts.form = Some(LaunchForm::default());
+            m.rollouts.form = Some(LaunchForm::new(&m.rollouts.launch_cfg));
             Vec::new()
         }
         _ => Vec::new(),
@@ -189,13 +214,13 @@ pub fn form_key(m: &mut Model, k: Key) -> Vec<EngineCommand> {
     let Some(form) = m.rollouts.form.as_mut() else {
         return Vec::new();
     };
-    match form.key(k) {
+    match form.key(k, &m.rollouts.launch_cfg) {
         FormOutcome::Editing => Vec::new(),
         FormOutcome::Cancelled => {
             m.rollouts.form = None;
             Vec::new()
         }
-        FormOutcome::Launch(policy, trials) => {
+        FormOutcome::Launch(launch) => {
             let all_in_view = form.all_in_view;
             m.rollouts.form = None;
             if m.readonly {
@@ -220,17 +245,24 @@ pub fn form_key(m: &mut Model, k: Key) -> Vec<EngineCommand> {
                 return Vec::new();
             }
             m.notice = Some(format!(
-                "launched {policy} × {trials} on {} tuple(s)",
+                "launched {} × {} on {} tuple(s)",
+                launch.policy,
+                launch.trials,
                 task_ids.len()
             ));
+            let name = match launch.policy.strip_prefix("command:") {
+                Some(cmd) => format!("command:{}", crate::engine::providers::excerpt(cmd, 60)),
+                None => launch.name.clone(),
+            };
             m.rollouts.progress = Some(Progress {
-                policy: policy.clone(),
+                policy: launch.policy.clone(),
+                name,
                 task_ids: task_ids.clone(),
-                trials,
+                trials: launch.trials,
                 recorded: 0,
                 failed: 0,
             });
-            vec![launch::command(task_ids, policy, trials)]
+            vec![launch::command(task_ids, &launch)]
         }
     }
 }
@@ -239,8 +271,25 @@ pub fn form_key(m: &mut Model, k: Key) -> Vec<EngineCommand> {
 /// when a trial or round of the tuple they show arrives.
 pub fn on_events(m: &mut Model, events: &[Event]) -> Vec<EngineCommand> {
     let mut cmds = Vec::new();
+    if live_trial::apply(&mut m.rollouts.live, events) {
+        // A trial this workbench launched is watched as soon as it starts.
+        let launched = m.rollouts.live.as_ref().is_some_and(|l| {
+            l.steps.is_empty()
+                && l.recorded.is_none()
+                && m.rollouts
+                    .progress
+                    .as_ref()
+                    .is_some_and(|p| p.task_ids.contains(&l.task_id))
+        });
+        if launched {
+            m.rollouts.watch = true;
+        }
+        if m.screen == Screen::Rollouts && m.rollouts.watching() {
+            cmds.extend(m.rollouts.want_frame());
+        }
+    }
     if let Some(p) = m.rollouts.progress.as_mut() {
-        let name = p.model_name();
+        let name = p.name.clone();
         for e in events.iter().filter(|e| e.kind == "rollout.recorded") {
             let ours = e.task_id.as_ref().is_some_and(|t| p.task_ids.contains(t))
                 && e.payload.get("model").and_then(|v| v.as_str()) == Some(name.as_str());

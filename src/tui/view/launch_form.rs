@@ -7,7 +7,8 @@ use ratatui::widgets::{Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::{centered, titled};
-use crate::tui::model::launch::{Field, LaunchForm, POLICIES};
+use crate::engine::rollout::vlm::is_vlm_spec;
+use crate::tui::model::launch::{Field, LaunchForm};
 use crate::tui::theme::{Role, Theme};
 
 /// Draws the form; `selected` is the selected tuple, `in_view` the tuples in the Tuples view.
@@ -19,7 +20,7 @@ pub fn draw(
     in_view: usize,
     theme: &Theme,
 ) {
-    let r = centered(area, 66, 13);
+    let r = centered(area, 76, 16);
     f.render_widget(Clear, r);
     let field = |fld: Field, name: &str, value: String| {
         let on = form.field == fld;
@@ -33,18 +34,28 @@ pub fn draw(
             Span::raw(value),
         ])
     };
-    let policies = POLICIES
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            if i == form.policy {
-                format!("[{p}]")
-            } else {
-                format!(" {p} ")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ");
+    // Built-ins are short; a long configured spec is shown alone with its position.
+    let policies = if form.policies.iter().map(|p| p.len() + 3).sum::<usize>() <= 60 {
+        form.policies
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                if i == form.policy {
+                    format!("[{p}]")
+                } else {
+                    format!(" {p} ")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    } else {
+        format!(
+            "◀ [{}] ▶ ({}/{})",
+            super::clip_middle(form.selected(), 52),
+            form.policy + 1,
+            form.policies.len()
+        )
+    };
     let mut lines = vec![
         field(Field::Policy, "policy", policies),
         field(Field::Trials, "trials", format!("{}▏", form.trials)),
@@ -56,6 +67,18 @@ pub fn draw(
             format!("{}▏", form.command),
         ));
     }
+    if form.fields().contains(&Field::Temperature) {
+        lines.push(field(
+            Field::Temperature,
+            "temp",
+            format!("{}▏", form.temperature),
+        ));
+        lines.push(field(
+            Field::MaxTurns,
+            "turns",
+            format!("{}▏ (max model turns per trial)", form.max_turns),
+        ));
+    }
     let scope = if form.all_in_view {
         format!("every tuple in the Tuples view ({in_view})")
     } else {
@@ -63,10 +86,13 @@ pub fn draw(
     };
     lines.push(field(Field::Scope, "on", scope));
     lines.push(Line::raw(""));
-    let help = match POLICIES[form.policy] {
+    let help = match form.selected() {
         "oracle" => "oracle replays golden_patch.py: every trial must score 1.0 (probe)",
         "noop" => "noop does nothing: every trial must score 0.0 (probe)",
-        _ => "command runs your agent with sh -c (TW_INSTRUCTION, TW_HOME, TW_SID… set); its scores decide inclusion (teacher)",
+        "ui-oracle" => "ui-oracle does the task through its screen only: every trial must score 1.0 (probe)",
+        "command" => "command runs your agent with sh -c (TW_INSTRUCTION, TW_HOME, TW_SID… set); its scores decide inclusion (teacher)",
+        p if is_vlm_spec(p) => "a VLM acts through the task's screen ([rollout.vlm] format, coords, budgets); its scores and the judge decide inclusion (teacher)",
+        _ => "a policy from [rollout] policies",
     };
     lines.push(Line::styled(help, theme.style(Role::Muted)));
     if let Some(e) = &form.error {

@@ -1,6 +1,7 @@
 //! Drawing: the tab bar, the current screen, the status line and any overlay. Every function here
 //! reads the model and draws; none of them does I/O.
 
+mod filmstrip;
 mod filter;
 mod filter_prompt;
 mod help;
@@ -8,6 +9,7 @@ mod inspector;
 mod inspector_runs;
 mod launch_form;
 mod live;
+mod live_trial;
 mod marks;
 mod palette;
 mod reward;
@@ -17,6 +19,7 @@ mod screenshot;
 mod similar;
 mod state_diff;
 mod stats;
+mod trial_summary;
 mod tuples;
 mod window;
 

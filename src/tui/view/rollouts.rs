@@ -7,12 +7,12 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Paragraph, Row, Table, Wrap};
 use ratatui::Frame;
-use serde_json::Value;
 
+use super::trial_summary::{outcome_role, summary};
 use super::{clip, score, titled};
 use crate::tui::model::rollouts::RolloutsState;
 use crate::tui::model::Model;
-use crate::tui::rollouts_data::{Outcome, Screenshot, TrialRow};
+use crate::tui::rollouts_data::{Screenshot, TrialRow};
 use crate::tui::theme::{Role, Theme};
 
 /// Draws the Rollouts screen.
@@ -26,9 +26,9 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
     .areas(area);
     f.render_widget(Paragraph::new(header(model, theme)), head);
     let hint = if model.readonly {
-        " j/k trial · {/} detail · A this tuple/all · n/N tuple · read-only: no launch"
+        " j/k trial · ( ) step · W live · A tuple/all · n/N tuple · read-only: no launch"
     } else {
-        " j/k trial · {/} detail · A this tuple/all · L launch · n/N tuple"
+        " j/k trial · ( ) step · W live · {/} detail · A tuple/all · L launch · n/N tuple"
     };
     f.render_widget(Paragraph::new(hint).style(theme.style(Role::Muted)), keys);
     let (list_area, detail_area) = if body.width >= 120 {
@@ -66,6 +66,18 @@ fn header(model: &Model, theme: &Theme) -> Line<'static> {
         _ => " no tuple selected — pick one on the Tuples screen (2) ".to_string(),
     };
     let mut spans = vec![Span::styled(scope, theme.style(Role::Title))];
+    if let Some(l) = st.live.as_ref().filter(|l| l.recorded.is_none()) {
+        let step = l.last().map_or(0, |(_, s)| s.seq + 1);
+        let w = if st.watching() { "" } else { " (W watch)" };
+        spans.push(Span::styled(
+            format!(
+                "● live {} #{} step {step}{w} ",
+                clip(&l.task_id, 24),
+                l.trial
+            ),
+            theme.style(Role::Modified),
+        ));
+    }
     if let Some(p) = &st.progress {
         let done = p.recorded >= p.expected();
         let (g, role) = if done {
@@ -91,18 +103,6 @@ fn header(model: &Model, theme: &Theme) -> Line<'static> {
         ));
     }
     Line::from(spans)
-}
-
-fn outcome_role(o: &Outcome) -> Role {
-    match o {
-        Outcome::ProbeOk | Outcome::Inclusion(crate::engine::rollout::Inclusion::Accepted) => {
-            Role::Keep
-        }
-        Outcome::Failed => Role::Alert,
-        Outcome::ProbeDefect(_)
-        | Outcome::Inclusion(crate::engine::rollout::Inclusion::Unsolvable) => Role::Reject,
-        _ => Role::Undecided,
-    }
 }
 
 fn row<'a>(r: &TrialRow, all: bool, theme: &Theme) -> Row<'a> {
@@ -194,6 +194,9 @@ fn draw_list(f: &mut Frame<'_>, area: Rect, st: &RolloutsState, theme: &Theme) {
 }
 
 fn draw_detail(f: &mut Frame<'_>, area: Rect, st: &RolloutsState, theme: &Theme) {
+    if let Some(live) = st.live.as_ref().filter(|_| st.watching()) {
+        return super::live_trial::draw(f, area, st, live, theme);
+    }
     let Some(r) = st.selected_row() else {
         return super::hint(f, area, "Trial", "no trial selected", theme);
     };
@@ -202,18 +205,22 @@ fn draw_detail(f: &mut Frame<'_>, area: Rect, st: &RolloutsState, theme: &Theme)
     let inner = block.inner(area);
     f.render_widget(block, area);
     let detail = st.detail.as_ref().filter(|d| d.id == r.id);
+    let batch: Vec<&TrialRow> = st
+        .list
+        .iter()
+        .flat_map(|l| l.rows.iter())
+        .filter(|x| x.batch == r.batch)
+        .collect();
     let mut text_area = inner;
-    let mut lines = summary(r, detail.map(|d| &d.detail), theme);
-    if let Some(shot) = detail.and_then(|d| d.screenshot.as_ref()) {
+    let mut lines = Vec::new();
+    if let Some(d) = detail.filter(|d| !d.steps.is_empty()) {
+        let (rest, step_lines) = super::filmstrip::draw(f, inner, st, d, theme);
+        text_area = rest;
+        lines = step_lines;
+    } else if let Some(shot) = detail.and_then(|d| d.screenshot.as_ref()) {
         match shot {
             Screenshot::Image(path, img) => {
-                let h = (inner.height / 2).clamp(3, 16);
-                let [cap, pic, rest] = Layout::vertical([
-                    Constraint::Length(1),
-                    Constraint::Length(h),
-                    Constraint::Min(0),
-                ])
-                .areas(inner);
+                let (cap, pic, rest) = super::filmstrip::split(inner);
                 let name = path
                     .file_name()
                     .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
@@ -224,18 +231,16 @@ fn draw_detail(f: &mut Frame<'_>, area: Rect, st: &RolloutsState, theme: &Theme)
                     ),
                     cap,
                 );
-                super::screenshot::draw(f, pic, st, r.id, img, theme);
+                super::screenshot::draw(f, pic, st, (r.id, -1), img, theme);
                 text_area = rest;
             }
-            Screenshot::Error(path, e) => lines.insert(
-                0,
-                Line::styled(
-                    format!("✗ screenshot {}: {e}", path.display()),
-                    theme.style(Role::Alert),
-                ),
-            ),
+            Screenshot::Error(path, e) => lines.push(Line::styled(
+                format!("✗ screenshot {}: {e}", path.display()),
+                theme.style(Role::Alert),
+            )),
         }
     }
+    lines.extend(summary(r, &batch, detail.map(|d| &d.detail), theme));
     if detail.is_none() {
         lines.push(Line::styled("loading the trial…", theme.style(Role::Muted)));
     }
@@ -245,72 +250,4 @@ fn draw_detail(f: &mut Frame<'_>, area: Rect, st: &RolloutsState, theme: &Theme)
             .scroll((st.detail_scroll.min(u16::MAX as usize) as u16, 0)),
         text_area,
     );
-}
-
-fn summary(r: &TrialRow, detail: Option<&Value>, theme: &Theme) -> Vec<Line<'static>> {
-    let muted = theme.style(Role::Muted);
-    let head = theme.style(Role::Title);
-    let mut out = Vec::new();
-    let kind = match r.probe_expected {
-        Some(e) => format!("probe (every trial must score {e})"),
-        None => "teacher (A.4.2 inclusion rule)".to_string(),
-    };
-    out.push(Line::from(vec![
-        Span::styled("kind ", muted),
-        Span::raw(kind),
-    ]));
-    let reward = match (&r.failure, r.reward) {
-        (None, Some(v)) => format!("{v:.2}"),
-        _ => "none — the trial failed (not a 0)".to_string(),
-    };
-    out.push(Line::from(vec![
-        Span::styled("reward ", muted),
-        Span::raw(reward),
-        Span::styled(" · judge ", muted),
-        Span::raw(r.judge.clone().unwrap_or_else(|| "not configured".into())),
-    ]));
-    out.push(Line::from(vec![
-        Span::styled("outcome ", muted),
-        Span::styled(r.outcome.label(), theme.style(outcome_role(&r.outcome))),
-    ]));
-    if let Some(fl) = &r.failure {
-        out.push(Line::styled(format!("✗ {fl}"), theme.style(Role::Alert)));
-    }
-    let Some(d) = detail else { return out };
-    if let Some(reason) = d.pointer("/judge/reasoning").and_then(Value::as_str) {
-        out.push(Line::styled("judge reasoning", head));
-        out.extend(reason.lines().map(|l| Line::raw(format!("  {l}"))));
-    }
-    let actions = d.get("actions").and_then(Value::as_array);
-    out.push(Line::styled(
-        format!("actions ({})", actions.map_or(0, Vec::len)),
-        head,
-    ));
-    for a in actions.into_iter().flatten() {
-        out.push(Line::raw(format!("  {a}")));
-    }
-    if let Some(diff) = d.get("final_state_diff").and_then(Value::as_object) {
-        let parts: Vec<String> = diff
-            .iter()
-            .map(|(app, v)| {
-                format!(
-                    "{app}: {} key(s) changed",
-                    v.as_object().map_or(0, |o| o.len())
-                )
-            })
-            .collect();
-        if !parts.is_empty() {
-            out.push(Line::from(vec![
-                Span::styled("final state ", muted),
-                Span::raw(parts.join(", ")),
-            ]));
-        }
-    }
-    let transcript = d.get("transcript").and_then(Value::as_str).unwrap_or("");
-    out.push(Line::styled("transcript", head));
-    if transcript.is_empty() {
-        out.push(Line::styled("  (empty)", muted));
-    }
-    out.extend(transcript.lines().map(|l| Line::raw(format!("  {l}"))));
-    out
 }

@@ -9,17 +9,18 @@ use ratatui::text::Line;
 use ratatui::Frame;
 use ratatui_image::Image;
 
+use crate::tui::filmstrip_data::FrameKey;
 use crate::tui::graphics::Lookup;
 
 use crate::tui::model::rollouts::RolloutsState;
 use crate::tui::theme::{Role, Theme};
 
-/// Draws `img` (trial `id`) fitted into `area`.
+/// Draws `img` (frame `id`) fitted into `area`.
 pub fn draw(
     f: &mut Frame<'_>,
     area: Rect,
     st: &RolloutsState,
-    id: i64,
+    id: FrameKey,
     img: &image::DynamicImage,
     theme: &Theme,
 ) {
