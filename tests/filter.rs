@@ -38,7 +38,10 @@ use tuplewright::engine::providers::{build_provider, ChatProvider, ProviderConfi
 use tuplewright::engine::rollout::command::CommandPolicy;
 use tuplewright::engine::rollout::judge::LlmJudge;
 use tuplewright::engine::rollout::stage::{Conclusion, StageOptions};
-use tuplewright::engine::rollout::{rollout_task, Inclusion, NoopPolicy, OraclePolicy};
+use tuplewright::engine::rollout::{
+    rollout_task, Inclusion, NoopPolicy, OraclePolicy, Policy, PolicyCtx, PolicyKind, PolicyRun,
+    RolloutError,
+};
 use tuplewright::engine::store::DecisionSource;
 
 use rig::{rig, INSTRUCTION};
@@ -114,9 +117,24 @@ fn scripted_critics_keep_a_clean_loop_tuple_and_the_probes_score_one_and_zero() 
             c => panic!("{c:?}"),
         }
     }
+    // A probe that cannot run says nothing about the reward: no verdict, never a defect.
+    let out = r
+        .with_runtime(|rt| rollout_task(rt, &r.bus, id, &BrokenProbe, &std_default_opts()))
+        .unwrap();
+    match &out.conclusion {
+        Conclusion::Failed { failures } => {
+            assert!(failures[0].contains("no screen here"), "{failures:?}")
+        }
+        c => panic!("a failed probe trial is no reward defect: {c:?}"),
+    }
+    assert_eq!(out.trials[0].reward, None);
     assert_eq!(r.status(id), "voted", "probes never move the status");
     let rollouts = store.rollouts(id).unwrap();
-    assert_eq!(rollouts.len(), 2);
+    assert_eq!(rollouts.len(), 3, "the failed probe trial is recorded too");
+    assert!(rollouts[2]
+        .failure
+        .as_deref()
+        .is_some_and(|f| f.contains("no screen here")));
     let diff = &rollouts[0].detail["final_state_diff"]["team-chat"];
     assert!(
         diff.to_string().contains("Release 2.4 freeze"),
@@ -390,6 +408,21 @@ fn a_command_teacher_decides_inclusion_and_a_failing_judge_standin_is_an_error_n
         "{out:?}"
     );
     assert_eq!(out.trials[0].reward, None);
+}
+
+/// A probe whose every trial fails as a policy (like `ui-oracle` on an app without a screen).
+struct BrokenProbe;
+
+impl Policy for BrokenProbe {
+    fn name(&self) -> String {
+        "broken-probe".into()
+    }
+    fn kind(&self) -> PolicyKind {
+        PolicyKind::Probe { expected: 1.0 }
+    }
+    fn act(&self, _: &PolicyCtx<'_>) -> Result<PolicyRun, RolloutError> {
+        Err(RolloutError::Policy("no screen here".into()))
+    }
 }
 
 /// A critic during whose review a person rejects the tuple (as another process would).

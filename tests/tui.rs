@@ -54,6 +54,12 @@ mod state_diff;
 #[path = "tui/stats.rs"]
 mod stats;
 // reward & rollouts screens
+#[path = "tui/film_fixture.rs"]
+mod film_fixture;
+#[path = "tui/filmstrip.rs"]
+mod filmstrip;
+#[path = "tui/filmstrip_tmux.rs"]
+mod filmstrip_tmux;
 #[path = "tui/reward.rs"]
 mod reward;
 #[path = "tui/rollout_fixture.rs"]

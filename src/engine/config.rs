@@ -61,6 +61,10 @@ pub struct Config {
     pub apps: crate::engine::openenv::AppsConfig,
     /// OSWorld guest endpoints (VMs) as environments: the pool, timeouts and revert hooks.
     pub osworld: crate::engine::osworld::OsworldConfig,
+    /// The model behind the public `reward_judge` helper of reward scripts.
+    pub judge: crate::engine::openenv::judge::JudgeConfig,
+    /// Per-host caps of the worker processes (screens, sandboxes at once on one host).
+    pub worker: crate::engine::hostcap::WorkerConfig,
 }
 
 /// `[store]`: the SQLite task store.
@@ -288,6 +292,21 @@ quorum = "strict"
 # Times an invalid critic reply is answered with the error and retried.
 max_invalid_retries = 2
 
+[judge]
+# The model answering reward scripts' `from reward_judge import call_llm_judge` (provider spec,
+# "openai:MODEL[@URL]" or "anthropic:MODEL"); "" = none: a call is an infrastructure failure.
+model = ""
+api_key_env = ""
+# Bounds of one reward run: a call's deadline (s) and retries, calls, request/reply bytes, tokens.
+call_timeout_secs = 120.0
+max_retries = 2
+max_calls_per_run = 8
+max_request_bytes = 262144
+max_response_bytes = 65536
+max_tokens = 1024
+input_price_per_mtok = 0.0
+output_price_per_mtok = 0.0
+
 [rollout]
 # Teacher trials per tuple (N_teach).
 trials = 3
@@ -393,6 +412,11 @@ app_uid = 65534
 # notion = "issue-tracker"   # shopify; a name is also its Hub host cua-gym-<name>.xlang.ai
 # [apps.ports]           # a port of any host that reaches an app (self-hosted http://<host>:80NN)
 # "8012" = "mail"
+
+# [worker]               # per-host caps over every tuplewright process of this host (unset = none)
+# screens = 2            # Xvfb displays at once
+# sandboxes = 8          # sandboxed script runs at once
+# host_slots_dir = "/run/user/1000/tuplewright/host-slots"   # the caps' lock files (shared by all)
 "#;
 
 impl Config {
@@ -413,6 +437,10 @@ impl Config {
             .agreement
             .validate()
             .map_err(|m| invalid("loop".into(), m))?;
+        config
+            .worker
+            .caps()
+            .map_err(|m| invalid("worker".into(), m))?;
         Ok(config)
     }
 

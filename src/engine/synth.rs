@@ -240,12 +240,14 @@ pub fn populate(store: &mut Store, n: usize, seed: u64) -> Result<usize, StoreEr
                             model: "synthetic-model".into(),
                             input_tokens: 5_000,
                             output_tokens: 2_000,
+                            cost_usd: None,
                         },
                         Usage {
                             stage: "discriminator".into(),
                             model: "synthetic-model".into(),
                             input_tokens: 5_000,
                             output_tokens: 3_000,
+                            cost_usd: None,
                         },
                     ],
                 };

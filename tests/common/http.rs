@@ -61,7 +61,14 @@ impl Conn {
             req.push_str(&format!("{k}: {v}\r\n"));
         }
         req.push_str("\r\n");
-        self.io.get_mut().write_all(req.as_bytes()).await?;
+        self.send_prebuilt(req.as_bytes()).await
+    }
+
+    /// Sends a request the caller built whole (request line, headers and body in one buffer,
+    /// so one write) and reads the body into a reused buffer: (status, body length). The
+    /// benchmark's load generator builds its requests once and sends them with this.
+    pub async fn send_prebuilt(&mut self, request: &[u8]) -> std::io::Result<(u16, usize)> {
+        self.io.get_mut().write_all(request).await?;
         let mut scratch = std::mem::take(&mut self.scratch);
         let r = self.read_response_into(&mut scratch).await;
         let len = scratch.len();

@@ -36,6 +36,8 @@ pub struct Review {
     pub input_tokens: u64,
     /// Tokens produced.
     pub output_tokens: u64,
+    /// Cost in USD at the configured provider prices (0 for heuristic critics).
+    pub cost_usd: f64,
 }
 
 /// One voter of the ensemble.

@@ -75,6 +75,7 @@ impl Critic for LlmCritic {
             attempts: 0,
             input_tokens: 0,
             output_tokens: 0,
+            cost_usd: 0.0,
         };
         for attempt in 0..=self.max_invalid_retries {
             let request = ChatRequest {
@@ -92,6 +93,7 @@ impl Critic for LlmCritic {
             review.attempts += resp.usage.calls.max(1);
             review.input_tokens += resp.usage.input_tokens;
             review.output_tokens += resp.usage.output_tokens;
+            review.cost_usd += resp.usage.cost_usd;
             review.raw = resp.text.clone();
             match parse_vote(&resp.text) {
                 Ok(v) => {

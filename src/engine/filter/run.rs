@@ -83,6 +83,7 @@ pub fn filter_task(
                     attempts: 0,
                     input_tokens: 0,
                     output_tokens: 0,
+                    cost_usd: 0.0,
                 });
                 (c, review)
             })
@@ -140,6 +141,7 @@ pub fn filter_task(
                         model: critic.name(),
                         input_tokens: review.input_tokens as i64,
                         output_tokens: review.output_tokens as i64,
+                        cost_usd: Some(review.cost_usd),
                     },
                 )?;
             }

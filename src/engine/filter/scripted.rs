@@ -221,6 +221,7 @@ impl Critic for ScriptedCritic {
             attempts: 0,
             input_tokens: 0,
             output_tokens: 0,
+            cost_usd: 0.0,
         }
     }
 }

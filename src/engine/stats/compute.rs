@@ -253,7 +253,8 @@ const IMPORTED: &str =
 /// A histogram `1`, `2`, ... `max` of the per-task round counts `per_task` selects.
 fn rounds(conn: &Conn, per_task: &str) -> Result<Vec<Share>, StoreError> {
     let mut st = conn.prepare(&format!(
-        "SELECT n, COUNT(*) FROM ({per_task}) GROUP BY n ORDER BY n"
+        // The alias is required by PostgreSQL before 16.
+        "SELECT n, COUNT(*) FROM ({per_task}) per_task GROUP BY n ORDER BY n"
     ))?;
     let rows: Vec<(i64, i64)> = st
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
@@ -362,14 +363,21 @@ fn stage_yield(by_status: &HashMap<String, usize>, conn: &Conn) -> Result<Yield,
 
 fn costs(store: &Store, cfg: &StatsConfig, finals: usize) -> Result<Costs, StoreError> {
     let mut stmt = store.conn().prepare(
-        "SELECT model, SUM(input_tokens), SUM(output_tokens) FROM usage GROUP BY model ORDER BY model",
+        "SELECT model, SUM(input_tokens), SUM(output_tokens), \
+         CAST(COALESCE(SUM(cost_usd), 0) AS DOUBLE PRECISION) FROM usage GROUP BY model \
+         ORDER BY model",
     )?;
     let rows = stmt.query_map([], |r| {
-        Ok((r.get::<String>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)?))
+        Ok((
+            r.get::<String>(0)?,
+            r.get::<i64>(1)?,
+            r.get::<i64>(2)?,
+            r.get::<f64>(3)?,
+        ))
     })?;
     let mut models = Vec::new();
     for row in rows {
-        let (model, input_tokens, output_tokens) = row?;
+        let (model, input_tokens, output_tokens, recorded) = row?;
         let price = cfg.prices.models.get(&model).unwrap_or(&cfg.prices.default);
         let cost = input_tokens as f64 / 1e6 * price.input_per_mtok
             + output_tokens as f64 / 1e6 * price.output_per_mtok;
@@ -378,6 +386,7 @@ fn costs(store: &Store, cfg: &StatsConfig, finals: usize) -> Result<Costs, Store
             input_tokens,
             output_tokens,
             cost_usd: (cost * 1e4).round() / 1e4,
+            recorded_cost_usd: (recorded * 1e4).round() / 1e4 + 0.0,
         });
     }
     // `+ 0.0` turns the -0.0 of an empty float sum into 0.0 (printed "-0.00" otherwise).
@@ -386,6 +395,9 @@ fn costs(store: &Store, cfg: &StatsConfig, finals: usize) -> Result<Costs, Store
         input_tokens: models.iter().map(|m| m.input_tokens).sum(),
         output_tokens: models.iter().map(|m| m.output_tokens).sum(),
         cost_usd,
+        recorded_cost_usd: (models.iter().map(|m| m.recorded_cost_usd).sum::<f64>() * 1e4).round()
+            / 1e4
+            + 0.0,
         cost_per_final_tuple_usd: (finals > 0)
             .then(|| (cost_usd / finals as f64 * 1e4).round() / 1e4),
         models,

@@ -132,6 +132,9 @@ pub struct ModelCost {
     pub output_tokens: i64,
     /// Cost in USD at the configured prices.
     pub cost_usd: f64,
+    /// Cost in USD recorded with the usage rows when the calls were made (what `job budget
+    /// --usd` counts); rows recorded before schema v11 carry none.
+    pub recorded_cost_usd: f64,
 }
 
 /// Token and cost totals.
@@ -145,6 +148,8 @@ pub struct Costs {
     pub output_tokens: i64,
     /// Total cost (USD).
     pub cost_usd: f64,
+    /// Total cost recorded with the usage rows (USD; what `job budget --usd` counts).
+    pub recorded_cost_usd: f64,
     /// Total cost divided by the final tuples (null without any).
     pub cost_per_final_tuple_usd: Option<f64>,
 }

@@ -215,6 +215,13 @@ pub fn render(s: &Stats) -> String {
         thousands(c.output_tokens.max(0) as usize),
         c.cost_usd
     );
+    if c.recorded_cost_usd > 0.0 {
+        let _ = writeln!(
+            out,
+            "  recorded with the calls (provider prices; what `job budget --usd` counts): ${:.2}",
+            c.recorded_cost_usd
+        );
+    }
     if let Some(per) = c.cost_per_final_tuple_usd {
         let _ = writeln!(out, "  per final tuple: ${per:.3}");
     }
