@@ -176,9 +176,21 @@ fn a_guests_screen_is_a_rollout_screen_driven_by_pyautogui() {
         }
         other => panic!("{other:?}"),
     }
+    screen
+        .perform(&ComputerAction::LeftClick { x: 640, y: 620 })
+        .unwrap();
+    // Keys go where the focus is, and the window manager moves it in its own time: type once
+    // the guest's accessibility tree shows the terminal focused.
+    assert!(
+        eventually(30, || client.accessibility().is_ok_and(|xml| {
+            tuplewright::engine::osworld::a11y::windows_of(&xml)
+                .iter()
+                .any(|w| (w.class == "XTerm" || w.title == "Terminal") && w.focused)
+        })),
+        "the click focused the terminal: {:?}",
+        client.accessibility()
+    );
     for a in [
-        ComputerAction::LeftClick { x: 640, y: 620 },
-        ComputerAction::Wait { seconds: 0.3 },
         ComputerAction::Type {
             text: "echo \"rs $((6*7))\" > ~/Desktop/rs.txt".into(),
         },

@@ -45,7 +45,10 @@ fn desktop(cfg: &ScreenConfig, home: &Path) -> Result<Screen, ScreenError> {
     Ok(s)
 }
 
-/// Clicks the middle of the desktop's terminal, types `command` and presses Return.
+/// Clicks the middle of the desktop's terminal, types `command` and presses Return. Keys go to
+/// the window that has the focus, and the window manager moves it on the click in its own time
+/// (on a loaded machine, after keys sent at once: they reached the file manager, only Return the
+/// terminal), so typing starts once the terminal is the active window, as a person would wait.
 fn run_in_terminal(s: &mut Screen, command: &str) {
     let (x, y, w, h) = DesktopLayout::for_size(1280, 800).terminal;
     s.act(&A::LeftClick {
@@ -53,6 +56,14 @@ fn run_in_terminal(s: &mut Screen, command: &str) {
         y: y + h / 2,
     })
     .unwrap();
+    let windows = DesktopWindows::connect(&s.display_name()).unwrap();
+    assert!(
+        eventually(30, || windows
+            .list()
+            .is_ok_and(|l| l.iter().any(|w| w.class == "XTerm" && w.focused))),
+        "the click gave the terminal the focus: {:?}",
+        windows.list()
+    );
     s.act(&A::Type {
         text: command.into(),
     })
