@@ -142,9 +142,7 @@ fn an_acknowledged_write_survives_a_restart_even_if_its_session_file_was_lost() 
     assert_eq!(snap.current.value().unwrap(), json!({"n": 2}));
     assert_eq!(snap.initial.value().unwrap(), json!({"n": 1}));
     assert_eq!(
-        std::fs::metadata(store.root().join("journal.log"))
-            .unwrap()
-            .len(),
+        crate::engine::env::journal::logged_records(&store.root().join("journal.log")),
         0,
         "the replayed journal is emptied"
     );

@@ -3,9 +3,10 @@
 use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::{ErrorKind, Read, Write};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
-use super::codec::decode;
+use super::codec::{decode_file, header, HEADER};
 use super::Op;
 use crate::engine::env::EnvError;
 
@@ -66,45 +67,75 @@ impl Files {
     }
 }
 
-pub(super) fn replay(path: &Path, files: &Files) -> Result<(), EnvError> {
+/// The log file, ready for the committer's next lap.
+pub(super) struct OpenLog {
+    pub(super) file: File,
+    /// The lap the next records belong to (in the header already, durably).
+    pub(super) lap: u64,
+    /// The file's size: bytes up to here are allocated and written, so overwriting them changes
+    /// no metadata.
+    pub(super) allocated: u64,
+}
+
+/// Replays the log at `path` into the session files (synced), then starts a new lap in it: the
+/// header's lap is bumped in place, so the replayed records no longer count and the file's
+/// blocks are kept for reuse. A log in the first layout (or none) is replaced by an empty
+/// in-place one.
+pub(super) fn replay(path: &Path, files: &Files) -> Result<OpenLog, EnvError> {
     let mut log = Vec::new();
     match File::open(path) {
         Ok(mut f) => {
             f.read_to_end(&mut log)
                 .map_err(|e| EnvError::io("read journal", path, e))?;
         }
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
+        Err(e) if e.kind() == ErrorKind::NotFound => {}
         Err(e) => return Err(EnvError::io("open journal", path, e)),
     }
-    if log.is_empty() {
-        return Ok(());
-    }
-    let (records, torn) = decode(&log);
-    if let Some(at) = torn {
-        tracing::warn!(journal = %path.display(), offset = at, dropped = log.len() - at,
+    let decoded = decode_file(&log);
+    if decoded.lap.is_none() && decoded.end < log.len() {
+        tracing::warn!(journal = %path.display(), offset = decoded.end,
+            dropped = log.len() - decoded.end,
             "journal ends in an incomplete record (a crash mid-append; never acknowledged): dropped");
     }
     let mut touched = HashSet::new();
-    for (sid, op) in &records {
+    for (sid, op) in &decoded.records {
         files
             .apply(sid, op)
             .map_err(|e| EnvError::io("replay journal into", files.session(sid), e))?;
         touched.insert(sid.clone());
     }
-    let sync = Files {
-        sessions: files.sessions.clone(),
-        tmp: files.tmp.clone(),
-        fsync: true,
+    if !touched.is_empty() {
+        let sync = Files {
+            sessions: files.sessions.clone(),
+            tmp: files.tmp.clone(),
+            fsync: true,
+        };
+        sync.sync(&touched)
+            .map_err(|e| EnvError::io("sync replayed sessions in", &files.sessions, e))?;
+    }
+    let lap = decoded.lap.map_or(1, |l| l.wrapping_add(1));
+    let start = || -> std::io::Result<OpenLog> {
+        let file = File::options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)?;
+        if decoded.lap.is_none() {
+            file.set_len(0)?;
+        }
+        file.write_all_at(&header(lap), 0)?;
+        file.sync_all()?;
+        let allocated = file.metadata()?.len().max(HEADER);
+        Ok(OpenLog {
+            file,
+            lap,
+            allocated,
+        })
     };
-    sync.sync(&touched)
-        .map_err(|e| EnvError::io("sync replayed sessions in", &files.sessions, e))?;
-    let f = File::options()
-        .write(true)
-        .open(path)
-        .map_err(|e| EnvError::io("truncate journal", path, e))?;
-    f.set_len(0)
-        .and_then(|_| f.sync_all())
-        .map_err(|e| EnvError::io("truncate journal", path, e))?;
-    tracing::info!(journal = %path.display(), records = records.len(), "journal replayed");
-    Ok(())
+    let open = start().map_err(|e| EnvError::io("start a journal lap in", path, e))?;
+    if !decoded.records.is_empty() {
+        tracing::info!(journal = %path.display(), records = decoded.records.len(), "journal replayed");
+    }
+    Ok(open)
 }

@@ -16,7 +16,9 @@
 //! [`Journal::flush`] and when the journal is dropped (atomic rename, no sync of their own). A
 //! busy session is thus written to its file a few times a second instead of once per request.
 //! When the log passes `checkpoint_bytes` the files are brought up to date, synced, and the log
-//! is emptied. On open, the log is replayed into the session files (records are length- and
+//! is emptied by starting a new lap at its head ([`codec`]): the file is reused in place and
+//! grown in [`GROW_BYTES`] steps of zeros, so a sync overwrites allocated blocks and, apart from
+//! the growth steps, changes no metadata (no file-system journal commit per sync). On open, the log is replayed into the session files (records are length- and
 //! CRC-checked; a torn tail left by a crash mid-append was never acknowledged and is dropped),
 //! so an acknowledged write survives any crash. After an I/O failure the journal refuses every
 //! later write with that error (the files on disk and the log still hold every acknowledged
@@ -27,6 +29,7 @@ mod codec;
 mod files;
 
 use std::collections::{HashMap, HashSet};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex, MutexGuard};
@@ -35,7 +38,7 @@ use std::time::{Duration, Instant};
 
 pub use batch::Arrival;
 use batch::{Arrivals, Batch, Done};
-use codec::encode;
+use codec::{encode, header, HEADER};
 use files::{replay, Files};
 
 use super::EnvError;
@@ -131,12 +134,7 @@ impl Journal {
             fsync,
         };
         let path = root.join("journal.log");
-        replay(&path, &files)?;
-        let log = std::fs::File::options()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .map_err(|e| EnvError::io("open journal", &path, e))?;
+        let log = replay(&path, &files)?;
         let (tx, rx) = mpsc::channel::<Msg>();
         let stats = Arc::new(JournalStats::default());
         let gate = Arc::new(Mutex::new(()));
@@ -145,11 +143,13 @@ impl Journal {
         let committer = Committer {
             arrivals: arrivals.clone(),
             gate: gate.clone(),
-            log,
+            log: log.file,
+            lap: log.lap,
+            pos: HEADER,
+            allocated: log.allocated,
             path: path.clone(),
             files,
             checkpoint_bytes: checkpoint_bytes.max(1 << 20),
-            written: 0,
             dirty: HashSet::new(),
             pending: pending.clone(),
             pending_bytes: 0,
@@ -286,10 +286,15 @@ struct Committer {
     gate: Arc<Mutex<()>>,
     arrivals: Arc<Arrivals>,
     log: std::fs::File,
+    /// The lap the records are written under (see [`codec`]).
+    lap: u64,
+    /// Where the next batch is written.
+    pos: u64,
+    /// The log's size: its blocks are allocated and written, so overwriting changes no metadata.
+    allocated: u64,
     path: PathBuf,
     files: Files,
     checkpoint_bytes: u64,
-    written: u64,
     /// Sessions whose files were written since the last checkpoint (synced by it).
     dirty: HashSet<String>,
     pending: PendingMap,
@@ -303,6 +308,10 @@ struct Committer {
 
 /// Most bytes one batch appends (further records wait for the next batch).
 const BATCH_BYTES: usize = 64 << 20;
+
+/// The log grows by at least this much at a time, written as zeros with the batch that needs it,
+/// so that most syncs overwrite allocated blocks and change no metadata.
+const GROW_BYTES: u64 = 4 << 20;
 
 fn nanos(d: Duration) -> u64 {
     d.as_nanos().min(u64::MAX as u128) as u64
@@ -402,14 +411,20 @@ impl Committer {
         let started = Instant::now();
         let mut buf = Vec::new();
         for (sid, op) in &batch {
-            encode(&mut buf, sid, op);
+            encode(&mut buf, Some(self.lap), sid, op);
         }
-        std::io::Write::write_all(&mut self.log, &buf)?;
+        let end = self.pos + buf.len() as u64;
+        if end > self.allocated {
+            let grown = end.max(self.allocated + GROW_BYTES);
+            write_zeros(&self.log, end, grown)?;
+            self.allocated = grown;
+        }
+        self.log.write_all_at(&buf, self.pos)?;
         if self.files.fsync {
             self.log.sync_data()?;
         }
         let synced = Instant::now();
-        self.written += buf.len() as u64;
+        self.pos = end;
         let records = batch.len() as u64;
         // Every record is in the synced log now; a session's file only needs its last one. A
         // delete takes effect at once (rare, and cheap); a put waits in `pending`.
@@ -456,7 +471,7 @@ impl Committer {
         if self.pending_bytes >= PENDING_BYTES {
             self.flush_files()?;
         }
-        if self.written >= self.checkpoint_bytes {
+        if self.pos - HEADER >= self.checkpoint_bytes {
             self.checkpoint()?;
         }
         Ok(())
@@ -490,21 +505,44 @@ impl Committer {
         Ok(())
     }
 
-    /// Files up to date and synced, then the log emptied.
+    /// Files up to date and synced, then the log emptied: a new lap starts at its head, over
+    /// the old records, which stop counting once the header names the new lap.
     fn checkpoint(&mut self) -> std::io::Result<()> {
         self.flush_files()?;
         let started = Instant::now();
         self.files.sync(&self.dirty)?;
-        self.log.set_len(0)?;
-        self.log.sync_all()?;
+        let lap = self.lap.wrapping_add(1);
+        self.log.write_all_at(&header(lap), 0)?;
+        if self.files.fsync {
+            self.log.sync_data()?;
+        }
+        self.lap = lap;
+        self.pos = HEADER;
         self.dirty.clear();
-        self.written = 0;
         self.stats.checkpoints.fetch_add(1, Ordering::Relaxed);
         self.stats
             .apply_nanos
             .fetch_add(nanos(started.elapsed()), Ordering::Relaxed);
         Ok(())
     }
+}
+
+/// Writes zeros over `from..to` of `file`.
+fn write_zeros(file: &std::fs::File, from: u64, to: u64) -> std::io::Result<()> {
+    static ZEROS: [u8; 64 << 10] = [0; 64 << 10];
+    let mut at = from;
+    while at < to {
+        let n = (to - at).min(ZEROS.len() as u64) as usize;
+        file.write_all_at(&ZEROS[..n], at)?;
+        at += n as u64;
+    }
+    Ok(())
+}
+
+/// The records the log file at `path` holds (of its current lap), for tests that check it.
+#[cfg(test)]
+pub(crate) fn logged_records(path: &Path) -> usize {
+    std::fs::read(path).map_or(0, |b| codec::decode_file(&b).records.len())
 }
 
 #[cfg(test)]
