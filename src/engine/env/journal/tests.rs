@@ -331,7 +331,9 @@ fn a_sync_waits_for_a_writer_on_its_way_and_shares_it() {
     assert_eq!(j.stats().records.load(Relaxed), 2);
     assert_eq!(j.stats().batches.load(Relaxed), 1, "{:?}", j.stats());
     assert_eq!(j.stats().max_batch.load(Relaxed), 2);
-    assert!(j.stats().delay_nanos.load(Relaxed) > 0);
+    // Whether the committer had to wait depends on who ran first: under load the second record
+    // is sometimes queued before the committer gathers the first, and both are taken at once
+    // with no wait (delay_nanos 0). One shared sync is what the delay guarantees either way.
 }
 
 #[test]
