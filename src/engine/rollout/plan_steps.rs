@@ -91,6 +91,16 @@ pub fn text<'a>(v: &'a Value, key: &str) -> Result<&'a str, String> {
         .ok_or_else(|| format!("slot `{key}` is missing or not a string"))
 }
 
+/// The step a plan ends on: its last step, or the last step of a closing skip-if-done block
+/// (planner tests check that it waits for the success banner).
+#[cfg(test)]
+pub fn final_step(plan: &[PlanStep]) -> Option<&PlanStep> {
+    match plan.last() {
+        Some(PlanStep::UnlessPresent { steps, .. }) => steps.last(),
+        other => other,
+    }
+}
+
 /// The brief a planner sees for a shipped task of `app` (planner tests).
 #[cfg(test)]
 pub fn shipped_brief(app: &str, task: &Value) -> crate::engine::agents::TaskBrief {

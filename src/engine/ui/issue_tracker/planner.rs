@@ -307,10 +307,7 @@ mod tests {
             let plan = IssueTrackerPlanner
                 .plan(&brief(task))
                 .unwrap_or_else(|e| panic!("{id}: {e}"));
-            let last = match plan.last() {
-                Some(PlanStep::UnlessPresent { steps, .. }) => steps.last(),
-                other => other,
-            };
+            let last = crate::engine::rollout::plan_steps::final_step(&plan);
             assert!(
                 matches!(last, Some(PlanStep::WaitFor { target: Target::Css { selector }, .. }) if selector.starts_with(".flash")),
                 "{id}"

@@ -325,10 +325,7 @@ mod tests {
             let plan = MailPlanner
                 .plan(&brief(task))
                 .unwrap_or_else(|e| panic!("{}: {e}", task["task_id"]));
-            let last = match plan.last() {
-                Some(PlanStep::UnlessPresent { steps, .. }) => steps.last(),
-                other => other,
-            };
+            let last = crate::engine::rollout::plan_steps::final_step(&plan);
             assert!(
                 matches!(last, Some(PlanStep::WaitFor { .. })),
                 "{}",

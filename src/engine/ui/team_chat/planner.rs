@@ -299,10 +299,7 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{}: {e}", task["task_id"]));
             // The last step waits for the banner, or skips work already done and otherwise
             // ends by waiting for it.
-            let last = match plan.last() {
-                Some(PlanStep::UnlessPresent { steps, .. }) => steps.last(),
-                other => other,
-            };
+            let last = crate::engine::rollout::plan_steps::final_step(&plan);
             assert!(
                 matches!(last, Some(PlanStep::WaitFor { .. })),
                 "{}",
