@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use osworld_support::{pool_toml, HookedGuest};
+use osworld_support::{eventually, pool_toml, HookedGuest};
 use standin::{openai_text, Reply, StandIn};
 use tuplewright::engine::agents::scripted::{
     ScriptedConfig, ScriptedDiscriminator, ScriptedGenerator,
@@ -24,7 +24,8 @@ use tuplewright::engine::bundle::import::import_paths;
 use tuplewright::engine::config::Config;
 use tuplewright::engine::harness::task::LoopRuntime;
 use tuplewright::engine::harness::{run_task, Bus, Fleet, TaskOutcome};
-use tuplewright::engine::osworld::loop_pool;
+use tuplewright::engine::osworld::a11y::windows_of;
+use tuplewright::engine::osworld::{loop_pool, GuestClient};
 use tuplewright::engine::rollout::screen::ComputerAction as A;
 use tuplewright::engine::rollout::vlm::{ActionFormat, CoordSpace, Coords};
 use tuplewright::engine::sandbox::Isolation;
@@ -150,7 +151,7 @@ fn run_env_osworld_accepts_a_files_task_on_two_guests_and_rollouts_and_a_vlm_sta
         assert_eq!(t.reward, Some(want), "{policy}: {:?} {err}", t.failure);
     }
     assert_eq!(a.starts() + b.starts(), 5, "one more revert per trial");
-    screen_policies_score_on_the_guests_screen(&cfg, &db);
+    screen_policies_score_on_the_guests_screen(&cfg, &db, &[&a, &b]);
 }
 
 /// The screen policies of the accepted tuple, each on a guest's own screen (screenshots and
@@ -158,7 +159,7 @@ fn run_env_osworld_accepts_a_files_task_on_two_guests_and_rollouts_and_a_vlm_sta
 /// the command into the guest's terminal and scores 1, `noop --screen` looks and scores 0, and
 /// a VLM teacher — a stand-in speaking OpenAI chat completions in the qwen-xml format — clicks
 /// the terminal, types its command and terminates, and scores 1.
-fn screen_policies_score_on_the_guests_screen(cfg: &Path, db: &Path) {
+fn screen_policies_score_on_the_guests_screen(cfg: &Path, db: &Path, guests: &[&HookedGuest]) {
     for (args, model, want) in [
         (vec!["--policy", "ui-oracle"], "ui-oracle", 1.0),
         (vec!["--policy", "noop", "--screen"], "noop-screen", 0.0),
@@ -187,10 +188,12 @@ fn screen_policies_score_on_the_guests_screen(cfg: &Path, db: &Path) {
     };
     let command = "awk -F, 'NR==1 || $2==\"North\"' ~/Documents/reports/sales-2025.csv \
                    > ~/Documents/reports/north.csv";
-    let model = StandIn::start(
-        vec![turn(&[
-            A::LeftClick { x: 640, y: 620 },
-            A::Wait { seconds: 0.3 },
+    // Keys go where the focus is, and the guest's window manager moves it in its own time: the
+    // stand-in looks before its second turn, as a model reads the next screenshot, and types
+    // once the accessibility tree of the guest this trial reverted shows the terminal focused.
+    let (click, typing, done) = (
+        turn(&[A::LeftClick { x: 640, y: 620 }]),
+        turn(&[
             A::Type {
                 text: command.into(),
             },
@@ -198,9 +201,36 @@ fn screen_policies_score_on_the_guests_screen(cfg: &Path, db: &Path) {
                 key: "Return".into(),
             },
             A::Wait { seconds: 2.0 },
-        ])],
-        Some(turn(&[A::Terminate { success: true }])),
+        ]),
+        turn(&[A::Terminate { success: true }]),
     );
+    let guests: Vec<(String, usize, PathBuf)> = guests
+        .iter()
+        .map(|g| (g.url.clone(), g.starts(), g.starts_file()))
+        .collect();
+    let turns = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let model = StandIn::responding(Arc::new(move |_| {
+        match turns.fetch_add(1, Ordering::SeqCst) {
+            0 => click.clone(),
+            1 => {
+                let reverted = guests.iter().find(|(_, before, file)| {
+                    std::fs::read_to_string(file).map_or(0, |s| s.lines().count()) > *before
+                });
+                if let Some((url, _, _)) = reverted {
+                    let client = GuestClient::new(url).unwrap();
+                    eventually(60, || {
+                        client.accessibility().is_ok_and(|xml| {
+                            windows_of(&xml)
+                                .iter()
+                                .any(|w| (w.class == "XTerm" || w.title == "Terminal") && w.focused)
+                        })
+                    });
+                }
+                typing.clone()
+            }
+            _ => done.clone(),
+        }
+    }));
     let vlm_cfg = std::fs::read_to_string(cfg).unwrap()
         + "[rollout.vlm]\nformat = \"qwen-xml\"\ncoords = \"rel1000\"\nbackoff_base_ms = 10\n";
     std::fs::write(cfg, vlm_cfg).unwrap();

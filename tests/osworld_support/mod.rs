@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -147,9 +148,14 @@ echo started >> "$d/starts"
 
     /// How many times the hook started a guest.
     pub fn starts(&self) -> usize {
-        std::fs::read_to_string(self.dir.path().join("starts"))
+        std::fs::read_to_string(self.starts_file())
             .map(|s| s.lines().count())
             .unwrap_or(0)
+    }
+
+    /// The file the hook appends a line to on each start (see [`HookedGuest::starts`]).
+    pub fn starts_file(&self) -> PathBuf {
+        self.dir.path().join("starts")
     }
 
     /// The guest's log (for failure messages).

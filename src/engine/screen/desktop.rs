@@ -257,6 +257,12 @@ impl DesktopWindows {
         self.ask_manager(id, "_NET_ACTIVE_WINDOW", [2, 0, 0, 0, 0])
     }
 
+    /// Asks the window manager to put window `id` on top of the others without focusing it
+    /// (`_NET_RESTACK_WINDOW`, source pager, no sibling, `Above`).
+    pub fn raise_above(&self, id: u32) -> Result<(), ScreenError> {
+        self.ask_manager(id, "_NET_RESTACK_WINDOW", [2, 0, 0, 0, 0])
+    }
+
     /// Asks the window manager to close window `id` (`_NET_CLOSE_WINDOW`, as a pager).
     pub fn close(&self, id: u32) -> Result<(), ScreenError> {
         self.ask_manager(id, "_NET_CLOSE_WINDOW", [0, 2, 0, 0, 0])

@@ -55,14 +55,25 @@ pub fn button_area(i: usize) -> Area {
 
 /// Raises every window of `entry`'s classes through the window manager, the last one focused
 /// (what a click on its button does).
+///
+/// Only the last window is asked for the focus; the others are restacked without it. Asking for
+/// each in turn made the window manager hand the focus to every one of them, and a program that
+/// answered its focus offer late (pcmanfm under load) took the focus back from the last one.
 pub fn raise(windows: &DesktopWindows, entry: &TaskbarEntry) -> Result<(), ScreenError> {
     let list = windows.list()?;
-    for class in &entry.classes {
-        for w in list.iter().filter(|w| &w.class == class) {
-            windows.activate(w.id)?;
-        }
+    let ids: Vec<u32> = entry
+        .classes
+        .iter()
+        .flat_map(|class| list.iter().filter(move |w| &w.class == class))
+        .map(|w| w.id)
+        .collect();
+    let Some((last, rest)) = ids.split_last() else {
+        return Ok(());
+    };
+    for id in rest {
+        windows.raise_above(*id)?;
     }
-    Ok(())
+    windows.activate(*last)
 }
 
 /// A running taskbar; dropping it stops its thread (the window goes with the display).
