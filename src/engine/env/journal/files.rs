@@ -134,8 +134,9 @@ pub(super) fn replay(path: &Path, files: &Files) -> Result<OpenLog, EnvError> {
         })
     };
     let open = start().map_err(|e| EnvError::io("start a journal lap in", path, e))?;
-    if !decoded.records.is_empty() {
-        tracing::info!(journal = %path.display(), records = decoded.records.len(), "journal replayed");
+    if decoded.count > 0 {
+        tracing::info!(journal = %path.display(), records = decoded.count,
+            sessions = decoded.records.len(), "journal replayed");
     }
     Ok(open)
 }

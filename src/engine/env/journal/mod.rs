@@ -8,6 +8,10 @@
 //! synced form the next batch, so the batch grows with the number of writers waiting, never with
 //! a timer.
 //!
+//! A put close to the session's previous one in the log is logged as a patch of it (the bytes
+//! they do not share, see [`codec`]): a UI's successive states differ in a few bytes, so a
+//! sync writes a few hundred bytes per request instead of the whole state.
+//!
 //! **The synced log is the durable copy; session files lag behind it.** After the sync each
 //! session's last record of the batch, when it is a put, becomes its *pending* state ([`Journal::latest`], what a
 //! reader that has no cached copy must use) and the session files are brought up to date later,
@@ -24,6 +28,7 @@
 //! later write with that error (the files on disk and the log still hold every acknowledged
 //! state; a restart replays the log).
 
+mod bases;
 mod batch;
 mod codec;
 mod files;
@@ -36,9 +41,10 @@ use std::sync::{mpsc, Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use bases::Bases;
 pub use batch::Arrival;
 use batch::{Arrivals, Batch, Done};
-use codec::{encode, header, HEADER};
+use codec::{encode, encode_put, header, HEADER};
 use files::{replay, Files};
 
 use super::EnvError;
@@ -82,6 +88,8 @@ pub struct JournalStats {
     pub records: AtomicU64,
     /// Batches (each one append and one sync).
     pub batches: AtomicU64,
+    /// Bytes of records logged (patches count their own size, not the state's).
+    pub logged_bytes: AtomicU64,
     /// Records of the largest batch so far.
     pub max_batch: AtomicU64,
     /// Session files written (at most one per session and file flush).
@@ -151,6 +159,7 @@ impl Journal {
             files,
             checkpoint_bytes: checkpoint_bytes.max(1 << 20),
             dirty: HashSet::new(),
+            bases: Bases::default(),
             pending: pending.clone(),
             pending_bytes: 0,
             pending_since: None,
@@ -297,6 +306,8 @@ struct Committer {
     checkpoint_bytes: u64,
     /// Sessions whose files were written since the last checkpoint (synced by it).
     dirty: HashSet<String>,
+    /// What the next put of each session may be logged as a patch of.
+    bases: Bases,
     pending: PendingMap,
     pending_bytes: usize,
     /// When the oldest pending record was acknowledged.
@@ -410,9 +421,24 @@ impl Committer {
     fn commit(&mut self, batch: Vec<(String, Op)>) -> std::io::Result<()> {
         let started = Instant::now();
         let mut buf = Vec::new();
-        for (sid, op) in &batch {
-            encode(&mut buf, Some(self.lap), sid, op);
-        }
+        // A put is logged as a patch of the session's previous put of this lap when that is
+        // smaller; its bytes are then kept as the next one's base and as the pending state.
+        let batch: Vec<(String, Option<Arc<Vec<u8>>>)> = batch
+            .into_iter()
+            .map(|(sid, op)| match op {
+                Op::Put(bytes) => {
+                    encode_put(&mut buf, Some(self.lap), &sid, &bytes, self.bases.get(&sid));
+                    let bytes = Arc::new(bytes);
+                    self.bases.put(&sid, bytes.clone());
+                    (sid, Some(bytes))
+                }
+                Op::Delete => {
+                    encode(&mut buf, Some(self.lap), &sid, &Op::Delete);
+                    self.bases.remove(&sid);
+                    (sid, None)
+                }
+            })
+            .collect();
         let end = self.pos + buf.len() as u64;
         if end > self.allocated {
             let grown = end.max(self.allocated + GROW_BYTES);
@@ -426,22 +452,25 @@ impl Committer {
         let synced = Instant::now();
         self.pos = end;
         let records = batch.len() as u64;
+        self.stats
+            .logged_bytes
+            .fetch_add(buf.len() as u64, Ordering::Relaxed);
         // Every record is in the synced log now; a session's file only needs its last one. A
         // delete takes effect at once (rare, and cheap); a put waits in `pending`.
-        let mut last: HashMap<String, Op> = HashMap::with_capacity(batch.len());
+        let mut last: HashMap<String, Option<Arc<Vec<u8>>>> = HashMap::with_capacity(batch.len());
         for (sid, op) in batch {
             last.insert(sid, op);
         }
         let mut pending = lock(&self.pending);
         for (sid, op) in last {
             match op {
-                Op::Put(bytes) => {
+                Some(bytes) => {
                     self.pending_bytes += bytes.len();
-                    if let Some(old) = pending.insert(sid, Arc::new(bytes)) {
+                    if let Some(old) = pending.insert(sid, bytes) {
                         self.pending_bytes -= old.len();
                     }
                 }
-                Op::Delete => {
+                None => {
                     self.files.delete(&sid)?;
                     if let Some(old) = pending.remove(&sid) {
                         self.pending_bytes -= old.len();
@@ -518,6 +547,7 @@ impl Committer {
         }
         self.lap = lap;
         self.pos = HEADER;
+        self.bases.clear();
         self.dirty.clear();
         self.stats.checkpoints.fetch_add(1, Ordering::Relaxed);
         self.stats
@@ -542,7 +572,7 @@ fn write_zeros(file: &std::fs::File, from: u64, to: u64) -> std::io::Result<()> 
 /// The records the log file at `path` holds (of its current lap), for tests that check it.
 #[cfg(test)]
 pub(crate) fn logged_records(path: &Path) -> usize {
-    std::fs::read(path).map_or(0, |b| codec::decode_file(&b).records.len())
+    std::fs::read(path).map_or(0, |b| codec::decode_file(&b).count)
 }
 
 #[cfg(test)]

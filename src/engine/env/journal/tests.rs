@@ -3,7 +3,9 @@
 use std::fs;
 use std::time::Duration;
 
-use super::codec::{decode, decode_file, encode, header, HEADER};
+use super::codec::{
+    common_prefix, common_suffix, decode, decode_file, encode, encode_put, header, HEADER,
+};
 use super::*;
 
 /// Files never catch up on their own within a test: only `flush`, a checkpoint or a drop.
@@ -17,22 +19,181 @@ fn records_round_trip_and_a_torn_tail_is_dropped() {
         encode(&mut log, lap, "b-2", &Op::Delete);
         let whole = log.len();
         encode(&mut log, lap, "c", &Op::Put(vec![7; 100]));
-        let (recs, end) = decode(&log[..log.len() - 3], lap);
+        let d = decode(&log[..log.len() - 3], lap);
+        let (recs, end) = (d.records, d.end);
         assert_eq!(end, whole);
         assert_eq!(recs.len(), 2);
         assert!(matches!(&recs[0], (s, Op::Put(b)) if s == "a" && b == b"{\"x\":1}"));
         assert!(matches!(&recs[1], (s, Op::Delete) if s == "b-2"));
         let mut bad = log.clone();
         bad[whole + 9] ^= 0xff;
-        assert_eq!(decode(&bad, lap).1, whole);
-        assert_eq!(decode(&log, lap).1, log.len());
+        assert_eq!(decode(&bad, lap).end, whole);
+        assert_eq!(decode(&log, lap).end, log.len());
         // Under another lap number not even the first record counts.
-        assert_eq!(
-            decode(&log, lap.map_or(Some(0), |l| Some(l + 1))).0.len(),
-            0
-        );
-        assert_eq!(decode(&log, lap).0.len(), 3);
+        assert_eq!(decode(&log, lap.map_or(Some(0), |l| Some(l + 1))).count, 0);
+        assert_eq!(decode(&log, lap).count, 3);
     }
+}
+
+/// A ~50 KB session file whose `n`th item reads `edit` (a UI's state after one edit).
+fn edited(n: usize, edit: &str) -> Vec<u8> {
+    let items: Vec<String> = (0..400)
+        .map(|i| match i == n {
+            true => format!("{{\"id\":{i},\"title\":\"{edit}\"}}"),
+            false => format!("{{\"id\":{i},\"title\":\"an item of the shop, number {i}\"}}"),
+        })
+        .collect();
+    format!("{{\"items\":[{}]}}", items.join(",")).into_bytes()
+}
+
+#[test]
+fn a_put_close_to_the_last_one_is_a_small_patch_and_replays_to_the_whole_state() {
+    let (a, b, c) = (
+        edited(100, "first"),
+        edited(100, "second"),
+        edited(250, "third"),
+    );
+    assert!(a.len() > 20_000);
+    assert_eq!(common_prefix(&a, &a), a.len());
+    assert_eq!(common_suffix(&a, &a), a.len());
+    // Against a byte-by-byte count, across the block boundaries.
+    let naive = |x: &[u8], y: &[u8]| x.iter().zip(y).take_while(|(p, q)| p == q).count();
+    let rev = |x: &[u8]| x.iter().rev().copied().collect::<Vec<u8>>();
+    for (x, y) in [(&a, &b), (&a, &c), (&b, &c)] {
+        assert_eq!(common_prefix(x, y), naive(x, y));
+        assert_eq!(common_suffix(x, y), naive(&rev(x), &rev(y)));
+        assert!(common_prefix(x, y) > 256 && common_suffix(x, y) > 256);
+    }
+    assert_eq!(common_suffix(b"abc", b"xbc"), 2);
+    assert_eq!(common_prefix(b"ab", b"abc"), 2);
+    let mut log = header(5).to_vec();
+    encode_put(&mut log, Some(5), "s", &a, None);
+    let whole = log.len();
+    encode_put(&mut log, Some(5), "s", &b, Some(&a));
+    let patch = log.len() - whole;
+    assert!(patch < 64, "one edit is a patch of {patch} bytes");
+    // Two edits far apart: the middle runs from one to the other, still less than the whole.
+    encode_put(&mut log, Some(5), "s", &c, Some(&b));
+    // Shorter and longer states, and one sharing nothing but its ends.
+    let (d, e) = (b"{}".to_vec(), edited(399, &"x".repeat(5000)));
+    encode_put(&mut log, Some(5), "s", &d, Some(&c));
+    encode_put(&mut log, Some(5), "s", &e, Some(&d));
+    encode_put(&mut log, Some(5), "t", &a, None);
+    let f = decode_file(&log);
+    assert_eq!(f.count, 6);
+    assert_eq!(f.end, log.len());
+    assert_eq!(f.records.len(), 2, "each session's last record");
+    assert!(matches!(&f.records[0], (s, Op::Put(x)) if s == "s" && *x == e));
+    assert!(matches!(&f.records[1], (s, Op::Put(x)) if s == "t" && *x == a));
+    // Each intermediate state replays as it was put.
+    for (n, want) in [(2, &b), (3, &c), (4, &d)] {
+        let mut cut = header(5).to_vec();
+        let mut at = HEADER as usize;
+        for _ in 0..n {
+            let len = u32::from_le_bytes(log[at..at + 4].try_into().unwrap()) as usize;
+            at += 8 + len;
+        }
+        cut.extend_from_slice(&log[HEADER as usize..at]);
+        let got = decode_file(&cut);
+        assert!(
+            matches!(&got.records[0], (_, Op::Put(x)) if x == want),
+            "after {n}"
+        );
+    }
+}
+
+#[test]
+fn a_patch_without_its_base_in_the_lap_or_not_fitting_it_ends_the_replay() {
+    let (a, b) = (edited(1, "one"), edited(1, "two"));
+    // No earlier record of the session in this lap: the patch cannot be applied.
+    let mut log = header(2).to_vec();
+    encode_put(&mut log, Some(2), "s", &b, Some(&a));
+    let d = decode_file(&log);
+    assert_eq!((d.count, d.end), (0, HEADER as usize));
+    // A base shorter than the patch's prefix and suffix (a deleted session's old state).
+    let mut log = header(2).to_vec();
+    encode_put(&mut log, Some(2), "s", b"{}", None);
+    let good = log.len();
+    encode_put(&mut log, Some(2), "s", &b, Some(&a));
+    let d = decode_file(&log);
+    assert_eq!((d.count, d.end), (1, good));
+    // After a delete, a patch has no base either.
+    let mut log = header(2).to_vec();
+    encode_put(&mut log, Some(2), "s", &a, None);
+    encode(&mut log, Some(2), "s", &Op::Delete);
+    let good = log.len();
+    encode_put(&mut log, Some(2), "s", &b, Some(&a));
+    assert_eq!(decode_file(&log).end, good);
+}
+
+#[test]
+fn successive_states_of_a_session_are_logged_as_patches_and_a_crash_replays_them() {
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["sessions", "tmp"] {
+        fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    let path = dir.path().join("journal.log");
+    let j = Journal::open(dir.path(), true, 1 << 20, NEVER).unwrap();
+    let state = |i: usize| edited(i % 400, &format!("edit {i}"));
+    for i in 0..50 {
+        j.commit("s1", Op::Put(state(i))).unwrap();
+    }
+    j.commit("s2", Op::Put(state(7))).unwrap();
+    let logged = j.stats().logged_bytes.load(Ordering::Relaxed) as usize;
+    let whole = state(0).len();
+    // Two whole states (one per session), then 49 patches of one item each (or two: the item
+    // edited before and the one edited now).
+    assert!(
+        logged < 2 * whole + 49 * 200,
+        "{logged} bytes logged for 51 states of {whole}"
+    );
+    assert_eq!(logged_records(&path), 51);
+    // A crash: the files were never written (NEVER), the log alone brings them back.
+    std::mem::forget(j);
+    let _j = Journal::open(dir.path(), true, 1 << 20, NEVER).unwrap();
+    let read = |s: &str| fs::read(dir.path().join(format!("sessions/{s}.json"))).unwrap();
+    assert_eq!(read("s1"), state(49));
+    assert_eq!(read("s2"), state(7));
+}
+
+#[test]
+fn a_checkpoint_forgets_the_bases_so_the_next_lap_starts_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["sessions", "tmp"] {
+        fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    let path = dir.path().join("journal.log");
+    // 1 MiB checkpoints, 300 KB states that share nothing but their ends with the next one:
+    // four make a lap; the patch records after the checkpoint must not refer to the old lap.
+    let j = Journal::open(dir.path(), true, 1, NEVER).unwrap();
+    let big = |c: u8| {
+        let mut v = vec![c; 300 << 10];
+        v[0] = b'{';
+        v
+    };
+    for c in 0..4 {
+        j.commit("s", Op::Put(big(b'a' + c))).unwrap();
+    }
+    assert_eq!(j.stats().checkpoints.load(Ordering::Relaxed), 1);
+    let mut next = big(b'd');
+    next[1000] = b'!';
+    j.commit("s", Op::Put(next.clone())).unwrap();
+    let mut last = next.clone();
+    last[2000] = b'?';
+    j.commit("s", Op::Put(last.clone())).unwrap();
+    let logged = j.stats().logged_bytes.load(Ordering::Relaxed) as usize;
+    assert!(
+        logged > 5 * (300 << 10),
+        "the first of the new lap is whole: {logged}"
+    );
+    assert!(
+        logged < 6 * (300 << 10),
+        "its successor is a patch: {logged}"
+    );
+    assert_eq!(logged_records(&path), 2);
+    std::mem::forget(j);
+    let _j = Journal::open(dir.path(), true, 1, NEVER).unwrap();
+    assert_eq!(fs::read(dir.path().join("sessions/s.json")).unwrap(), last);
 }
 
 #[test]
@@ -243,11 +404,14 @@ fn a_busy_session_file_is_written_once_per_lag_and_catches_up_without_a_flush() 
     for sub in ["sessions", "tmp"] {
         fs::create_dir_all(dir.path().join(sub)).unwrap();
     }
-    let j = Journal::open(dir.path(), true, 1 << 20, Duration::from_millis(200)).unwrap();
+    let lag = Duration::from_secs(1);
+    let j = Journal::open(dir.path(), true, 1 << 20, lag).unwrap();
+    let started = Instant::now();
     for i in 0..50 {
         j.commit("busy", Op::Put(format!("v{i}").into_bytes()))
             .unwrap();
     }
+    let took = started.elapsed();
     let path = dir.path().join("sessions/busy.json");
     let deadline = Instant::now() + Duration::from_secs(60);
     while fs::read(&path).ok().as_deref() != Some(&b"v49"[..]) {
@@ -263,10 +427,14 @@ fn a_busy_session_file_is_written_once_per_lag_and_catches_up_without_a_flush() 
     assert_eq!(st.records.load(Ordering::Relaxed), 50);
     // 50 acknowledged writes, each synced on its own (one writer), far fewer file writes.
     assert_eq!(st.batches.load(Ordering::Relaxed), 50);
+    // The file is written once per lag while the writes go on, and once more to catch up: a
+    // bound set by the time the 50 syncs took (under 0.3 s on a quiet machine, so 1 or 2
+    // writes), never by the number of records; a busy disk may stretch it, not break it.
     let files = st.files_written.load(Ordering::Relaxed);
+    let bound = 2 + (took.as_millis() / lag.as_millis()) as u64;
     assert!(
-        (1..50).contains(&files),
-        "{files} file writes for 50 records"
+        (1..=bound).contains(&files),
+        "{files} file writes for 50 records in {took:?}"
     );
 }
 
