@@ -11,8 +11,13 @@
 //!    serves every request on one thread, so its rate does not depend on the shape). Each shape
 //!    with fsync on (group commit; a write is acknowledged only once its journal record is
 //!    synced) and off (the same work without the sync: the CPU ceiling of this machine).
+//!    Successive states differ as a UI's do: one product's price edited per request, a
+//!    different product each time (64 states per writer, cycled), so the journal logs
+//!    patches; one more row changes the state's head and tail on every request, so every
+//!    record is whole (the journal's worst case). Never the same state twice in a row, which
+//!    would make every patch empty and flatter the server.
 //!    Reported: requests/s and the ratio to the Hub's 653 req/s, latency percentiles, writes
-//!    per journal sync, the largest batch, how busy the committer thread was, and the CPU per
+//!    per journal sync, the largest batch, bytes logged per write, how busy the committer thread was, and the CPU per
 //!    request of the server and of the load generator (`env_load.rs`: its own thread, requests
 //!    built once, one write each; the same generator for every row).
 //! 3. `memory`: 10,000 sessions of a ~50 KB state written and read (`/go`) over HTTP, first with
@@ -127,7 +132,51 @@ fn sync() -> Duration {
     median
 }
 
-async fn writes(label: &str, shared_session: bool, fsync: bool, commit_delay_us: Option<u64>) {
+/// How successive states of a session differ in the `writes` rows.
+#[derive(Clone, Copy)]
+enum Edits {
+    /// One product's price changes from one request to the next (a different product each
+    /// time), as a UI edits one field: the journal logs patches of a few hundred bytes.
+    OneField,
+    /// A counter at the state's head and one at its tail change on every request, so the
+    /// states share nothing but their ends: every record is the whole state.
+    Whole,
+}
+
+/// The `set_current` bodies a writer cycles through (`VARIANTS` of them, each after the one
+/// before it by the edit `edits` names).
+fn write_bodies(edits: Edits) -> Vec<Vec<u8>> {
+    const VARIANTS: usize = 64;
+    let base = state_of_size(50 * 1024);
+    (0..VARIANTS)
+        .map(|k| {
+            let mut state = base.clone();
+            match edits {
+                Edits::OneField => {
+                    state["products"][k]["price"] = json!(1000 + k);
+                }
+                Edits::Whole => {
+                    let mut whole = serde_json::Map::new();
+                    whole.insert("a_rev".into(), json!(k));
+                    whole.insert("products".into(), state["products"].take());
+                    whole.insert("z_rev".into(), json!(k));
+                    state = serde_json::Value::Object(whole);
+                }
+            }
+            json!({"action": "set_current", "state": state})
+                .to_string()
+                .into_bytes()
+        })
+        .collect()
+}
+
+async fn writes(
+    label: &str,
+    shared_session: bool,
+    fsync: bool,
+    commit_delay_us: Option<u64>,
+    edits: Edits,
+) {
     let dir = tempfile::tempdir().expect("tempdir");
     let h = server(dir.path(), |c| {
         c.fsync = fsync;
@@ -140,13 +189,24 @@ async fn writes(label: &str, shared_session: bool, fsync: bool, commit_delay_us:
         Some(d) => format!("{label}, commit delay {d} us"),
         None => label.to_string(),
     };
+    let label = match edits {
+        Edits::OneField => format!("{label}, one field edited per request"),
+        Edits::Whole => format!("{label}, whole state changed per request"),
+    };
     let addr = h.addr("ecommerce-admin").expect("addr");
     let store = h.store("ecommerce-admin").expect("store");
-    let body = json!({"action": "set_current", "state": state_of_size(50 * 1024)}).to_string();
+    let bodies = write_bodies(edits);
     let requests = (0..WRITERS)
-        .map(|w| match shared_session {
-            true => load::request("/post?sid=shared", body.as_bytes()),
-            false => load::request(&format!("/post?sid=w{w}"), body.as_bytes()),
+        .map(|w| {
+            let path = match shared_session {
+                true => "/post?sid=shared".to_string(),
+                false => format!("/post?sid=w{w}"),
+            };
+            // Each writer starts at another variant, so a shared session's successive states
+            // come from different writers.
+            (0..bodies.len())
+                .map(|k| load::request(&path, &bodies[(k + w) % bodies.len()]))
+                .collect()
         })
         .collect();
     let run = tokio::task::spawn_blocking(move || load::post_load(addr, requests, WRITERS, RUN))
@@ -156,11 +216,13 @@ async fn writes(label: &str, shared_session: bool, fsync: bool, commit_delay_us:
     let j = store.journal_stats();
     let get = |c: &std::sync::atomic::AtomicU64| c.load(Ordering::Relaxed);
     let (records, batches) = (get(&j.records), get(&j.batches));
+    let per_record = get(&j.logged_bytes) / records.max(1);
     let busy = |nanos: u64| 100.0 * nanos as f64 / 1e9 / secs;
     println!(
         "POST set_current 50KB x{WRITERS} ({label}), fsync {}: {rate:.0} req/s = {:.1}x the Hub \
          ({HUB_REQ_S}), {:.1}x before ({BEFORE_REQ_S}); latency p50 {} p99 {}; {records} writes \
-         in {batches} journal syncs ({:.1} per sync, largest batch {}), {} session files \
+         in {batches} journal syncs ({:.1} per sync, largest batch {}, {per_record} bytes logged \
+         per write), {} session files \
          written in {} flushes; committer busy {:.0}% syncing (mean {} per sync) + {:.0}% writing files, \
          {:.0}% waiting for arriving writers\n  {}",
         if fsync { "on" } else { "off" },
@@ -326,12 +388,14 @@ fn main() {
     rt.block_on(async {
         if run("writes") {
             for fsync in [true, false] {
-                writes("16 sessions", false, fsync, None).await;
-                writes("one shared session", true, fsync, None).await;
+                writes("16 sessions", false, fsync, None, Edits::OneField).await;
+                writes("one shared session", true, fsync, None, Edits::OneField).await;
             }
+            // The worst case for the journal: no two states alike, every record whole.
+            writes("16 sessions", false, true, None, Edits::Whole).await;
             // Group commit with arrival-side batching (the committer waits up to 1 ms for
             // writers still reading their request; off by default).
-            writes("16 sessions", false, true, Some(1000)).await;
+            writes("16 sessions", false, true, Some(1000), Edits::OneField).await;
         }
         if run("connections") {
             connections().await;

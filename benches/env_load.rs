@@ -101,17 +101,18 @@ fn thread_cpu() -> HashMap<String, (String, Duration)> {
     out
 }
 
-/// `connections` keep-alive connections, connection `i` sending `requests[i % len]` back to
-/// back (one in flight each) for `run`; every answer must be 200.
+/// `connections` keep-alive connections, connection `i` sending the requests of
+/// `requests[i % len]` in turn, back to back (one in flight each), for `run`; every answer
+/// must be 200.
 pub fn post_load(
     addr: SocketAddr,
-    requests: Vec<Vec<u8>>,
+    requests: Vec<Vec<Vec<u8>>>,
     connections: usize,
     run: Duration,
 ) -> Load {
     let before = thread_cpu();
     let process_before = timespec(libc::CLOCK_PROCESS_CPUTIME_ID);
-    let requests: Vec<Arc<Vec<u8>>> = requests.into_iter().map(Arc::new).collect();
+    let requests: Vec<Arc<Vec<Vec<u8>>>> = requests.into_iter().map(Arc::new).collect();
     let generator = std::thread::Builder::new()
         .name("load-gen".into())
         .spawn(move || {
@@ -131,7 +132,8 @@ pub fn post_load(
                         let mut lat = Vec::new();
                         while !stop.load(Ordering::Relaxed) {
                             let t = Instant::now();
-                            let (status, _) = conn.send_prebuilt(&req).await.expect("post");
+                            let req = &req[lat.len() % req.len()];
+                            let (status, _) = conn.send_prebuilt(req).await.expect("post");
                             assert_eq!(status, 200);
                             lat.push(t.elapsed());
                         }
