@@ -11,6 +11,15 @@ use super::*;
 /// Files never catch up on their own within a test: only `flush`, a checkpoint or a drop.
 const NEVER: Duration = Duration::from_secs(3600);
 
+/// A temporary directory laid out as an app's state directory (`sessions/`, `tmp/`).
+fn journal_root() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["sessions", "tmp"] {
+        fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    dir
+}
+
 #[test]
 fn records_round_trip_and_a_torn_tail_is_dropped() {
     for lap in [None, Some(7)] {
@@ -128,10 +137,7 @@ fn a_patch_without_its_base_in_the_lap_or_not_fitting_it_ends_the_replay() {
 
 #[test]
 fn successive_states_of_a_session_are_logged_as_patches_and_a_crash_replays_them() {
-    let dir = tempfile::tempdir().unwrap();
-    for sub in ["sessions", "tmp"] {
-        fs::create_dir_all(dir.path().join(sub)).unwrap();
-    }
+    let dir = journal_root();
     let path = dir.path().join("journal.log");
     let j = Journal::open(dir.path(), true, 1 << 20, NEVER).unwrap();
     let state = |i: usize| edited(i % 400, &format!("edit {i}"));
@@ -158,10 +164,7 @@ fn successive_states_of_a_session_are_logged_as_patches_and_a_crash_replays_them
 
 #[test]
 fn a_checkpoint_forgets_the_bases_so_the_next_lap_starts_whole() {
-    let dir = tempfile::tempdir().unwrap();
-    for sub in ["sessions", "tmp"] {
-        fs::create_dir_all(dir.path().join(sub)).unwrap();
-    }
+    let dir = journal_root();
     let path = dir.path().join("journal.log");
     // 1 MiB checkpoints, 300 KB states that share nothing but their ends with the next one:
     // four make a lap; the patch records after the checkpoint must not refer to the old lap.
@@ -223,10 +226,7 @@ fn a_new_lap_written_over_an_old_one_ends_where_its_own_records_end() {
 
 #[test]
 fn a_log_in_the_first_layout_is_replayed_and_replaced_by_an_in_place_one() {
-    let dir = tempfile::tempdir().unwrap();
-    for sub in ["sessions", "tmp"] {
-        fs::create_dir_all(dir.path().join(sub)).unwrap();
-    }
+    let dir = journal_root();
     let mut log = Vec::new();
     encode(
         &mut log,
@@ -249,10 +249,7 @@ fn a_log_in_the_first_layout_is_replayed_and_replaced_by_an_in_place_one() {
 
 #[test]
 fn checkpoints_reuse_the_log_in_place_and_every_lap_replays_only_its_own_records() {
-    let dir = tempfile::tempdir().unwrap();
-    for sub in ["sessions", "tmp"] {
-        fs::create_dir_all(dir.path().join(sub)).unwrap();
-    }
+    let dir = journal_root();
     let path = dir.path().join("journal.log");
     let j = Journal::open(dir.path(), true, 1, NEVER).unwrap();
     // 1 MiB checkpoints: 200 KB records make a lap of six; twenty records are three laps.
@@ -291,10 +288,7 @@ fn checkpoints_reuse_the_log_in_place_and_every_lap_replays_only_its_own_records
 
 #[test]
 fn replay_brings_session_files_up_to_date_and_empties_the_log() {
-    let dir = tempfile::tempdir().unwrap();
-    for sub in ["sessions", "tmp"] {
-        fs::create_dir_all(dir.path().join(sub)).unwrap();
-    }
+    let dir = journal_root();
     let mut log = header(1).to_vec();
     encode(&mut log, Some(1), "s1", &Op::Put(b"old".to_vec()));
     encode(&mut log, Some(1), "s1", &Op::Put(b"new".to_vec()));
@@ -338,10 +332,7 @@ fn until_submitted(j: &Journal, n: u64) {
 
 #[test]
 fn records_queued_together_share_one_sync_and_each_session_file_is_written_once() {
-    let dir = tempfile::tempdir().unwrap();
-    for sub in ["sessions", "tmp"] {
-        fs::create_dir_all(dir.path().join(sub)).unwrap();
-    }
+    let dir = journal_root();
     let j = Journal::open(dir.path(), true, 1 << 20, NEVER).unwrap();
     let acks = {
         let _held = j.hold();
@@ -400,10 +391,7 @@ fn records_queued_together_share_one_sync_and_each_session_file_is_written_once(
 
 #[test]
 fn a_busy_session_file_is_written_once_per_lag_and_catches_up_without_a_flush() {
-    let dir = tempfile::tempdir().unwrap();
-    for sub in ["sessions", "tmp"] {
-        fs::create_dir_all(dir.path().join(sub)).unwrap();
-    }
+    let dir = journal_root();
     let lag = Duration::from_secs(1);
     let j = Journal::open(dir.path(), true, 1 << 20, lag).unwrap();
     let started = Instant::now();
@@ -440,10 +428,7 @@ fn a_busy_session_file_is_written_once_per_lag_and_catches_up_without_a_flush() 
 
 #[test]
 fn a_checkpoint_writes_and_syncs_the_pending_files_before_emptying_the_log() {
-    let dir = tempfile::tempdir().unwrap();
-    for sub in ["sessions", "tmp"] {
-        fs::create_dir_all(dir.path().join(sub)).unwrap();
-    }
+    let dir = journal_root();
     // 1 MiB checkpoint (the floor): the fourth 300 KB record passes it.
     let j = Journal::open(dir.path(), true, 1, NEVER).unwrap();
     for i in 0..4u8 {
