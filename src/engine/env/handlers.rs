@@ -221,10 +221,10 @@ pub async fn post(State(st): State<Arc<AppState>>, params: Params, req: Request)
         ));
     }
     let prepared = Prepared::from_raw(&st.app, action, parsed.state, &body)?;
-    drop(arrival);
-    // A cached session is written without a blocking thread (the sync is awaited); otherwise
-    // (a file to read, or a reset's file deletions) on the blocking pool.
-    let state_id = match st.store.apply_cached(&sid, prepared).await {
+    // A cached session is written without a blocking thread (the sync is awaited), and the
+    // arrival goes once its record is queued; otherwise (a file to read, or a reset's file
+    // deletions) on the blocking pool, the arrival gone before.
+    let state_id = match st.store.apply_cached(&sid, prepared, arrival).await {
         Ok(written) => written?,
         Err(prepared) => {
             let store = st.store.clone();

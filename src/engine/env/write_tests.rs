@@ -69,7 +69,7 @@ fn cached_writes_on_the_runtime_share_one_sync_and_readers_see_them_only_once_du
         .map(|sid| {
             let (store, sid) = (store.clone(), sid.clone());
             let prepared = set_current(&store, &sid);
-            rt.spawn(async move { store.apply_cached(&sid, prepared).await })
+            rt.spawn(async move { store.apply_cached(&sid, prepared, store.arrival()).await })
         })
         .collect();
     wait_until("8 records queued", || {
@@ -117,7 +117,7 @@ fn a_cached_write_whose_client_went_away_still_reaches_the_cache() {
     let prepared = set_current(&store, "late");
     let handler = {
         let store = store.clone();
-        rt.spawn(async move { store.apply_cached("gone", prepared).await })
+        rt.spawn(async move { store.apply_cached("gone", prepared, store.arrival()).await })
     };
     wait_until("the record queued", || {
         stats.submitted.load(Relaxed) == submitted + 1
@@ -139,7 +139,7 @@ fn an_uncached_session_or_a_reset_is_handed_back_for_the_blocking_path() {
     let (store, _cfg) = durable_store(dir.path());
     let rt = runtime();
     let fresh = set_current(&store, "x");
-    let back = rt.block_on(store.apply_cached("never-loaded", fresh));
+    let back = rt.block_on(store.apply_cached("never-loaded", fresh, store.arrival()));
     assert!(
         back.is_err(),
         "an uncached session was written on the runtime"
@@ -148,9 +148,9 @@ fn an_uncached_session_or_a_reset_is_handed_back_for_the_blocking_path() {
         .apply("loaded", Action::SetCurrent, Some(json!({"v": 1})))
         .unwrap();
     let reset = Prepared::new(store.app(), Action::Reset, None).unwrap();
-    let back = rt.block_on(store.apply_cached("loaded", reset));
+    let back = rt.block_on(store.apply_cached("loaded", reset, store.arrival()));
     assert!(back.is_err(), "a reset was run on the runtime");
     let write = set_current(&store, "y");
-    let done = rt.block_on(store.apply_cached("loaded", write));
+    let done = rt.block_on(store.apply_cached("loaded", write, store.arrival()));
     assert!(matches!(done, Ok(Ok(_))));
 }

@@ -43,10 +43,15 @@ impl SessionStore {
     /// The wait for the sync and `finish` run as a task of their own, so a client that goes
     /// away mid-write (its handler dropped) still leaves the cache holding what the journal
     /// made durable.
+    ///
+    /// `arrival` (the writer announced on its way, see [`journal::Arrival`]) is let go once
+    /// the record is queued, not before: a sync that waits for this writer then finds its
+    /// record instead of a writer count of zero.
     pub async fn apply_cached(
         self: &Arc<Self>,
         sid: &str,
         prepared: Prepared,
+        arrival: journal::Arrival,
     ) -> Result<Result<String, EnvError>, Prepared> {
         if prepared.is_reset() || !self.is_loaded(sid) {
             return Err(prepared);
@@ -56,7 +61,11 @@ impl SessionStore {
             sid,
             false,
             |snap, app| snap.apply_prepared(app, prepared),
-            |j, sid, op| j.submit_async(sid, op),
+            |j, sid, op| {
+                let queued = j.submit_async(sid, op);
+                drop(arrival);
+                queued
+            },
         );
         let (begun, ack) = match begun {
             Ok(b) => b,
