@@ -39,29 +39,47 @@ fn four_workers_two_killed_accept_every_task_exactly_once() {
         .collect();
     let store = Store::open(&url, BUSY).unwrap();
     // Kill two workers once some tasks are done and at least one of them holds a lease (mid-task;
-    // waiting for both to hold one at the same sampled moment timed out once under load).
+    // waiting for both to hold one at the same sampled moment timed out once under load). The
+    // two are stopped (SIGSTOP) before their leases are read, so a victim cannot finish its task
+    // and let its lease go between the reading and the kill (which left nothing to take over, 1
+    // of 6 loaded runs); if neither holds one once stopped, they go on and the wait repeats.
     let (a, b) = (workers[0].id() as i64, workers[1].id() as i64);
-    wait_for("a victim to hold a lease after some progress", 600, || {
-        let done = count(
-            &store,
-            "SELECT COUNT(*) FROM tuples WHERE status = 'loop_accepted'",
-        );
-        let holding = count(
-            &store,
-            &format!("SELECT COUNT(DISTINCT pid) FROM task_leases WHERE pid IN ({a}, {b})"),
-        );
-        done >= (n / 10).max(1) as i64 && holding >= 1
-    });
-    let victims: Vec<String> = store
-        .conn()
-        .query_map(
-            &format!("SELECT task_id FROM task_leases WHERE pid IN ({a}, {b}) ORDER BY task_id"),
-            [],
-            |r| r.get(0),
-        )
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let signal = |sig: i32| {
+        for pid in [a, b] {
+            // SAFETY: signals to the test's own child processes.
+            unsafe { libc::kill(pid as i32, sig) };
+        }
+    };
+    let victims: Vec<String> = loop {
+        wait_for("a victim to hold a lease after some progress", 600, || {
+            let done = count(
+                &store,
+                "SELECT COUNT(*) FROM tuples WHERE status = 'loop_accepted'",
+            );
+            let holding = count(
+                &store,
+                &format!("SELECT COUNT(DISTINCT pid) FROM task_leases WHERE pid IN ({a}, {b})"),
+            );
+            done >= (n / 10).max(1) as i64 && holding >= 1
+        });
+        signal(libc::SIGSTOP);
+        let held: Vec<String> = store
+            .conn()
+            .query_map(
+                &format!(
+                    "SELECT task_id FROM task_leases WHERE pid IN ({a}, {b}) ORDER BY task_id"
+                ),
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        if !held.is_empty() {
+            break held;
+        }
+        signal(libc::SIGCONT);
+    };
     for w in &mut workers[..2] {
         w.kill().unwrap(); // SIGKILL
         w.wait().unwrap();
