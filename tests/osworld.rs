@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use osworld_support::{dead_port, eventually, serve, serve_files};
+use osworld_support::{dead_port, eventually, serve, serve_files, terminal_focused};
 use tuplewright::engine::osworld::{GuestClient, RemoteScreen};
 use tuplewright::engine::rollout::screen::{ComputerAction, Observation, Screen as _};
 use tuplewright::engine::rollout::RolloutError;
@@ -182,11 +182,7 @@ fn a_guests_screen_is_a_rollout_screen_driven_by_pyautogui() {
     // Keys go where the focus is, and the window manager moves it in its own time: type once
     // the guest's accessibility tree shows the terminal focused.
     assert!(
-        eventually(30, || client.accessibility().is_ok_and(|xml| {
-            tuplewright::engine::osworld::a11y::windows_of(&xml)
-                .iter()
-                .any(|w| (w.class == "XTerm" || w.title == "Terminal") && w.focused)
-        })),
+        eventually(30, || terminal_focused(&client)),
         "the click focused the terminal: {:?}",
         client.accessibility()
     );

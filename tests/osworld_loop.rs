@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use osworld_support::{eventually, pool_toml, HookedGuest};
+use osworld_support::{eventually, pool_toml, terminal_focused, HookedGuest};
 use standin::{openai_text, Reply, StandIn};
 use tuplewright::engine::agents::scripted::{
     ScriptedConfig, ScriptedDiscriminator, ScriptedGenerator,
@@ -24,7 +24,6 @@ use tuplewright::engine::bundle::import::import_paths;
 use tuplewright::engine::config::Config;
 use tuplewright::engine::harness::task::LoopRuntime;
 use tuplewright::engine::harness::{run_task, Bus, Fleet, TaskOutcome};
-use tuplewright::engine::osworld::a11y::windows_of;
 use tuplewright::engine::osworld::{loop_pool, GuestClient};
 use tuplewright::engine::rollout::screen::ComputerAction as A;
 use tuplewright::engine::rollout::vlm::{ActionFormat, CoordSpace, Coords};
@@ -218,13 +217,7 @@ fn screen_policies_score_on_the_guests_screen(cfg: &Path, db: &Path, guests: &[&
                 });
                 if let Some((url, _, _)) = reverted {
                     let client = GuestClient::new(url).unwrap();
-                    eventually(60, || {
-                        client.accessibility().is_ok_and(|xml| {
-                            windows_of(&xml)
-                                .iter()
-                                .any(|w| (w.class == "XTerm" || w.title == "Terminal") && w.focused)
-                        })
-                    });
+                    eventually(60, || terminal_focused(&client));
                 }
                 typing.clone()
             }

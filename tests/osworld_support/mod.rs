@@ -76,6 +76,15 @@ impl Drop for Served {
     }
 }
 
+/// Whether the guest's accessibility tree shows its terminal focused (where typed keys go).
+pub fn terminal_focused(client: &tuplewright::engine::osworld::GuestClient) -> bool {
+    client.accessibility().is_ok_and(|xml| {
+        tuplewright::engine::osworld::a11y::windows_of(&xml)
+            .iter()
+            .any(|w| (w.class == "XTerm" || w.title == "Terminal") && w.focused)
+    })
+}
+
 /// Polls `cond` every 200 ms for up to `secs` seconds.
 pub fn eventually(secs: u64, mut cond: impl FnMut() -> bool) -> bool {
     let deadline = Instant::now() + Duration::from_secs(secs);
