@@ -245,3 +245,83 @@ fn the_same_seeded_loop_gives_the_same_tuples_on_sqlite_and_postgresql_and_copie
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A worker killed after it finished a task but before it let the lease go (run 6 of a loaded
+/// series, #12): no claim ever takes that lease over, since the task is done. A worker that drains
+/// the queue clears it, with a `lease.cleared` event, and leaves a live owner's lease alone.
+#[test]
+fn a_drained_queue_clears_the_lease_a_killed_worker_left_on_a_task_it_had_finished() {
+    use tuplewright::engine::lease::{sqlite::SqliteLeases, LeaseKeeper, LeaseSettings, Owner};
+    use tuplewright::engine::store::{DecisionSource, TupleStatus};
+    let Some(db) = TestDb::create("drained_queue_clears_a_dead_lease") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path());
+    let url = db.path();
+    let mut import = tw(&cfg, &url);
+    import.arg("import").arg(many_tasks(dir.path(), 2));
+    ok(import);
+    let mut store = Store::open(&url, BUSY).unwrap();
+    let ids: Vec<String> = store
+        .list_tasks(&Default::default())
+        .unwrap()
+        .into_iter()
+        .map(|t| t.task.task_id)
+        .collect();
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead_pid = child.id();
+    child.wait().unwrap();
+    let me = Owner::current();
+    let ghost = Owner {
+        id: format!("{}:{dead_pid}:killed", me.host),
+        pid: dead_pid,
+        pid_start: None,
+        ..me
+    };
+    let hour = Duration::from_secs(3600);
+    let settings = LeaseSettings {
+        ttl: hour,
+        heartbeat: hour,
+    };
+    let dead = LeaseKeeper::new(
+        Box::new(SqliteLeases::open(&url, BUSY).unwrap()),
+        ghost,
+        settings,
+    )
+    .unwrap();
+    assert!(dead
+        .claim(&ids[0], "loop", None, None)
+        .unwrap()
+        .refusal()
+        .is_none());
+    store
+        .write(|tx| {
+            dead.fence(tx, &ids[0])?;
+            tx.record_decision(
+                &ids[0],
+                TupleStatus::LoopAccepted,
+                "loop",
+                DecisionSource::Policy,
+                "",
+                None,
+            )
+        })
+        .unwrap();
+    std::mem::forget(dead); // killed: it releases nothing
+    let mut w = spawn_worker(&cfg, &url, &dir.path().join("w.log"));
+    assert!(
+        w.wait().unwrap().success(),
+        "{}",
+        std::fs::read_to_string(dir.path().join("w.log")).unwrap_or_default()
+    );
+    assert_drained_exactly_once(&store, 2);
+    let cleared = count(
+        &store,
+        &format!(
+            "SELECT COUNT(*) FROM events WHERE kind = 'lease.cleared' AND task_id = '{}'",
+            ids[0]
+        ),
+    );
+    assert_eq!(cleared, 1);
+}

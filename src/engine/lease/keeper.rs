@@ -237,6 +237,12 @@ impl LeaseKeeper {
             .collect())
     }
 
+    /// Deletes every stale lease of other owners (see [`LeaseBackend::clear_stale`]); returns how
+    /// many.
+    pub fn clear_stale(&self) -> Result<usize, StoreError> {
+        Ok(self.shared.backend.clear_stale(&self.shared.owner)?.len())
+    }
+
     /// The latest decision id, for `unchanged_since`.
     pub fn decision_mark(&self) -> Result<i64, StoreError> {
         self.shared.backend.decision_mark()

@@ -146,6 +146,11 @@ pub trait LeaseBackend: Send + Sync {
     fn release(&self, owner: &Owner, task_id: &str) -> Result<bool, StoreError>;
     /// Every stored lease, stale ones included.
     fn leases(&self) -> Result<Vec<LeaseInfo>, StoreError>;
+    /// Deletes every lease stale for `owner` (expired, or its owner found dead), whatever its
+    /// task's status, each recorded as a `lease.cleared` event; returns what it deleted. A worker
+    /// that drained its queue calls it, so a killed worker's lease on a task it had finished (but
+    /// not yet released) does not stay behind for good.
+    fn clear_stale(&self, owner: &Owner) -> Result<Vec<(LeaseInfo, TakeoverReason)>, StoreError>;
     /// The id of the latest decision (0 = none), for [`ClaimRequest::unchanged_since`].
     fn decision_mark(&self) -> Result<i64, StoreError>;
 

@@ -18,7 +18,7 @@ use serde_json::json;
 
 use crate::engine::store::{now, stamp, Store, StoreError, Tx};
 
-use super::{claim_in_order, Claim, ClaimRequest, LeaseBackend, LeaseInfo, Owner};
+use super::{claim_in_order, Claim, ClaimRequest, LeaseBackend, LeaseInfo, Owner, TakeoverReason};
 
 const COLUMNS: &str = "task_id, owner, stage, host, boot_id, pid, pid_start, claimed_at, \
                        heartbeat_at, expires_at";
@@ -217,6 +217,7 @@ fn claim_in(tx: &Tx<'_>, owner: &Owner, req: &ClaimRequest<'_>) -> Result<Claim,
     }
     if let Some(wanted) = req.statuses {
         if !wanted.iter().any(|s| s.as_str() == status) {
+            clear_refused(tx, took_over.as_ref())?;
             return Ok(Claim::Ineligible { status });
         }
     }
@@ -227,6 +228,7 @@ fn claim_in(tx: &Tx<'_>, owner: &Owner, req: &ClaimRequest<'_>) -> Result<Claim,
             )?
             .query_row(params![req.task_id, mark], |r| r.get(0))?;
         if changed {
+            clear_refused(tx, took_over.as_ref())?;
             return Ok(Claim::Changed { status });
         }
     }
@@ -251,6 +253,41 @@ fn claim_in(tx: &Tx<'_>, owner: &Owner, req: &ClaimRequest<'_>) -> Result<Claim,
         )?;
     }
     Ok(Claim::Taken { took_over })
+}
+
+/// A refused claim still clears the stale lease it found: nobody works under it any more, and the
+/// task (finished, say, by a worker killed before it released its lease) may never be claimed
+/// again to take it over.
+fn clear_refused(
+    tx: &Tx<'_>,
+    stale: Option<&(LeaseInfo, TakeoverReason)>,
+) -> Result<(), StoreError> {
+    if let Some((lease, reason)) = stale {
+        clear_one(tx, lease, *reason)?;
+    }
+    Ok(())
+}
+
+/// Deletes `lease` unless it changed since it was read (renewed or taken over meanwhile), with a
+/// `lease.cleared` event naming its owner and why it was stale; true when it was deleted.
+fn clear_one(tx: &Tx<'_>, lease: &LeaseInfo, reason: TakeoverReason) -> Result<bool, StoreError> {
+    let n = tx
+        .conn()
+        .prepare_cached(
+            "DELETE FROM task_leases WHERE task_id = ?1 AND owner = ?2 AND expires_at = ?3",
+        )?
+        .execute(params![lease.task_id, lease.owner, lease.expires_at])?;
+    if n == 0 {
+        return Ok(false);
+    }
+    tx.append_event(
+        "lease.cleared",
+        Some(&lease.task_id),
+        &json!({"from": lease.owner, "from_host": lease.host, "from_pid": lease.pid,
+                "from_stage": lease.stage, "reason": reason.as_str(),
+                "expired_at": lease.expires_at}),
+    )?;
+    Ok(true)
 }
 
 impl LeaseBackend for SqliteLeases {
@@ -296,6 +333,21 @@ impl LeaseBackend for SqliteLeases {
     fn leases(&self) -> Result<Vec<LeaseInfo>, StoreError> {
         let store = self.store.lock().unwrap_or_else(|p| p.into_inner());
         list(store.conn())
+    }
+
+    fn clear_stale(&self, owner: &Owner) -> Result<Vec<(LeaseInfo, TakeoverReason)>, StoreError> {
+        self.write(|tx| {
+            let time = now();
+            let mut cleared = Vec::new();
+            for lease in list(tx.conn())? {
+                if let Some(reason) = lease.stale_for(owner, &time) {
+                    if clear_one(tx, &lease, reason)? {
+                        cleared.push((lease, reason));
+                    }
+                }
+            }
+            Ok(cleared)
+        })
     }
 
     fn decision_mark(&self) -> Result<i64, StoreError> {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::sqlite::SqliteLeases;
+use super::sqlite::{list, SqliteLeases};
 use super::*;
 use crate::engine::store::testdb::TestDb;
 use crate::engine::store::{DecisionSource, Labels, Store, TaskRecord};
@@ -52,6 +52,7 @@ on_both!(
     eligibility_is_checked_in_the_claim_transaction,
     an_expired_lease_is_taken_over_and_its_old_owner_is_fenced_out,
     a_dead_owner_on_this_host_is_detected_at_once,
+    a_dead_owners_lease_on_a_finished_task_is_cleared_not_left_behind,
     heartbeats_renew_held_leases_and_release_happens_on_drop,
     racing_threads_claim_each_task_exactly_once,
     claim_first_skips_held_and_ineligible_tasks,
@@ -237,8 +238,8 @@ fn an_expired_lease_is_taken_over_and_its_old_owner_is_fenced_out(fx: Fx) {
     store.write(|tx| new.fence(tx, "t1")).unwrap();
 }
 
-fn a_dead_owner_on_this_host_is_detected_at_once(fx: Fx) {
-    let path = store_with(&fx, &["t1"]);
+/// An owner on this host whose process has exited, and its pid.
+fn ghost() -> (Owner, u32) {
     let mut child = std::process::Command::new("true").spawn().unwrap();
     let dead_pid = child.id();
     child.wait().unwrap();
@@ -247,8 +248,15 @@ fn a_dead_owner_on_this_host_is_detected_at_once(fx: Fx) {
         id: format!("{}:{dead_pid}:dead", me.host),
         pid: dead_pid,
         pid_start: None,
-        ..me.clone()
+        ..me
     };
+    (ghost, dead_pid)
+}
+
+fn a_dead_owner_on_this_host_is_detected_at_once(fx: Fx) {
+    let path = store_with(&fx, &["t1"]);
+    let (ghost, dead_pid) = ghost();
+    let me = Owner::current();
     // An hour-long ttl: only the dead pid can explain the takeover.
     let g = keeper(&path, ghost, 3_600_000, 3_600_000);
     assert!(matches!(
@@ -266,6 +274,67 @@ fn a_dead_owner_on_this_host_is_detected_at_once(fx: Fx) {
         }
         other => panic!("expected a takeover, got {other:?}"),
     }
+}
+
+fn a_dead_owners_lease_on_a_finished_task_is_cleared_not_left_behind(fx: Fx) {
+    let path = store_with(&fx, &["t1", "t2", "t3"]);
+    let (ghost, dead_pid) = ghost();
+    let g = keeper(&path, ghost, 3_600_000, 3_600_000);
+    for t in ["t1", "t2"] {
+        assert!(matches!(
+            g.claim(t, "loop", None, None).unwrap(),
+            Claim::Taken { .. }
+        ));
+    }
+    // The ghost finished t1 and was killed before it released the lease.
+    let mut store = Store::open(&path, BUSY).unwrap();
+    store
+        .write(|tx| {
+            g.fence(tx, "t1")?;
+            tx.record_decision(
+                "t1",
+                TupleStatus::LoopAccepted,
+                "loop",
+                DecisionSource::Policy,
+                "",
+                None,
+            )
+        })
+        .unwrap();
+    std::mem::forget(g); // a killed process releases nothing
+    let live = keeper(&path, foreign("live"), 3_600_000, 3_600_000);
+    assert!(matches!(
+        live.claim("t3", "loop", None, None).unwrap(),
+        Claim::Taken { .. }
+    ));
+    // A refused claim (t1 is no longer pending) clears the stale lease it found.
+    let k = keeper(&path, Owner::current(), 60_000, 10_000);
+    let pending = [TupleStatus::Pending];
+    assert!(matches!(
+        k.claim("t1", "loop", Some(&pending), None).unwrap(),
+        Claim::Ineligible { .. }
+    ));
+    let held = |store: &Store| -> Vec<String> {
+        list(store.conn())
+            .unwrap()
+            .into_iter()
+            .map(|l| l.task_id)
+            .collect()
+    };
+    assert_eq!(held(&store), ["t2", "t3"]);
+    let events = store.events_after(0, 100).unwrap();
+    let ev = events
+        .iter()
+        .find(|e| e.kind == "lease.cleared")
+        .expect("a lease.cleared event");
+    assert_eq!(ev.task_id.as_deref(), Some("t1"));
+    assert_eq!(ev.payload["reason"], "dead_process");
+    assert_eq!(ev.payload["from_pid"], dead_pid);
+    // A drained queue clears every stale lease, not a live owner's.
+    assert_eq!(k.clear_stale().unwrap(), 1);
+    assert_eq!(held(&store), ["t3"]);
+    assert_eq!(k.clear_stale().unwrap(), 0);
+    assert_eq!(store.effective_status("t1").unwrap(), "loop_accepted");
 }
 
 fn heartbeats_renew_held_leases_and_release_happens_on_drop(fx: Fx) {

@@ -142,6 +142,9 @@ impl<'a> Run<'a> {
             .filter(|t| !settled.contains(t))
             .collect();
         if all.is_empty() {
+            // The queue is drained: a worker killed after finishing a task but before releasing
+            // its lease left that lease behind, and no claim will ever take it over now.
+            self.keeper.clear_stale()?;
             return Ok(Step::Stop);
         }
         if !self.may_claim(rt.cancel)? {
