@@ -248,7 +248,8 @@ fn the_same_seeded_loop_gives_the_same_tuples_on_sqlite_and_postgresql_and_copie
 
 /// A worker killed after it finished a task but before it let the lease go (run 6 of a loaded
 /// series, #12): no claim ever takes that lease over, since the task is done. A worker that drains
-/// the queue clears it, with a `lease.cleared` event, and leaves a live owner's lease alone.
+/// the queue clears it, with a `lease.cleared` event (that a live owner's lease stays is the lease
+/// unit test `a_dead_owners_lease_on_a_finished_task_is_cleared_not_left_behind`).
 #[test]
 fn a_drained_queue_clears_the_lease_a_killed_worker_left_on_a_task_it_had_finished() {
     use tuplewright::engine::lease::{sqlite::SqliteLeases, LeaseKeeper, LeaseSettings, Owner};
@@ -269,16 +270,7 @@ fn a_drained_queue_clears_the_lease_a_killed_worker_left_on_a_task_it_had_finish
         .into_iter()
         .map(|t| t.task.task_id)
         .collect();
-    let mut child = std::process::Command::new("true").spawn().unwrap();
-    let dead_pid = child.id();
-    child.wait().unwrap();
-    let me = Owner::current();
-    let ghost = Owner {
-        id: format!("{}:{dead_pid}:killed", me.host),
-        pid: dead_pid,
-        pid_start: None,
-        ..me
-    };
+    let ghost = Owner::exited("killed").unwrap();
     let hour = Duration::from_secs(3600);
     let settings = LeaseSettings {
         ttl: hour,

@@ -37,6 +37,22 @@ impl Owner {
             pid_start: process_start(pid),
         }
     }
+
+    /// An owner on this host whose process has already exited (a `true` child, waited for): what a
+    /// worker killed mid-task looks like to the others. For tests of dead-owner handling; `tag`
+    /// ends its id.
+    pub fn exited(tag: &str) -> std::io::Result<Owner> {
+        let mut child = std::process::Command::new("true").spawn()?;
+        let pid = child.id();
+        child.wait()?;
+        let me = Owner::current();
+        Ok(Owner {
+            id: format!("{}:{pid}:{tag}", me.host),
+            pid,
+            pid_start: None,
+            ..me
+        })
+    }
 }
 
 /// Why a lease held by someone else may be taken over.
@@ -146,9 +162,7 @@ mod tests {
             holder_dead(&me, &me.host, &me.boot_id, me.pid, me.pid_start),
             None
         );
-        let mut child = std::process::Command::new("true").spawn().unwrap();
-        let pid = child.id();
-        child.wait().unwrap();
+        let pid = Owner::exited("dead").unwrap().pid;
         assert_eq!(
             holder_dead(&me, &me.host, &me.boot_id, pid, None),
             Some(TakeoverReason::DeadProcess)

@@ -238,24 +238,10 @@ fn an_expired_lease_is_taken_over_and_its_old_owner_is_fenced_out(fx: Fx) {
     store.write(|tx| new.fence(tx, "t1")).unwrap();
 }
 
-/// An owner on this host whose process has exited, and its pid.
-fn ghost() -> (Owner, u32) {
-    let mut child = std::process::Command::new("true").spawn().unwrap();
-    let dead_pid = child.id();
-    child.wait().unwrap();
-    let me = Owner::current();
-    let ghost = Owner {
-        id: format!("{}:{dead_pid}:dead", me.host),
-        pid: dead_pid,
-        pid_start: None,
-        ..me
-    };
-    (ghost, dead_pid)
-}
-
 fn a_dead_owner_on_this_host_is_detected_at_once(fx: Fx) {
     let path = store_with(&fx, &["t1"]);
-    let (ghost, dead_pid) = ghost();
+    let ghost = Owner::exited("dead").unwrap();
+    let dead_pid = ghost.pid;
     let me = Owner::current();
     // An hour-long ttl: only the dead pid can explain the takeover.
     let g = keeper(&path, ghost, 3_600_000, 3_600_000);
@@ -278,7 +264,8 @@ fn a_dead_owner_on_this_host_is_detected_at_once(fx: Fx) {
 
 fn a_dead_owners_lease_on_a_finished_task_is_cleared_not_left_behind(fx: Fx) {
     let path = store_with(&fx, &["t1", "t2", "t3"]);
-    let (ghost, dead_pid) = ghost();
+    let ghost = Owner::exited("dead").unwrap();
+    let dead_pid = ghost.pid;
     let g = keeper(&path, ghost, 3_600_000, 3_600_000);
     for t in ["t1", "t2"] {
         assert!(matches!(
