@@ -244,3 +244,82 @@ async fn an_acknowledged_write_survives_kill_9_of_the_server() {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+/// `env serve` applies the config file's `[env]` table (each key reaching the running server, as
+/// `/health` and the server's behaviour show), and a flag given on the command line overrides
+/// its key.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn env_serve_applies_the_env_table_of_the_config_file_and_flags_override_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let state_dir = dir.path().join("from-config");
+    let cfg = dir.path().join("tw.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "[env]\nstate_dir = {:?}\ncache_bytes = 50331648\ncache_capacity = 0\n\
+             max_connections = 77\nheader_timeout_ms = 4321\nidle_timeout_ms = 9876\n\
+             session_ttl_secs = 99\nbody_limit_bytes = 2048\nfile_lag_ms = 250\n",
+            state_dir.display().to_string()
+        ),
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tuplewright"))
+        .arg("--config")
+        .arg(&cfg)
+        .args(["env", "serve", "--app", "team-chat", "--port", "0"])
+        .args(["--idle-timeout-ms", "12345"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"));
+    let a: SocketAddr = v["url"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("http://")
+        .parse()
+        .unwrap();
+    let health = get_json(a, "/health").await;
+    let c = &health["config"];
+    assert_eq!(
+        (
+            c["cache_bytes"].as_u64(),
+            health["cache"]["budget"].as_u64(),
+            c["max_connections"].as_u64(),
+            c["header_timeout_ms"].as_u64(),
+            c["session_ttl_secs"].as_u64(),
+            c["body_limit_bytes"].as_u64(),
+            c["file_lag_ms"].as_u64(),
+        ),
+        (
+            Some(50331648),
+            Some(50331648),
+            Some(77),
+            Some(4321),
+            Some(99),
+            Some(2048),
+            Some(250)
+        ),
+        "{health}"
+    );
+    assert_eq!(
+        c["idle_timeout_ms"], 12345,
+        "the flag overrides [env]: {health}"
+    );
+    assert_eq!(health["connections"]["limit"], 77, "{health}");
+    // The body limit and the state directory are the config's, in what the server does.
+    let big = json!({"action": "set_current", "state": {"blob": "z".repeat(4096)}});
+    assert_eq!(post(a, "cfg", big, None).await.status, 413);
+    let small = json!({"action": "set_current", "state": {"n": 1}});
+    assert_eq!(post(a, "cfg", small, None).await.status, 200);
+    assert!(
+        state_dir.join("team-chat").is_dir(),
+        "sessions not under [env] state_dir"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+}

@@ -56,38 +56,46 @@ struct ServeArgs {
     /// Serve every state-API app.
     #[arg(long, conflicts_with = "apps")]
     all: bool,
-    /// Port of the first app; the next apps take the following ports. Default: each app's
-    /// conventional port. 0 = ephemeral ports (read the URLs from the JSON lines).
+    /// Port of the first app; the next apps take the following ports. Default: `[env] port`,
+    /// else each app's conventional port. 0 = ephemeral ports (read the URLs from the JSON lines).
     #[arg(long)]
     port: Option<u16>,
-    /// Address to listen on.
-    #[arg(long, default_value = "127.0.0.1")]
-    host: IpAddr,
-    /// Directory where sessions are stored (kept across restarts).
-    #[arg(long, value_name = "DIR", default_value = "tuplewright-env-state")]
-    state_dir: PathBuf,
-    /// Directory of app overrides: `<dir>/<app>/manifest.toml` and `seed.json`.
+    /// Address to listen on. Default: `[env] host` (127.0.0.1).
+    #[arg(long)]
+    host: Option<IpAddr>,
+    /// Directory where sessions are stored (kept across restarts). Default: `[env] state_dir`
+    /// (tuplewright-env-state).
+    #[arg(long, value_name = "DIR")]
+    state_dir: Option<PathBuf>,
+    /// Directory of app overrides: `<dir>/<app>/manifest.toml` and `seed.json`. Default:
+    /// `[env] apps_dir`.
     #[arg(long, value_name = "DIR")]
     apps_dir: Option<PathBuf>,
-    /// Sessions untouched for this many seconds are deleted.
-    #[arg(long, default_value_t = 3600)]
-    ttl_secs: u64,
-    /// Largest accepted request body in bytes (larger gets 413).
-    #[arg(long, default_value_t = 16 * 1024 * 1024)]
-    body_limit_bytes: usize,
+    /// Sessions untouched for this many seconds are deleted. Default: `[env] session_ttl_secs`
+    /// (3600).
+    #[arg(long)]
+    ttl_secs: Option<u64>,
+    /// Largest accepted request body in bytes (larger gets 413). Default: `[env]
+    /// body_limit_bytes` (16 MiB).
+    #[arg(long)]
+    body_limit_bytes: Option<usize>,
     /// Most bytes the loaded sessions may hold in memory together; idle sessions are evicted to
-    /// disk beyond it, and a state that cannot fit is refused (507).
-    #[arg(long, default_value_t = ServerConfig::default().cache_bytes)]
-    cache_bytes: u64,
-    /// Most open connections per app (the next one gets 503 too_many_connections).
-    #[arg(long, default_value_t = ServerConfig::default().max_connections)]
-    max_connections: usize,
-    /// A request head must arrive within this many milliseconds of its first byte.
-    #[arg(long, default_value_t = ServerConfig::default().header_timeout_ms)]
-    header_timeout_ms: u64,
-    /// A connection on which nothing moves for this many milliseconds is closed.
-    #[arg(long, default_value_t = ServerConfig::default().idle_timeout_ms)]
-    idle_timeout_ms: u64,
+    /// disk beyond it, and a state that cannot fit is refused (507). Default: `[env]
+    /// cache_bytes` (256 MiB).
+    #[arg(long)]
+    cache_bytes: Option<u64>,
+    /// Most open connections per app (the next one gets 503 too_many_connections). Default:
+    /// `[env] max_connections` (4096).
+    #[arg(long)]
+    max_connections: Option<usize>,
+    /// A request head must arrive within this many milliseconds of its first byte. Default:
+    /// `[env] header_timeout_ms` (10000).
+    #[arg(long)]
+    header_timeout_ms: Option<u64>,
+    /// A connection on which nothing moves for this many milliseconds is closed. Default:
+    /// `[env] idle_timeout_ms` (60000).
+    #[arg(long)]
+    idle_timeout_ms: Option<u64>,
 }
 
 #[derive(Debug, Args)]
@@ -109,11 +117,11 @@ pub fn run(cli: &super::Cli, args: EnvArgs) -> anyhow::Result<ExitCode> {
                 app: a.apps.first().cloned(),
                 task: a.task,
                 port: a.port.unwrap_or(5000),
-                host: a.host,
+                host: a.host.unwrap_or(std::net::Ipv4Addr::LOCALHOST.into()),
                 unsafe_no_sandbox: a.unsafe_no_sandbox,
             },
         ),
-        EnvCommand::Serve(a) => serve(a),
+        EnvCommand::Serve(a) => serve(cli, a),
         EnvCommand::Apps(a) => apps(a),
         EnvCommand::Try(a) => super::env_try::run(cli, &a),
     }
@@ -139,8 +147,34 @@ fn apps(args: AppsArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
-    let reg = AppRegistry::with_overrides(args.apps_dir.as_deref())?;
+/// The server's configuration: the config file's `[env]` table, each flag given overriding its key.
+fn server_config(cli: &super::Cli, args: &ServeArgs) -> anyhow::Result<ServerConfig> {
+    let mut cfg = super::context::load_config(cli)?.env;
+    fn set<T: Clone>(key: &mut T, flag: &Option<T>) {
+        if let Some(v) = flag {
+            *key = v.clone();
+        }
+    }
+    if args.port.is_some() {
+        cfg.port = args.port;
+    }
+    if args.apps_dir.is_some() {
+        cfg.apps_dir = args.apps_dir.clone();
+    }
+    set(&mut cfg.host, &args.host);
+    set(&mut cfg.state_dir, &args.state_dir);
+    set(&mut cfg.session_ttl_secs, &args.ttl_secs);
+    set(&mut cfg.body_limit_bytes, &args.body_limit_bytes);
+    set(&mut cfg.cache_bytes, &args.cache_bytes);
+    set(&mut cfg.max_connections, &args.max_connections);
+    set(&mut cfg.header_timeout_ms, &args.header_timeout_ms);
+    set(&mut cfg.idle_timeout_ms, &args.idle_timeout_ms);
+    Ok(cfg)
+}
+
+fn serve(cli: &super::Cli, args: ServeArgs) -> anyhow::Result<ExitCode> {
+    let cfg = server_config(cli, &args)?;
+    let reg = AppRegistry::with_overrides(cfg.apps_dir.as_deref())?;
     let apps: Vec<Arc<env::App>> = if args.all {
         reg.served()
     } else {
@@ -154,19 +188,6 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             out.push(app);
         }
         out
-    };
-    let cfg = ServerConfig {
-        host: args.host,
-        port: args.port,
-        state_dir: args.state_dir,
-        apps_dir: args.apps_dir,
-        body_limit_bytes: args.body_limit_bytes,
-        session_ttl_secs: args.ttl_secs,
-        cache_bytes: args.cache_bytes,
-        max_connections: args.max_connections,
-        header_timeout_ms: args.header_timeout_ms,
-        idle_timeout_ms: args.idle_timeout_ms,
-        ..ServerConfig::default()
     };
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)

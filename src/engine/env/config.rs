@@ -29,8 +29,10 @@ pub struct ServerConfig {
     pub session_ttl_secs: u64,
     /// How often the garbage collector runs, in seconds. Default 60.
     pub gc_interval_secs: u64,
-    /// How many sessions' snapshots are kept loaded in memory (LRU); the rest live on disk
-    /// only. Default 512.
+    /// An optional cap on the number of sessions kept loaded in memory, on top of the byte
+    /// budget `cache_bytes`, which alone bounds the cache by default. 0 (the default) = no
+    /// count cap: every cached session costs at least its accounted slot overhead, so the byte
+    /// budget bounds the count too.
     pub cache_capacity: usize,
     /// Most bytes the loaded sessions may hold in memory together (snapshot texts, `/go` parts,
     /// gzip bodies); idle sessions are evicted to disk beyond it, and a write whose state cannot
@@ -75,7 +77,7 @@ impl Default for ServerConfig {
             body_limit_bytes: 16 * 1024 * 1024,
             session_ttl_secs: 3600,
             gc_interval_secs: 60,
-            cache_capacity: 512,
+            cache_capacity: 0,
             cache_bytes: 256 << 20,
             fsync: true,
             checkpoint_bytes: 64 << 20,

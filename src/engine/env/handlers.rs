@@ -125,8 +125,29 @@ pub async fn health(State(st): State<Arc<AppState>>) -> Response {
             "checkpoints": st.store.journal_stats().checkpoints.load(Ordering::Relaxed),
         },
         "connections": st.conns.snapshot(),
+        "config": config_report(&st.config),
     }))
     .into_response()
+}
+
+/// The settings `/health` reports: what the server was started with (`[env]` and flags).
+fn config_report(c: &crate::engine::env::ServerConfig) -> serde_json::Value {
+    json!({
+        "host": c.host.to_string(),
+        "state_dir": c.state_dir.display().to_string(),
+        "body_limit_bytes": c.body_limit_bytes,
+        "session_ttl_secs": c.session_ttl_secs,
+        "gc_interval_secs": c.gc_interval_secs,
+        "cache_bytes": c.cache_bytes,
+        "cache_capacity": c.cache_capacity,
+        "fsync": c.fsync,
+        "checkpoint_bytes": c.checkpoint_bytes,
+        "file_lag_ms": c.file_lag_ms,
+        "commit_delay_us": c.commit_delay_us,
+        "max_connections": c.max_connections,
+        "header_timeout_ms": c.header_timeout_ms,
+        "idle_timeout_ms": c.idle_timeout_ms,
+    })
 }
 
 /// `GET /go?sid=` (gzip-encoded when the client's `Accept-Encoding` allows it).

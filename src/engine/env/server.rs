@@ -102,6 +102,8 @@ pub struct AppState {
     pub body_limit: usize,
     /// The listener's connection counters.
     pub conns: Arc<ConnStats>,
+    /// The configuration the server was started with (`/health` reports it).
+    pub config: Arc<ServerConfig>,
 }
 
 /// The router of one app (exposed for tests and for embedding in another server).
@@ -179,6 +181,7 @@ pub async fn spawn(cfg: ServerConfig, apps: Vec<Arc<App>>) -> Result<ServerHandl
     let (tx, rx) = watch::channel(false);
     let mut served = Vec::new();
     let mut tasks = Vec::new();
+    let config = Arc::new(cfg.clone());
     for (i, app) in apps.into_iter().enumerate() {
         let port = match cfg.port {
             Some(0) => 0,
@@ -200,6 +203,7 @@ pub async fn spawn(cfg: ServerConfig, apps: Vec<Arc<App>>) -> Result<ServerHandl
             audit: audit.clone(),
             body_limit: cfg.body_limit_bytes,
             conns: conns.clone(),
+            config: config.clone(),
         });
         let limits = ConnLimits {
             max_connections: cfg.max_connections,
