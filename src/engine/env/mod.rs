@@ -30,6 +30,8 @@ pub mod store;
 pub mod uploads;
 
 #[cfg(test)]
+mod cold_tests;
+#[cfg(test)]
 mod limits_tests;
 #[cfg(test)]
 mod tests;

@@ -57,13 +57,18 @@ impl FromStr for Action {
 }
 
 /// The on-disk form of a session. `None` snapshots stand for the app's default seed.
-#[derive(Debug, Clone, Deserialize)]
-pub(crate) struct SessionFile {
+/// A session file as stored: its two snapshots borrowed as their JSON texts, never parsed into
+/// values (a cold read copies the texts instead of parsing and re-serializing megabytes).
+#[derive(Debug, Deserialize)]
+struct SessionFile<'a> {
     #[allow(dead_code)]
-    pub version: u32,
-    pub has_custom_state: bool,
-    pub initial: Option<Value>,
-    pub current: Option<Value>,
+    #[serde(default)]
+    version: u32,
+    has_custom_state: bool,
+    #[serde(borrow)]
+    initial: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow)]
+    current: Option<&'a serde_json::value::RawValue>,
 }
 
 /// One snapshot, held as its compact JSON text only: parsing happens when a merge or a diff
@@ -83,6 +88,19 @@ impl State {
             json: Bytes::from(serde_json::to_vec(value).unwrap_or_default()),
             seed: false,
         }
+    }
+
+    /// A stored JSON text, kept as it is when it is compact.
+    fn from_raw(raw: &serde_json::value::RawValue) -> Result<State, serde_json::Error> {
+        let text = raw.get().as_bytes();
+        if text.iter().any(|b| matches!(b, b'\n' | b'\r' | b'\t')) {
+            let value: Value = serde_json::from_slice(text)?;
+            return Ok(State::new(&value));
+        }
+        Ok(State {
+            json: Bytes::copy_from_slice(text),
+            seed: false,
+        })
     }
 
     fn seed(app: &App) -> State {
@@ -253,32 +271,29 @@ impl Snapshot {
         }
     }
 
-    /// Rebuilds from the disk form.
-    pub(crate) fn from_file(app: &App, file: SessionFile) -> Snapshot {
-        let had_initial = file.initial.is_some();
-        let initial = file
-            .initial
-            .map(|v| State::new(&v))
-            .unwrap_or_else(|| State::seed(app));
+    /// Rebuilds a session from the bytes of its file (as [`Snapshot::file_bytes`] wrote them).
+    ///
+    /// The snapshot texts are taken as they are stored (the server wrote them compact), so a
+    /// cold read costs a scan and a copy, not a parse and a re-serialization; a text with line
+    /// breaks or tabs (a file edited by hand) is normalised to compact JSON first.
+    pub(crate) fn from_file_bytes(app: &App, bytes: &[u8]) -> Result<Snapshot, serde_json::Error> {
+        let file: SessionFile<'_> = serde_json::from_slice(bytes)?;
+        let initial = file.initial.map(State::from_raw).transpose()?;
+        let current = file.current.map(State::from_raw).transpose()?;
+        let had_initial = initial.is_some();
+        let initial = initial.unwrap_or_else(|| State::seed(app));
         // After `set` the two snapshots are equal: share one buffer.
-        let current = match file.current {
-            Some(v) if !had_initial => State::new(&v),
-            Some(v) => {
-                let c = State::new(&v);
-                if c.json == initial.json {
-                    initial.clone()
-                } else {
-                    c
-                }
-            }
+        let current = match current {
+            Some(c) if had_initial && c.json == initial.json => initial.clone(),
+            Some(c) => c,
             None => State::seed(app),
         };
-        Snapshot {
+        Ok(Snapshot {
             state_id: state_id(&current.json),
             initial,
             current,
             has_custom_state: file.has_custom_state,
-        }
+        })
     }
 
     /// The disk form as JSON bytes (default snapshots stored as `null`).
@@ -353,6 +368,18 @@ impl Snapshot {
             head: Bytes::from(head),
             tail: Bytes::from(tail),
         })
+    }
+
+    /// The per-state parts of the `GET /go` body around a tail computed before (the diff of these
+    /// same two snapshots, kept on disk while the session was evicted).
+    pub fn go_parts_with_tail(&self, sid: &str, tail: Bytes) -> GoParts {
+        let mut head = Vec::with_capacity(128);
+        head_of(&mut head, sid, &self.state_id);
+        head.extend_from_slice(b",\"initial_state\":");
+        GoParts {
+            head: Bytes::from(head),
+            tail,
+        }
     }
 
     /// The `GET /go` body as its five parts (no snapshot text is copied).

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::go_cache::KeptTail;
 use super::{lock, SessionStore, Slot, SLOT_OVERHEAD};
 use crate::engine::env::session::Snapshot;
 use crate::engine::env::EnvError;
@@ -88,6 +89,7 @@ impl SessionStore {
     /// possible because everything left is in use.
     pub(super) fn make_room(&self, extra: u64) -> bool {
         let mut freed = 0;
+        let mut kept = Vec::new();
         let fits = {
             let mut cache = lock(&self.cache);
             loop {
@@ -109,9 +111,14 @@ impl SessionStore {
                     self.held.fetch_sub(s.held, Ordering::Relaxed);
                     s.held = 0;
                     self.evictions.fetch_add(1, Ordering::Relaxed);
+                    if let Some(k) = tail_to_keep(key, &s) {
+                        kept.push(k);
+                    }
                 }
             }
         };
+        // Written once the cache's lock is free: other sessions never wait for this disk work.
+        self.keep_go_tails(kept);
         if freed > 0 && self.trim_debt.fetch_add(freed, Ordering::Relaxed) + freed >= TRIM_EVERY {
             self.trim_debt.store(0, Ordering::Relaxed);
             trim();
@@ -129,6 +136,17 @@ impl SessionStore {
             refused: self.refused.load(Ordering::Relaxed),
         }
     }
+}
+
+/// The `/go` tail an evicted slot computed and has not kept on disk yet (a session that is on
+/// disk, so that its next cold read finds both).
+fn tail_to_keep(sid: String, slot: &Slot) -> Option<KeptTail> {
+    let (snap, parts) = (slot.snap.as_ref()?, slot.go_parts.as_ref()?);
+    (slot.on_disk && !slot.go_kept && slot.head.is_none()).then(|| KeptTail {
+        sid,
+        state_id: snap.state_id.clone(),
+        tail: parts.tail.clone(),
+    })
 }
 
 /// Hands freed heap memory back to the OS (glibc keeps it otherwise, so RSS never falls).

@@ -39,6 +39,7 @@ impl SessionStore {
             let guard = lock(&slot);
             if is_expired([disk_time(), guard.last_access].into_iter().flatten().max()) {
                 self.remove_files(sid)?;
+                self.drop_go_tail(sid);
                 self.forget(sid, guard);
                 report.expired += 1;
             } else {

@@ -7,7 +7,7 @@
 //! pending record until then). The file's modification time is the last access (refreshed at
 //! most every [`TOUCH_EVERY`] on reads), so the TTL survives restarts.
 //!
-//! Memory is bounded in bytes (`cache_bytes`) as well as in sessions (`cache_capacity`): the
+//! Memory is bounded in bytes (`cache_bytes`; `cache_capacity` adds an optional count cap): the
 //! store accounts every buffer a cached session holds (its snapshot texts, the `/go` parts, the
 //! gzip body) and evicts idle sessions, least recently used first, to their persisted form. A
 //! slot in use is never evicted, so a reader never sees a state older than the last
@@ -27,7 +27,7 @@ use serde_json::Value;
 use super::apps::App;
 use super::body::Chunks;
 use super::journal::{self, Journal, JournalStats, Op};
-use super::session::{Action, GoParts, Prepared, SessionFile, Snapshot};
+use super::session::{Action, GoParts, Prepared, Snapshot};
 use super::{validate_sid, EnvError, ServerConfig};
 
 /// Reads refresh a session's on-disk access time at most this often.
@@ -35,6 +35,7 @@ pub const TOUCH_EVERY: Duration = Duration::from_secs(30);
 
 mod budget;
 mod gc;
+mod go_cache;
 mod write;
 
 pub use budget::CacheStats;
@@ -54,6 +55,9 @@ struct Slot {
     on_disk: bool,
     go_parts: Option<GoParts>,
     go_gzip: Option<Bytes>,
+    /// Whether `go_parts`' tail is kept on disk already (read from there, or written at an
+    /// eviction), so an eviction need not write it again.
+    go_kept: bool,
     last_access: Option<SystemTime>,
     last_touch: Option<SystemTime>,
     /// Bytes accounted to this slot in the store's total.
@@ -129,7 +133,10 @@ impl SessionStore {
             app,
             root,
             ttl: Duration::from_secs(cfg.session_ttl_secs),
-            capacity: cfg.cache_capacity.max(1),
+            capacity: match cfg.cache_capacity {
+                0 => usize::MAX,
+                n => n,
+            },
             budget: cfg.cache_bytes.max(1 << 20),
             cache: Mutex::new(LruCache::new_unbounded()),
             journal,
@@ -192,12 +199,13 @@ impl SessionStore {
         };
         match bytes {
             Some((bytes, touched)) => {
-                let file: SessionFile =
-                    serde_json::from_slice(&bytes).map_err(|e| EnvError::CorruptSession {
+                let snap = Snapshot::from_file_bytes(&self.app, &bytes).map_err(|e| {
+                    EnvError::CorruptSession {
                         path: path.clone(),
                         detail: e.to_string(),
-                    })?;
-                slot.snap = Some(Snapshot::from_file(&self.app, file));
+                    }
+                })?;
+                slot.snap = Some(snap);
                 slot.on_disk = true;
                 slot.last_touch = touched;
             }
@@ -317,7 +325,15 @@ impl SessionStore {
         let parts = match &slot.go_parts {
             Some(p) => p.clone(),
             None => {
-                let p = snap.go_parts(&self.app, sid)?;
+                let kept = slot
+                    .on_disk
+                    .then(|| self.kept_go_tail(sid, &snap.state_id))
+                    .flatten();
+                slot.go_kept = kept.is_some();
+                let p = match kept {
+                    Some(tail) => snap.go_parts_with_tail(sid, tail),
+                    None => snap.go_parts(&self.app, sid)?,
+                };
                 slot.go_parts = Some(p.clone());
                 p
             }
@@ -384,6 +400,7 @@ impl SessionStore {
         let slot = self.slot(sid);
         let guard = lock(&slot);
         let existed = self.remove_files(sid)?;
+        self.drop_go_tail(sid);
         self.forget(sid, guard);
         Ok(existed)
     }

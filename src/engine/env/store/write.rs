@@ -152,6 +152,7 @@ impl SessionStore {
                 slot.on_disk = true;
                 slot.go_parts = None;
                 slot.go_gzip = None;
+                slot.go_kept = false;
                 let now = SystemTime::now();
                 slot.last_access = Some(now);
                 slot.last_touch = Some(now);
@@ -162,6 +163,7 @@ impl SessionStore {
                 slot.snap = None;
                 slot.go_parts = None;
                 slot.go_gzip = None;
+                slot.go_kept = false;
                 self.reaccount(&mut slot);
                 return Err(e);
             }
