@@ -6,6 +6,8 @@
 //! like a Vite dev server, and draws one green block per page of the state 2.5 s later.
 
 mod open_envs_support;
+#[path = "osworld_support/mod.rs"]
+mod osworld_support;
 
 use std::path::{Path, PathBuf};
 
@@ -35,22 +37,23 @@ fn pixels(png: &[u8]) -> Vec<[u8; 3]> {
     img.pixels().map(|p| p.0).collect()
 }
 
-#[test]
-fn screen_shot_of_an_external_app_shows_its_rendered_page_with_the_setup_state() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("s.db");
+/// `tuplewright.toml` with the stand-in as `[[apps.external]] notion`, its page rendered after
+/// 2.5 s.
+fn external_notion(dir: &Path) {
     std::fs::write(
-        dir.path().join("tuplewright.toml"),
+        dir.join("tuplewright.toml"),
         format!(
             "[[apps.external]]\nname = \"notion\"\n\
              command = \"exec python3 {} --port {{port}} --dialect legacy --state-dir {} --ui-delay-ms 2500\"\n\
              ready = \"/\"\n",
             standin().display(),
-            dir.path().join("hub-state").display()
+            dir.join("hub-state").display()
         ),
     )
     .unwrap();
-    let id = "notion_archive_page_screen_001";
+}
+
+fn notion_bundle(dir: &Path, id: &str) -> PathBuf {
     let b = PublicBundle {
         id,
         app_type: "mock_websites",
@@ -59,7 +62,16 @@ fn screen_shot_of_an_external_app_shows_its_rendered_page_with_the_setup_state()
         golden: NOTION_GOLDEN,
         reward: NOTION_REWARD,
     };
-    let path = write_bundle(&dir.path().join("in"), &b);
+    write_bundle(&dir.join("in"), &b)
+}
+
+#[test]
+fn screen_shot_of_an_external_app_shows_its_rendered_page_with_the_setup_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.db");
+    external_notion(dir.path());
+    let id = "notion_archive_page_screen_001";
+    let path = notion_bundle(dir.path(), id);
     let a = tw(&db).arg("verify").arg(&path).assert();
     assert!(a.get_output().status.success(), "{}", output(&a));
     assert_eq!(status(&db, id), "final");
@@ -134,4 +146,32 @@ fn screen_shot_of_a_mock_websites_bundle_resolves_its_app_from_the_scripts() {
         "{}",
         output(&a)
     );
+}
+
+#[test]
+fn env_serve_osworld_serves_an_external_apps_rendered_page_with_its_widgets() {
+    let dir = tempfile::tempdir().unwrap();
+    external_notion(dir.path());
+    let id = "notion_archive_page_guest_001";
+    let path = notion_bundle(dir.path(), id);
+    let a = tw(&dir.path().join("tuplewright.db"))
+        .arg("import")
+        .arg(&path)
+        .assert();
+    assert!(a.get_output().status.success(), "{}", output(&a));
+    let guest = osworld_support::serve(dir, &["--task", id]);
+    let client = tuplewright::engine::osworld::GuestClient::new(&guest.url).unwrap();
+    // Served once rendered: the setup's two pages are on the page and in its widget tree.
+    let xml = client.accessibility().unwrap();
+    assert!(
+        xml.contains("<frame name=\"Notion stand-in\"")
+            && xml.contains("<heading name=\"Pages (2)\"")
+            && xml.contains("name=\"Old notes\""),
+        "{xml}"
+    );
+    let green = pixels(&client.screenshot().unwrap())
+        .iter()
+        .filter(|p| **p == GREEN)
+        .count();
+    assert!(green > 2 * 100_000, "{green} green pixels");
 }
