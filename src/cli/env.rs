@@ -38,8 +38,9 @@ enum EnvCommand {
 
 #[derive(Debug, Args)]
 struct ServeArgs {
-    /// App to serve (repeatable). See `tuplewright env apps`. With --osworld: the app whose
-    /// environment (with its screen) is served, e.g. `files`.
+    /// App to serve (repeatable). See `tuplewright env apps`. With --osworld: the app(s) whose
+    /// environment (with its screen) is served, e.g. `files`, `mail` (several: one environment
+    /// on a combined screen).
     #[arg(long = "app", value_name = "NAME", required_unless_present_any = ["all", "osworld"])]
     apps: Vec<String>,
     /// Serve ONE environment with its screen on OSWorld's guest-server protocol (/screenshot,
@@ -114,7 +115,7 @@ pub fn run(cli: &super::Cli, args: EnvArgs) -> anyhow::Result<ExitCode> {
         EnvCommand::Serve(a) if a.osworld => super::env_osworld::run(
             cli,
             &super::env_osworld::OsworldServe {
-                app: a.apps.first().cloned(),
+                apps: a.apps,
                 task: a.task,
                 port: a.port.unwrap_or(5000),
                 host: a.host.unwrap_or(std::net::Ipv4Addr::LOCALHOST.into()),

@@ -1,5 +1,7 @@
-//! `tuplewright env serve --osworld [--task ID | --app files] [--port N]`: one environment with its
-//! screen served on OSWorld's guest-server protocol (engine: `engine::osworld`).
+//! `tuplewright env serve --osworld [--task ID | --app APP…] [--port N]`: one environment with
+//! its screen — the files desktop, a web app's UI in Chromium, an external app's page, or the
+//! combined screen of several apps — served on OSWorld's guest-server protocol (engine:
+//! `engine::osworld`).
 
 use std::net::IpAddr;
 use std::process::ExitCode;
@@ -10,20 +12,19 @@ use std::time::Duration;
 use anyhow::Context;
 
 use super::context::{load_config, open_store};
+use super::env_try::brief_in;
 use super::loop_env::with_loop_runtime;
 use super::Cli;
 use crate::engine::agents::replay::NoAgent;
 use crate::engine::bundle::meta::final_round;
 use crate::engine::harness::execute::{describe, tail, Runner};
-use crate::engine::harness::task::brief_of;
-use crate::engine::osworld::{serve, Guest, GuestOptions, GuestTimeouts};
-use crate::engine::rollout::screen_env::open_screen;
+use crate::engine::osworld::{open_display, serve, Guest, GuestOptions, GuestTimeouts};
 use crate::engine::sandbox::{Limits, Role};
 
 /// What `env serve --osworld` was asked for.
 pub struct OsworldServe {
-    /// `--app` (when no task): the environment's app.
-    pub app: Option<String>,
+    /// `--app` (when no task): the environment's apps (none = `files`).
+    pub apps: Vec<String>,
     /// `--task`: a stored task whose setup prepares V_init.
     pub task: Option<String>,
     /// The port (0 = any free one).
@@ -50,8 +51,7 @@ pub fn run(cli: &Cli, args: &OsworldServe) -> anyhow::Result<ExitCode> {
             let scripts = final_round(&rounds)
                 .map(|r| r.round.scripts.clone())
                 .with_context(|| format!("task {id} has no round with all three scripts"))?;
-            let brief = brief_of(&task, &config.agreement)?;
-            Some((brief, scripts))
+            Some((task, scripts))
         }
         None => None,
     };
@@ -63,11 +63,26 @@ pub fn run(cli: &Cli, args: &OsworldServe) -> anyhow::Result<ExitCode> {
         &cancel,
         |rt| -> anyhow::Result<()> {
             let (label, apps) = match &setup {
-                Some((brief, _)) => (brief.task_id.clone(), brief.apps.clone()),
-                None => (
-                    "osworld".to_string(),
-                    vec![args.app.clone().unwrap_or_else(|| "files".into())],
-                ),
+                Some((task, scripts)) => {
+                    // Names resolved as `rollout` resolves them: `[apps]` aliases, external
+                    // apps, and a `mock_websites` category by what the scripts reach.
+                    let brief = brief_in(rt, task, scripts)?;
+                    (brief.task_id, brief.apps)
+                }
+                None if args.apps.is_empty() => ("osworld".to_string(), vec!["files".into()]),
+                None => {
+                    let r = rt.fleet.resolver();
+                    let apps = args
+                        .apps
+                        .iter()
+                        .map(|a| {
+                            r.canonical(a).with_context(|| {
+                                format!("--app {a}: no such app (see `tuplewright env apps`)")
+                            })
+                        })
+                        .collect::<anyhow::Result<Vec<_>>>()?;
+                    ("osworld".to_string(), apps)
+                }
             };
             let env = rt.fleet.provision(&label, "osworld", &apps)?;
             if let Some((_, scripts)) = &setup {
@@ -92,7 +107,8 @@ pub fn run(cli: &Cli, args: &OsworldServe) -> anyhow::Result<ExitCode> {
                     tail(&r.stderr.text, 3)
                 );
             }
-            let (screen, _) = open_screen(&config.screen, &apps, &env)?;
+            let screen = open_display(&config.screen, &apps, &env)?;
+            let kind = screen.kind();
             let opts = GuestOptions {
                 sandbox: rt.sandbox.clone(),
                 isolation: rt.isolation,
@@ -102,6 +118,9 @@ pub fn run(cli: &Cli, args: &OsworldServe) -> anyhow::Result<ExitCode> {
             };
             let guest = Arc::new(Guest::new(screen, env.spec(), opts)?);
             let display = guest.display_name();
+            // The last reference is dropped here, outside the runtime: a web screen's UI origin
+            // stops its own runtime when dropped, which cannot happen inside another.
+            let keep = guest.clone();
             let stop = cancel.clone();
             rt.rt.block_on(async move {
                 let listener = tokio::net::TcpListener::bind((args.host, args.port))
@@ -111,7 +130,7 @@ pub fn run(cli: &Cli, args: &OsworldServe) -> anyhow::Result<ExitCode> {
                 println!(
                     "{}",
                     serde_json::json!({"osworld": format!("http://{addr}"), "display": display,
-                        "task": args.task, "apps": apps})
+                        "task": args.task, "apps": apps, "screen": kind})
                 );
                 let shutdown = async move {
                     let poll = async {
@@ -128,6 +147,7 @@ pub fn run(cli: &Cli, args: &OsworldServe) -> anyhow::Result<ExitCode> {
                 eprintln!("shutting down");
                 anyhow::Ok(())
             })?;
+            drop(keep);
             drop(env);
             Ok(())
         },

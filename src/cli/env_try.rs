@@ -15,7 +15,7 @@ use super::loop_env::with_loop_runtime;
 use super::Cli;
 use crate::engine::agents::replay::NoAgent;
 use crate::engine::bundle::meta::final_round;
-use crate::engine::harness::task::brief_of;
+use crate::engine::harness::task::{brief_for, LoopRuntime};
 use crate::engine::harness::Bus;
 use crate::engine::rollout::human::{HumanPolicy, TryAccess};
 use crate::engine::rollout::live_steps::NoFeed;
@@ -68,8 +68,8 @@ fn announce(json: bool) -> impl Fn(&TryAccess) + Send + Sync {
     }
 }
 
-/// The configuration, the store, and task `id`'s brief and final-round scripts (what a trial
-/// of it needs); `what` names the command in errors.
+/// The configuration, the store, and task `id` with its final-round scripts (what a trial of
+/// it needs, with [`brief_in`]); `what` names the command in errors.
 pub fn tuple_of(
     cli: &Cli,
     id: &str,
@@ -77,7 +77,7 @@ pub fn tuple_of(
 ) -> anyhow::Result<(
     crate::engine::config::Config,
     crate::engine::store::Store,
-    crate::engine::agents::TaskBrief,
+    crate::engine::store::StoredTask,
     crate::engine::store::Scripts,
 )> {
     let config = load_config(cli)?;
@@ -90,13 +90,23 @@ pub fn tuple_of(
         .with_context(|| {
             format!("task {id} has no round with all three scripts: nothing to set up or score")
         })?;
-    let brief = brief_of(&task, &config.agreement)?;
-    Ok((config, store, brief, scripts))
+    Ok((config, store, task, scripts))
+}
+
+/// The brief of `task` as a trial sees it: its app names resolved by the fleet (`[apps]`
+/// aliases, `[[apps.external]]` apps) and a category such as `mock_websites` by what its
+/// `scripts` reach — as `rollout` and `verify` resolve it.
+pub fn brief_in(
+    rt: &LoopRuntime<'_>,
+    task: &crate::engine::store::StoredTask,
+    scripts: &crate::engine::store::Scripts,
+) -> anyhow::Result<crate::engine::agents::TaskBrief> {
+    Ok(brief_for(task, rt.cfg, rt.fleet.resolver(), Some(scripts))?)
 }
 
 /// Runs `env try`.
 pub fn run(cli: &Cli, args: &TryArgs) -> anyhow::Result<ExitCode> {
-    let (config, store, brief, scripts) = tuple_of(cli, &args.task_id, "env try")?;
+    let (config, store, task, scripts) = tuple_of(cli, &args.task_id, "env try")?;
     let bus = Bus::new(store, vec![])?;
     let done = Arc::new(AtomicBool::new(false));
     if args.until.is_none() {
@@ -121,8 +131,11 @@ pub fn run(cli: &Cli, args: &TryArgs) -> anyhow::Result<ExitCode> {
         args.unsafe_no_sandbox,
         (&NoAgent, &NoAgent),
         &cancel,
-        |rt| run_trial(rt, &brief, &scripts, &policy, None, 1, &NoFeed),
-    )?;
+        |rt| -> anyhow::Result<_> {
+            let brief = brief_in(rt, &task, &scripts)?;
+            Ok(run_trial(rt, &brief, &scripts, &policy, None, 1, &NoFeed))
+        },
+    )??;
     let summary = store_trial(&bus, 1, &trial)?;
     if args.json {
         println!("{}", serde_json::to_string(&summary)?);

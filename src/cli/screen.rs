@@ -71,14 +71,7 @@ fn task_shot(cli: &Cli, a: &ShotArgs, id: &str) -> anyhow::Result<Vec<u8>> {
     use crate::engine::rollout::trial::run_trial;
     use crate::engine::rollout::ui_oracle::NoopScreenPolicy;
 
-    let (config, _store, brief, scripts) = super::env_try::tuple_of(cli, id, "screen shot --task")?;
-    if let Some(app) = &a.app {
-        anyhow::ensure!(
-            brief.apps.iter().any(|x| x == app),
-            "task {id} is of {}, not {app}",
-            brief.apps.join(" + ")
-        );
-    }
+    let (config, _store, task, scripts) = super::env_try::tuple_of(cli, id, "screen shot --task")?;
     let mut screen = config.screen.clone();
     if let Some(w) = a.common.width {
         screen.width = w;
@@ -93,8 +86,18 @@ fn task_shot(cli: &Cli, a: &ShotArgs, id: &str) -> anyhow::Result<Vec<u8>> {
         a.unsafe_no_sandbox,
         (&NoAgent, &NoAgent),
         &cancel,
-        |rt| run_trial(rt, &brief, &scripts, &policy, None, 1, &NoFeed),
-    )?;
+        |rt| -> anyhow::Result<_> {
+            let brief = super::env_try::brief_in(rt, &task, &scripts)?;
+            if let Some(app) = &a.app {
+                anyhow::ensure!(
+                    brief.apps.iter().any(|x| x == app),
+                    "task {id} is of {}, not {app}",
+                    brief.apps.join(" + ")
+                );
+            }
+            Ok(run_trial(rt, &brief, &scripts, &policy, None, 1, &NoFeed))
+        },
+    )??;
     if let Some(f) = &trial.record.failure {
         anyhow::bail!("screen shot --task {id}: {f}");
     }

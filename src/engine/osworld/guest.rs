@@ -13,9 +13,11 @@ use std::time::Duration;
 use crate::engine::sandbox::{
     run_script, Isolation, Limits, Role, RunResult, SandboxConfig, SandboxSpec, Script,
 };
-use crate::engine::screen::{desktop_command, Screen, ScreenConfig, Shot, MARKER_VAR};
+use crate::engine::screen::{desktop_command, ScreenConfig, Shot, MARKER_VAR};
 
 use super::command::{GuestCommand, GUEST_HOME};
+use super::guest_display::GuestDisplay;
+use super::program::{find_program, DEFAULT_PATH};
 use super::OsworldError;
 
 /// How long guest calls may take (OSWorld's server: 120 s for `/execute`, 30 s for
@@ -64,7 +66,7 @@ pub struct GuestOptions {
 
 /// One environment served as an OSWorld guest.
 pub struct Guest {
-    screen: Mutex<Screen>,
+    screen: Mutex<GuestDisplay>,
     spec: SandboxSpec,
     opts: GuestOptions,
     display: u32,
@@ -72,13 +74,15 @@ pub struct Guest {
 }
 
 impl Guest {
-    /// A guest over `screen` for the environment `spec` (its home, sid and state APIs).
+    /// A guest over `screen` (a [`crate::engine::screen::Screen`], or any [`GuestDisplay`])
+    /// for the environment `spec` (its home, sid and state APIs).
     pub fn new(
-        screen: Screen,
+        screen: impl Into<GuestDisplay>,
         mut spec: SandboxSpec,
         opts: GuestOptions,
     ) -> Result<Guest, OsworldError> {
-        let name = screen.display_name();
+        let screen = screen.into();
+        let name = screen.screen_ref().display_name();
         let display: u32 = name
             .trim_start_matches(':')
             .parse()
@@ -117,7 +121,8 @@ impl Guest {
         &self.spec.home
     }
 
-    fn screen(&self) -> Result<std::sync::MutexGuard<'_, Screen>, OsworldError> {
+    /// The display and what keeps it showing, locked.
+    pub fn display(&self) -> Result<std::sync::MutexGuard<'_, GuestDisplay>, OsworldError> {
         self.screen
             .lock()
             .map_err(|_| OsworldError::Infra("the screen's lock is poisoned".into()))
@@ -125,12 +130,12 @@ impl Guest {
 
     /// A PNG of the screen. A dead display is an infrastructure failure.
     pub fn screenshot(&self) -> Result<Shot, OsworldError> {
-        Ok(self.screen()?.screenshot()?)
+        Ok(self.display()?.screen().screenshot()?)
     }
 
     /// Width and height in pixels.
     pub fn size(&self) -> Result<(u32, u32), OsworldError> {
-        Ok(self.screen()?.size())
+        Ok(self.display()?.screen_ref().size())
     }
 
     /// The desktop program uid (the app uid when the engine is root).
@@ -188,9 +193,15 @@ impl Guest {
         &self.opts.screen
     }
 
-    /// Starts `command` on the screen like a desktop program (no wait for it to finish).
+    /// Starts `command` on the screen like a desktop program (no wait for it to finish). A
+    /// program that is not there (or not executable) where the desktop's programs run is
+    /// [`OsworldError::Task`] with Python's `Popen` message (`[Errno 2] No such file or
+    /// directory: 'x'`), as OSWorld's server answers; so is one whose start fails within
+    /// [`START_GRACE`] (a script's missing interpreter).
     pub fn launch(&self, command: &GuestCommand) -> Result<(), OsworldError> {
         let argv = command.argv();
+        let path = std::env::var("PATH").unwrap_or_else(|_| DEFAULT_PATH.to_string());
+        find_program(&argv[0], &self.spec.home, &path).map_err(OsworldError::Task)?;
         let args: Vec<&str> = argv[1..].iter().map(String::as_str).collect();
         let uid = self.app_uid().unwrap_or(
             // SAFETY: geteuid has no preconditions.
@@ -205,10 +216,12 @@ impl Guest {
             std::path::Path::new(&argv[0]),
             &args,
         );
-        let screen = self.screen()?;
+        let display = self.display()?;
+        let screen = display.screen_ref();
         let log_dir = screen.private_dir("launched")?;
         let n = self.launched.lock().map(|l| l.len()).unwrap_or(0);
-        let log = std::fs::File::create(log_dir.join(format!("{n}.log")))
+        let log_path = log_dir.join(format!("{n}.log"));
+        let log = std::fs::File::create(&log_path)
             .map_err(|e| OsworldError::Infra(format!("creating a launch log: {e}")))?;
         let err = log
             .try_clone()
@@ -222,10 +235,14 @@ impl Guest {
             use std::os::unix::process::CommandExt;
             cmd.uid(uid).gid(uid);
         }
-        drop(screen);
-        let child = cmd.spawn().map_err(|e| {
-            OsworldError::BadRequest(format!("could not launch {}: {e}", command.label()))
+        drop(display);
+        let mut child = cmd.spawn().map_err(|e| {
+            OsworldError::Infra(format!(
+                "could not start the desktop sandbox for {}: {e}",
+                command.label()
+            ))
         })?;
+        failed_start(&mut child, &log_path).map_err(OsworldError::Task)?;
         if let Ok(mut l) = self.launched.lock() {
             // Reap the ones that ended; keep the rest for teardown.
             l.retain_mut(|(_, c)| !matches!(c.try_wait(), Ok(Some(_))));
@@ -271,6 +288,29 @@ impl Guest {
             std::thread::sleep(Duration::from_millis(100));
         }
     }
+}
+
+/// How long a launch is watched for a failed start (bubblewrap's `execvp` failing).
+pub const START_GRACE: Duration = Duration::from_millis(300);
+
+/// Waits up to [`START_GRACE`] for `child` to fail its start: an exit with bubblewrap's
+/// `execvp` complaint in its log is the error text.
+fn failed_start(child: &mut Child, log: &std::path::Path) -> Result<(), String> {
+    let deadline = std::time::Instant::now() + START_GRACE;
+    while std::time::Instant::now() < deadline {
+        match child.try_wait() {
+            Ok(Some(st)) if !st.success() => {
+                let text = std::fs::read_to_string(log).unwrap_or_default();
+                if let Some(line) = text.lines().find(|l| l.contains("execvp")) {
+                    return Err(line.trim_start_matches("bwrap: ").to_string());
+                }
+                return Ok(());
+            }
+            Ok(Some(_)) | Err(_) => return Ok(()),
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+    Ok(())
 }
 
 impl Drop for Guest {

@@ -274,12 +274,7 @@ async fn run_bash_script(State(g): Shared, body: Bytes) -> Response {
 }
 
 async fn accessibility(State(g): Shared) -> Response {
-    let r = blocking(&g, |g| {
-        let (w, h) = g.size()?;
-        let list = DesktopWindows::connect(&g.display_name())?.list()?;
-        Ok(windows::accessibility_xml(&list, w, h))
-    })
-    .await;
+    let r = blocking(&g, super::page_tree::accessibility).await;
     match r {
         Ok(xml) => Json(json!({"AT": xml})).into_response(),
         Err(e) => fail(e),

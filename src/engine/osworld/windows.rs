@@ -43,7 +43,8 @@ pub fn find(
     Ok(windows.list()?.into_iter().find(|w| how.hits(w, name)))
 }
 
-fn escape(s: &str) -> String {
+/// `s` escaped for an XML attribute or text.
+pub(super) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -65,6 +66,17 @@ const NS: &str = "xmlns:st=\"https://accessibility.ubuntu.example.org/ns/state\"
 
 /// The `/accessibility` XML of these windows on a `width`×`height` screen.
 pub fn accessibility_xml(windows: &[DesktopWindow], width: u32, height: u32) -> String {
+    accessibility_xml_with(windows, width, height, |_| None)
+}
+
+/// [`accessibility_xml`] with the elements `inside` gives for a window (a page's widgets,
+/// see `page_tree`) nested in its `frame`.
+pub fn accessibility_xml_with(
+    windows: &[DesktopWindow],
+    width: u32,
+    height: u32,
+    inside: impl Fn(&DesktopWindow) -> Option<String>,
+) -> String {
     let mut classes: Vec<&str> = Vec::new();
     for w in windows {
         if !classes.contains(&w.class.as_str()) {
@@ -86,11 +98,15 @@ pub fn accessibility_xml(windows: &[DesktopWindow], width: u32, height: u32) -> 
             } else {
                 ""
             };
-            xml.push_str(&format!(
+            let open = format!(
                 "    <frame name=\"{}\" st:showing=\"true\" st:visible=\"true\"{focus} \
-                 cp:screencoord=\"({x}, {y})\" cp:size=\"({wd}, {ht})\"/>\n",
+                 cp:screencoord=\"({x}, {y})\" cp:size=\"({wd}, {ht})\"",
                 escape(&w.title)
-            ));
+            );
+            match inside(w) {
+                Some(inner) => xml.push_str(&format!("{open}>\n{inner}    </frame>\n")),
+                None => xml.push_str(&format!("{open}/>\n")),
+            }
         }
         xml.push_str("  </application>\n");
     }

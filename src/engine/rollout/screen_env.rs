@@ -1,18 +1,27 @@
 //! A trial's environment *with its screen*: what the screen-driving policies (`ui-oracle`,
 //! `noop --screen`) and `env try` start on top of V_init. The files domain gets its desktop with
-//! the environment's home; a web app gets Chromium on its agent-facing UI once one exists
-//! ([`ui_url`] is the hook the web-UI work fills in). Everything the screen starts dies with it.
+//! the environment's home; an `[[apps.external]]` app gets Chromium on its UI address
+//! ([`ui_url`]), captured once the page has rendered (`ui::open_page`). Built-in web apps have
+//! their own screens (`ui::WebScreen`, `ui::CombinedScreen`). Everything the screen starts dies
+//! with it.
 
+use crate::engine::harness::webapi::Backend;
 use crate::engine::harness::TaskEnv;
 use crate::engine::screen::{DesktopSpec, Screen, ScreenConfig, Shot};
 
 use super::RolloutError;
 
-/// The agent-facing URL of `app`'s UI for this environment, or `None` while this build has no UI
-/// for it. The web-UI work answers here for team-chat, mail, issue-tracker and ecommerce-admin.
+/// The UI address of `app` for this environment's session when the app is an
+/// `[[apps.external]]` one (its `ui_url`, default `{base}/?sid={sid}`); `None` for a built-in
+/// app (its UI origin is started by `ui::WebScreen`) or an app the environment does not have.
 pub fn ui_url(app: &str, env: &TaskEnv) -> Option<String> {
-    let _ = (app, env);
-    None
+    env.web
+        .iter()
+        .find(|w| w.app == app)
+        .and_then(|w| match &w.backend {
+            Backend::External(x) => Some(x.ui_url(&env.sid)),
+            Backend::Builtin(_) => None,
+        })
 }
 
 /// What kind of screen a task gets.
@@ -55,7 +64,8 @@ pub fn screen_kind(apps: &[String], env: &TaskEnv) -> Result<ScreenKind, Rollout
             match ui_url(&app, env) {
                 Some(url) => Ok(ScreenKind::Web { app, url }),
                 None => Err(RolloutError::Policy(format!(
-                    "no UI yet for app {app} on this branch (the web apps' UIs come with the web-UI work)"
+                    "app {app} has no UI address here: a built-in app's screen is its UI origin \
+                     (ui::WebScreen), an [[apps.external]] app's is its `ui_url`"
                 ))),
             }
         }
@@ -86,17 +96,15 @@ pub fn open_screen(
         ScreenKind::Web { url, .. } => {
             let allow = url
                 .trim_start_matches("http://")
-                .split('/')
+                .split(['/', '?', '#'])
                 .next()
                 .unwrap_or_default()
                 .to_string();
-            screen.open_browser(
-                cfg,
-                &crate::engine::screen::BrowserSpec {
-                    url: url.clone(),
-                    allow,
-                },
-            )?
+            let spec = crate::engine::screen::BrowserSpec {
+                url: url.clone(),
+                allow,
+            };
+            crate::engine::ui::open_page(&mut screen, cfg, &spec)?.0
         }
     };
     Ok((screen, shot))

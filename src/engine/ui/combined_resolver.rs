@@ -69,6 +69,12 @@ impl CombinedResolver {
             .map(|(_, r)| r)
     }
 
+    /// Every browser window's class with its page resolver (an OSWorld guest's
+    /// `/accessibility` lists their widgets).
+    pub fn pages_mut(&mut self) -> impl Iterator<Item = (&String, &mut WebResolver)> {
+        self.webs.iter_mut().map(|(c, r)| (&*c, r))
+    }
+
     fn entry_of(&self, app: &str) -> Option<&TaskbarEntry> {
         let label = super::combined_screen::app_label(app);
         self.entries.iter().find(|e| e.label == label)

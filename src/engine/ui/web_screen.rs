@@ -29,6 +29,16 @@ pub enum WebScreenError {
     /// The browser's DevTools session.
     #[error("Chromium's DevTools: {0}")]
     DevTools(String),
+    /// The page never got past its placeholder (an app shell, "Loading…") before the deadline.
+    #[error(
+        "the page {url} had not rendered by [screen] ready_timeout_ms: it still showed {seen}"
+    )]
+    NotRendered {
+        /// The page.
+        url: String,
+        /// What it showed.
+        seen: String,
+    },
 }
 
 impl From<WebScreenError> for crate::engine::rollout::RolloutError {
