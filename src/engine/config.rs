@@ -409,7 +409,8 @@ app_uid = 65534
 # height = 900
 
 # [apps.aliases]         # more names for apps, beside the built-in os, slack, gmail, jira, linear,
-# notion = "issue-tracker"   # shopify; a name is also its Hub host cua-gym-<name>.xlang.ai
+# outlook = "mail"       # shopify; a name is also its Hub host cua-gym-<name>.xlang.ai. Only for
+#                        # bundles in the app's state shape: a setup that does not fit is refused
 # [apps.ports]           # a port of any host that reaches an app (self-hosted http://<host>:80NN)
 # "8012" = "mail"
 

@@ -22,7 +22,7 @@ use crate::engine::store::{
 use super::envs::Fleet;
 use super::execute::{reward_run, script_run, Runner};
 use super::probe::RoundProbe;
-use super::probes::ProbeSite;
+use super::probes::{check_fit, ProbeSite};
 use super::snapshot::{capture, has_files};
 use super::{HarnessError, LoopConfig};
 
@@ -169,6 +169,8 @@ impl RoundCtx<'_> {
                 script_runs.push(rec);
                 let mut golden_obs = None;
                 if setup_obs.ok {
+                    let brief = self.brief;
+                    check_fit(&init, self.fleet.resolver(), brief, "initial_setup.py")?;
                     states.extend(capture(
                         self.fleet.registry(),
                         apps,
@@ -197,6 +199,8 @@ impl RoundCtx<'_> {
                         let (rec, ran) = script_run("golden", &r);
                         script_runs.push(rec);
                         if ran.ok {
+                            let brief = self.brief;
+                            check_fit(&gold, self.fleet.resolver(), brief, "golden_patch.py")?;
                             states.extend(capture(
                                 self.fleet.registry(),
                                 apps,
