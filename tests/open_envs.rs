@@ -320,3 +320,41 @@ fn import_records_what_the_scanner_finds_in_a_bundles_reward() {
     };
     assert_eq!(rules(found), rules(&expected), "stored: {found}");
 }
+
+#[test]
+fn a_setup_writing_keys_the_app_does_not_have_fails_c1_blamed_on_the_setup() {
+    use open_envs_support::hub_shapes::{
+        script, GMAIL_HUB_GOLDEN, GMAIL_HUB_REWARD, GMAIL_HUB_SETUP,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.db");
+    let [setup, golden, reward] = [GMAIL_HUB_SETUP, GMAIL_HUB_GOLDEN, GMAIL_HUB_REWARD].map(script);
+    // Named `mail` itself (no alias): the bundle's own setup is what does not fit.
+    let b = PublicBundle {
+        id: "mail_hub_shape_001",
+        app_type: "mock_websites",
+        domain: Some("mail"),
+        setup: &setup,
+        golden: &golden,
+        reward: &reward,
+    };
+    let path = write_bundle(&dir.path().join("in"), &b);
+    let a = tw(&db)
+        .arg("verify")
+        .arg("--json")
+        .arg(&path)
+        .assert()
+        .code(1);
+    let rows: serde_json::Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
+    let row = &rows[0];
+    assert_eq!(row["failing"][0], "C1", "{row}");
+    let review = row["review_md"].as_str().unwrap();
+    for needle in [
+        "the state initial_setup.py leaves on app mail does not fit its schema",
+        "is not a key of this app's state",
+        "## Feedback for Setup-Gen",
+    ] {
+        assert!(review.contains(needle), "{needle} in\n{review}");
+    }
+    assert_eq!(status(&db, b.id), "verify_failed");
+}

@@ -108,3 +108,27 @@ b = a and all(m.get('subject') for m in archived)
 print(('PASS' if b else 'FAIL') + ': the archived messages have subjects')
 print('REWARD: ' + str((0.5 if a else 0.0) + (0.5 if b else 0.0)))
 "#;
+
+/// The Hub gmail mock's own shape (`user`, `emails`), which is not the built-in mail app's.
+pub const GMAIL_HUB_SETUP: &str = r#"
+post('set', {'user': {'userId': 'u1', 'username': 'Demo User', 'email': 'demo@example.com'},
+             'emails': [{'id': 'email_1', 'threadId': 't1', 'folder': 'inbox', 'subject': 'Digest',
+                         'read': False, 'labels': []}]})
+"#;
+
+/// Archives the digest the Hub way (`all-mail`).
+pub const GMAIL_HUB_GOLDEN: &str = r#"
+s = go()
+s['emails'][0]['folder'] = 'all-mail'
+post('set_current', s)
+"#;
+
+/// Credits the digest archived.
+pub const GMAIL_HUB_REWARD: &str = r#"
+emails = {e['id']: e for e in (go().get('emails') or [])}
+a = emails.get('email_1', {}).get('folder') == 'all-mail'
+print(('PASS' if a else 'FAIL') + ': digest archived')
+b = a and emails['email_1'].get('read') is False
+print(('PASS' if b else 'FAIL') + ': digest left unread')
+print('REWARD: ' + str((0.5 if a else 0.0) + (0.5 if b else 0.0)))
+"#;

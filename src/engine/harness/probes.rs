@@ -236,15 +236,19 @@ impl ProbeSite<'_> {
     }
 }
 
-/// Refuses, as an invalid task, a state `script` left on an app of `env` that does not fit the
-/// app's declared schema (a calendar's `events` on the issue tracker it was aliased to): the
-/// error names the task, the app (and the names it was reached by) and the key that does not fit.
+/// Checks the state `script` left on each app of `env` against the app's declared schema. A
+/// state that does not fit an app the task does not name itself — reached by an **alias** (a
+/// calendar's `events` on the issue tracker `google_calendar` was mapped to) or through a
+/// `mock_websites` bundle's Hub host — is an invalid task: the mapping is the task's, no script
+/// can fix it; the error names the task, the app, the alias and the key. On an app the task
+/// names itself, the script wrote keys the app does not have: `Ok(Some(why))`, a failure of that
+/// script (fed back to Setup-Gen). `Ok(None)` when every state fits.
 pub fn check_fit(
     env: &TaskEnv,
     resolver: &AppResolver,
     task: &TaskBrief,
     script: &str,
-) -> Result<(), HarnessError> {
+) -> Result<Option<String>, HarnessError> {
     let task_id = &task.task_id;
     // The other names of the app the task's own JSON uses (`"domain": "google_calendar"`).
     let text = task
@@ -259,25 +263,34 @@ pub fn check_fit(
         let Some(misfit) = schema.misfit(&current(env, i)?) else {
             continue;
         };
+        let named = |n: &String| text.contains(&format!("\"{n}\""));
+        let direct = named(&w.app);
         let used: Vec<String> = resolver.names_of(&w.app)[1..]
             .iter()
-            .filter(|n| text.contains(&format!("\"{n}\"")))
+            .filter(|n| named(n))
             .cloned()
             .collect();
-        let aka = if used.is_empty() {
-            String::new()
-        } else {
-            format!(" (reached as {})", used.join(", "))
+        let how = match (direct, used.is_empty()) {
+            (true, _) => String::new(),
+            (false, false) => format!(" (reached as {})", used.join(", ")),
+            (false, true) => {
+                " (reached through the Hub host, placeholder or port its scripts use)".into()
+            }
         };
-        return Err(HarnessError::Task(format!(
-            "task {task_id}: the state {script} leaves on app {}{aka} does not fit its schema: {} \
-             (its keys: {}). The bundle was written for another app: serve that app as \
-             [[apps.external]] rather than mapping it to {} (docs/open-environments.md)",
+        let what = format!(
+            "the state {script} leaves on app {}{how} does not fit its schema: {} (its keys: {})",
             w.app,
             misfit.why,
             schema.key_list(),
+        );
+        if direct {
+            return Ok(Some(what));
+        }
+        return Err(HarnessError::Task(format!(
+            "task {task_id}: {what}. The bundle was written for another app: serve that app as \
+             [[apps.external]] rather than mapping it to {} (docs/open-environments.md)",
             w.app
         )));
     }
-    Ok(())
+    Ok(None)
 }
