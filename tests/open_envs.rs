@@ -13,7 +13,10 @@ use open_envs_support::{
 };
 
 /// A `mock_websites` setup in the published shape: mints its sid into /tmp/task_web_sid, injects
-/// the state at the hard-coded Hub host with `requests`, then launches Chrome on the display.
+/// the state at the hard-coded Hub host with `requests`, then launches Chrome on the display. The
+/// state is in the built-in mail app's shape (`messages`, `account`), which `gmail` reaches: a
+/// bundle in the Hub gmail mock's own shape (`emails`, `user`) does not fit mail's schema and is
+/// refused (serve the Hub site as `[[apps.external]]` for those).
 const GMAIL_SETUP: &str = r#"import json, os, subprocess, uuid
 import requests
 
@@ -26,8 +29,8 @@ def email(i, folder, subject):
     return {'id': i, 'threadId': i, 'folder': folder, 'subject': subject, 'isRead': False,
             'from': {'name': 'N', 'email': 'n@news.example'}, 'to': [], 'labels': []}
 
-state = {'user': {'email': 'demo@example.com'},
-         'emails': [email('email_1', 'inbox', 'Standup'), email('email_2', 'inbox', 'Weekly digest')]}
+state = {'account': {'email': 'demo@example.com'},
+         'messages': [email('email_1', 'inbox', 'Standup'), email('email_2', 'inbox', 'Weekly digest')]}
 r = requests.post(BASE_URL + '/post?sid=' + sid, json={'action': 'set', 'state': state}, timeout=30)
 r.raise_for_status()
 env = dict(os.environ, DISPLAY=':0')
@@ -44,7 +47,7 @@ with open('/tmp/task_web_sid') as f:
 with urllib.request.urlopen(BASE_URL + '/go?sid=' + sid, timeout=30) as resp:
     data = json.loads(resp.read().decode())
 state = copy.deepcopy(data['current_state'])
-for e in state['emails']:
+for e in state['messages']:
     if e['id'] == 'email_2':
         e['folder'] = 'archive'
 req = urllib.request.Request(BASE_URL + '/post?sid=' + sid,
@@ -63,7 +66,7 @@ def main():
         sid = f.read().strip()
     with urllib.request.urlopen(BASE_URL + '/go?sid=' + sid, timeout=30) as resp:
         data = json.loads(resp.read().decode())
-    emails = {e.get('id'): e for e in (data.get('current_state') or {}).get('emails', []) or []}
+    emails = {e.get('id'): e for e in (data.get('current_state') or {}).get('messages', []) or []}
     kept = emails.get('email_1', {}).get('folder') == 'inbox'
     score = 0.0
     archived = kept and emails.get('email_2', {}).get('folder') == 'archive'
@@ -154,7 +157,8 @@ fn an_os_bundle_verifies_unmodified_on_the_files_domain() {
 }
 
 #[test]
-fn an_unknown_hub_app_names_the_host_and_the_line_and_the_line_makes_it_verify() {
+fn an_unknown_hub_app_names_the_host_and_the_external_entry_and_an_alias_that_does_not_fit_is_refused(
+) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("s.db");
     let b = PublicBundle {
@@ -170,26 +174,37 @@ fn an_unknown_hub_app_names_the_host_and_the_line_and_the_line_makes_it_verify()
     let err = open_envs_support::output(&a);
     for needle in [
         "cua-gym-notion.xlang.ai",
-        "[apps.aliases]",
-        "notion = \"<one of:",
+        "[[apps.external]]",
+        "name = \"notion\"",
         "issue-tracker",
     ] {
         assert!(err.contains(needle), "{needle} in\n{err}");
     }
+    // No alias is suggested: a notion page is no issue.
+    assert!(!err.contains("[apps.aliases]"), "{err}");
     assert_eq!(
         status(&db, b.id),
         "imported",
         "an unmapped app changes nothing"
     );
+    // Mapped anyway: the setup's `pages` do not fit the issue tracker, and the task is refused
+    // instead of verifying on an app whose screens never show them.
     std::fs::write(
         dir.path().join("tuplewright.toml"),
         "[apps.aliases]\nnotion = \"issue-tracker\"\n",
     )
     .unwrap();
-    let a = tw(&db).arg("verify").arg(&path).assert();
-    let out = open_envs_support::output(&a);
-    assert!(a.get_output().status.success(), "{out}");
-    assert_eq!(status(&db, b.id), "final", "{out}");
+    let a = tw(&db).arg("verify").arg(&path).assert().failure();
+    let err = open_envs_support::output(&a);
+    for needle in [
+        "invalid task",
+        b.id,
+        "app issue-tracker",
+        "`pages` is not a key of this app's state",
+    ] {
+        assert!(err.contains(needle), "{needle} in\n{err}");
+    }
+    assert_eq!(status(&db, b.id), "imported", "{err}");
     assert_eq!(
         stored_scripts(&db, b.id),
         [NOTION_SETUP, NOTION_GOLDEN, NOTION_REWARD]
@@ -259,4 +274,87 @@ fn a_mock_websites_bundle_with_no_evidence_of_its_app_says_what_was_looked_for()
     ] {
         assert!(err.contains(needle), "{needle} in\n{err}");
     }
+}
+
+#[test]
+fn import_records_what_the_scanner_finds_in_a_bundles_reward() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.db");
+    let hack = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/scan_corpus/hacks/existence_early_exit_then_score.py");
+    let reward = std::fs::read_to_string(&hack).unwrap();
+    let b = PublicBundle {
+        id: "os_existence_hack_001",
+        app_type: "os",
+        domain: None,
+        setup: OS_SETUP,
+        golden: OS_GOLDEN,
+        reward: &reward,
+    };
+    let path = write_bundle(&dir.path().join("in"), &b);
+    let scan = tw(&db)
+        .arg("scan")
+        .arg("--json")
+        .arg(&hack)
+        .assert()
+        .code(1);
+    let report: serde_json::Value = serde_json::from_slice(&scan.get_output().stdout).unwrap();
+    let expected = report["reports"][0]["findings"].clone();
+    assert!(!expected.as_array().unwrap().is_empty(), "{report}");
+    tw(&db).arg("import").arg(&path).assert().success();
+    let store =
+        tuplewright::engine::store::Store::open(&db, std::time::Duration::from_secs(10)).unwrap();
+    let rounds = store.rounds(b.id).unwrap();
+    let found = &rounds.last().unwrap().round.scan_findings;
+    let rules = |v: &serde_json::Value| -> Vec<(String, u64)> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["rule"].as_str().unwrap().to_string(),
+                    f["line"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(rules(found), rules(&expected), "stored: {found}");
+}
+
+#[test]
+fn a_setup_writing_keys_the_app_does_not_have_fails_c1_blamed_on_the_setup() {
+    use open_envs_support::hub_shapes::{
+        script, GMAIL_HUB_GOLDEN, GMAIL_HUB_REWARD, GMAIL_HUB_SETUP,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.db");
+    let [setup, golden, reward] = [GMAIL_HUB_SETUP, GMAIL_HUB_GOLDEN, GMAIL_HUB_REWARD].map(script);
+    // Named `mail` itself (no alias): the bundle's own setup is what does not fit.
+    let b = PublicBundle {
+        id: "mail_hub_shape_001",
+        app_type: "mock_websites",
+        domain: Some("mail"),
+        setup: &setup,
+        golden: &golden,
+        reward: &reward,
+    };
+    let path = write_bundle(&dir.path().join("in"), &b);
+    let a = tw(&db)
+        .arg("verify")
+        .arg("--json")
+        .arg(&path)
+        .assert()
+        .code(1);
+    let rows: serde_json::Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
+    let row = &rows[0];
+    assert_eq!(row["failing"][0], "C1", "{row}");
+    let review = row["review_md"].as_str().unwrap();
+    for needle in [
+        "the state initial_setup.py leaves on app mail does not fit its schema",
+        "is not a key of this app's state",
+        "## Feedback for Setup-Gen",
+    ] {
+        assert!(review.contains(needle), "{needle} in\n{review}");
+    }
+    assert_eq!(status(&db, b.id), "verify_failed");
 }

@@ -24,9 +24,12 @@ use crate::engine::store::Store;
     long_about = "Replays the scripts of existing tuples through the harness: initial_setup.py on a fresh \
 V_init, initial_setup.py + golden_patch.py on a fresh V_gold, the forbidden-pattern scan, reward.py twice \
 on each endpoint, and — once C1-C5 hold — three probes the reward must score at most [loop] \
-probe_threshold (default 0.0) on: noop (a fresh environment, nothing set up), empty_state (every app \
-collection emptied, an empty home) and destructive (V_init with the primary collection the task touches \
-wiped). A probe above the threshold fails verification as `probe:<name>`.\n\n\
+probe_threshold (default 0.0) on: noop (a fresh environment, nothing set up: every app at its default \
+state, an external app's declared `seed` included), empty_state (every data collection of the app's \
+state schema emptied, configuration as in V_init, an empty home) and destructive (V_init with every \
+collection the golden diff touches wiped, nothing else). A probe above the threshold fails verification \
+as `probe:<name>`. A setup whose state does not fit the declared schema of the app it runs on (e.g. a \
+calendar aliased to the issue tracker) is an invalid task.\n\n\
 The replay is recorded as a round with source `verify` and its outcome as a decision: an imported \
 (unverified) tuple that passes becomes `final` (or `vote_rejected` when its bundle says reject: true); \
 a tuple that fails becomes `verify_failed` with the failing checks as the reason. An infrastructure \

@@ -5,14 +5,18 @@
 //! from the round's own environments:
 //!
 //! - **noop**: a fresh environment where nothing was set up and nothing done;
-//! - **empty state**: every collection of every app emptied (and the home directory empty);
-//! - **destructive**: V_init with the primary collection the task touches wiped (all messages,
-//!   all issues, all files).
+//! - **empty state**: every data collection of every app emptied — lists, id-keyed maps, nested
+//!   lists, as the app's state schema says — its configuration as V_init has it (and the home
+//!   directory empty);
+//! - **destructive**: V_init with every collection the golden diff touches wiped (all messages,
+//!   all documents, all files), nothing the task does not touch.
 //!
 //! This module is pure: it names the probes and transforms app states; running them is the
 //! harness's job (`harness::probes`), judging them the agreement core's.
 
 use serde_json::{Map, Value};
+
+use crate::engine::openenv::schema::{FieldKind, StateSchema};
 
 /// One probe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,7 +25,7 @@ pub enum ProbeKind {
     Noop,
     /// Every app collection emptied, the home directory empty.
     EmptyState,
-    /// V_init with the primary collection the task touches wiped.
+    /// V_init with every collection the golden diff touches wiped.
     Destructive,
 }
 
@@ -51,146 +55,139 @@ impl ProbeKind {
     }
 }
 
-/// A collection of an app state: a top-level array, or a top-level object whose values are all
-/// arrays (e.g. team-chat's messages keyed by channel).
-fn is_collection(v: &Value) -> bool {
-    match v {
-        Value::Array(_) => true,
-        Value::Object(m) => !m.is_empty() && m.values().all(Value::is_array),
-        _ => false,
-    }
-}
-
-/// Number of items in a collection (0 for anything else).
-fn items(v: &Value) -> usize {
-    match v {
-        Value::Array(a) => a.len(),
-        Value::Object(m) if is_collection(v) => {
+/// Items a collection holds, by its kind (0 for configuration).
+fn items(kind: FieldKind, v: &Value) -> usize {
+    match (kind, v) {
+        (FieldKind::List, Value::Array(a)) => a.len(),
+        (FieldKind::Map, Value::Object(m)) => m.len(),
+        (FieldKind::Lists, Value::Object(m)) => {
             m.values().map(|x| x.as_array().map_or(0, Vec::len)).sum()
         }
         _ => 0,
     }
 }
 
-/// The collection emptied: an array becomes `[]`, an object of arrays keeps its keys with `[]`
-/// (so a deep merge over the app defaults still replaces every list).
-fn empty_collection(v: &Value) -> Value {
-    match v {
-        Value::Array(_) => Value::Array(Vec::new()),
-        Value::Object(m) => Value::Object(
+/// The collection emptied: a list becomes `[]`, a map `{}`, a map of lists keeps its keys with
+/// `[]` (so a deep merge over the app defaults still replaces every list).
+fn empty_collection(kind: FieldKind, v: &Value) -> Value {
+    match (kind, v) {
+        (FieldKind::Lists, Value::Object(m)) => Value::Object(
             m.keys()
                 .map(|k| (k.clone(), Value::Array(Vec::new())))
                 .collect(),
         ),
-        other => other.clone(),
+        (FieldKind::Map | FieldKind::Lists, _) => Value::Object(Map::new()),
+        (FieldKind::List, _) => Value::Array(Vec::new()),
+        (FieldKind::Config, other) => other.clone(),
     }
 }
 
-/// `state` with every collection emptied; scalars and plain objects (account, settings) kept.
-pub fn emptied(state: &Value) -> Value {
-    match state {
-        Value::Object(m) => Value::Object(
-            m.iter()
-                .map(|(k, v)| {
-                    let v = if is_collection(v) {
-                        empty_collection(v)
-                    } else {
-                        v.clone()
-                    };
-                    (k.clone(), v)
-                })
-                .collect::<Map<String, Value>>(),
-        ),
-        other => other.clone(),
-    }
-}
-
-/// `state` with the collection `key` emptied (everything else unchanged).
-pub fn wiped(state: &Value, key: &str) -> Value {
-    let mut out = state.clone();
-    if let Some(v) = out.get_mut(key) {
-        *v = empty_collection(v);
-    }
-    out
-}
-
-/// The collection the task touches most: the one whose serialized items differ most between
-/// V_init and V_gold (by item count changed plus items whose JSON differs); without any change,
-/// the largest collection of `init`. `None` when the state has no collection.
-pub fn primary_collection(init: &Value, gold: &Value) -> Option<String> {
-    let Value::Object(m) = init else {
-        return None;
+/// The empty state of an app: V_gold (`gold`) with every collection the schema names emptied, and
+/// every configuration key (settings, the signed-in user, scalars such as `currentDate`) as V_init
+/// (`init`) has it, i.e. as the task left it undone; a configuration key only V_gold has (the
+/// golden patch added it) is left out.
+pub fn emptied(schema: &StateSchema, init: &Value, gold: &Value) -> Value {
+    let Value::Object(g) = gold else {
+        return gold.clone();
     };
-    let changed = |k: &str, v: &Value| -> usize {
-        let g = gold.get(k).unwrap_or(&Value::Null);
-        if v == g {
-            return 0;
-        }
-        match (v, g) {
-            (Value::Array(a), Value::Array(b)) => {
-                let differing = a.iter().zip(b).filter(|(x, y)| x != y).count();
-                differing + a.len().abs_diff(b.len())
+    let mut out = Map::new();
+    for (k, v) in g {
+        match schema.kind(k).unwrap_or(FieldKind::Config) {
+            FieldKind::Config => {
+                if let Some(before) = init.get(k) {
+                    out.insert(k.clone(), before.clone());
+                }
             }
-            _ => items(v).abs_diff(items(g)).max(1),
+            kind => {
+                out.insert(k.clone(), empty_collection(kind, v));
+            }
         }
-    };
-    let collections = m.iter().filter(|(_, v)| is_collection(v));
-    let best_changed = collections
-        .clone()
-        .map(|(k, v)| (changed(k, v), k))
-        .filter(|(n, _)| *n > 0)
-        .max_by(|a, b| a.0.cmp(&b.0).then_with(|| b.1.cmp(a.1)));
-    if let Some((_, k)) = best_changed {
-        return Some(k.clone());
     }
-    collections
-        .map(|(k, v)| (items(v), k))
-        .max_by(|a, b| a.0.cmp(&b.0).then_with(|| b.1.cmp(a.1)))
-        .map(|(_, k)| k.clone())
+    Value::Object(out)
 }
 
-/// Items a collection holds (for probe descriptions: "messages wiped (60 items)").
-pub fn collection_size(state: &Value, key: &str) -> usize {
-    state.get(key).map_or(0, items)
+/// The collections the golden diff touches: every collection of the schema whose value differs
+/// between V_init and V_gold, in key order. A map of lists counts as one collection.
+pub fn touched(schema: &StateSchema, init: &Value, gold: &Value) -> Vec<String> {
+    schema
+        .fields
+        .iter()
+        .filter(|(k, kind)| kind.is_collection() && init.get(k.as_str()) != gold.get(k.as_str()))
+        .map(|(k, _)| k.clone())
+        .collect()
+}
+
+/// `state` with the collections `keys` emptied (everything else unchanged), and how many items
+/// they held.
+pub fn wiped(schema: &StateSchema, state: &Value, keys: &[String]) -> (Value, usize) {
+    let mut out = state.clone();
+    let mut n = 0;
+    for k in keys {
+        let kind = schema.kind(k).unwrap_or(FieldKind::List);
+        if let Some(v) = out.get_mut(k) {
+            n += items(kind, v);
+            *v = empty_collection(kind, v);
+        }
+    }
+    (out, n)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::openenv::schema::infer;
     use serde_json::json;
 
+    fn schema(pairs: &[(&str, FieldKind)]) -> StateSchema {
+        StateSchema {
+            fields: pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+        }
+    }
+
     #[test]
-    fn emptied_clears_lists_and_maps_of_lists_and_keeps_the_rest() {
-        let s = json!({"account": {"email": "a@b"}, "messages": [1, 2], "chat": {"c1": [1], "c2": []},
-                       "ui": {"theme": "dark"}, "n": 3});
+    fn emptied_clears_every_collection_kind_and_takes_config_from_v_init() {
+        let s = schema(&[
+            ("account", FieldKind::Config),
+            ("messages", FieldKind::List),
+            ("chat", FieldKind::Lists),
+            ("documents", FieldKind::Map),
+            ("currentDate", FieldKind::Config),
+        ]);
+        let init = json!({"account": {"email": "a@b"}, "currentDate": "2026-03-13", "messages": [1],
+                          "documents": {"doc-1": {"id": "doc-1"}}, "chat": {"c1": []}});
+        let gold = json!({"account": {"email": "a@b"}, "messages": [1, 2], "chat": {"c1": [1], "c2": []},
+                          "documents": {"doc-1": {"id": "doc-1", "title": "New"}},
+                          "currentDate": "2026-03-20", "added": 1});
         assert_eq!(
-            emptied(&s),
+            emptied(&s, &init, &gold),
             json!({"account": {"email": "a@b"}, "messages": [], "chat": {"c1": [], "c2": []},
-                   "ui": {"theme": "dark"}, "n": 3})
+                   "documents": {}, "currentDate": "2026-03-13"})
         );
     }
 
     #[test]
-    fn the_primary_collection_is_the_one_the_golden_state_changes_most() {
-        let init = json!({"messages": [{"id": 1, "f": "spam"}, {"id": 2, "f": "spam"}, {"id": 3}],
-                          "contacts": [{"id": 1}, {"id": 2}, {"id": 3}, {"id": 4}],
-                          "labels": [{"id": 1}]});
-        let gold = json!({"messages": [{"id": 3}], "contacts": [{"id": 1}, {"id": 2}, {"id": 3}, {"id": 4}],
-                          "labels": [{"id": 1}, {"id": 2}]});
-        assert_eq!(
-            primary_collection(&init, &gold).as_deref(),
-            Some("messages")
-        );
-        // No change at all: the largest collection.
-        assert_eq!(
-            primary_collection(&init, &init).as_deref(),
-            Some("contacts")
-        );
-        assert_eq!(primary_collection(&json!({"n": 1}), &json!({})), None);
-        let w = wiped(&init, "messages");
-        assert_eq!(w["messages"], json!([]));
-        assert_eq!(w["contacts"], init["contacts"]);
-        assert_eq!(collection_size(&init, "messages"), 3);
+    fn the_destructive_probe_wipes_only_what_the_golden_diff_touches() {
+        let init = json!({"documents": {"doc-1": {"id": "doc-1", "title": "A"}, "doc-2": {"id": "doc-2"}},
+                          "comments": [{"id": "c1"}, {"id": "c2"}, {"id": "c3"}],
+                          "users": [{"id": "u1"}, {"id": "u2"}, {"id": "u3"}, {"id": "u4"}],
+                          "chat": {"C1": [1], "C2": [2]}, "view": "week"});
+        let mut gold = init.clone();
+        gold["documents"]["doc-1"]["title"] = json!("B");
+        gold["chat"]["C2"] = json!([2, 3]);
+        gold["view"] = json!("month");
+        let s = infer(&[&init]);
+        let t = touched(&s, &init, &gold);
+        assert_eq!(t, vec!["chat", "documents"]);
+        let (w, n) = wiped(&s, &init, &t);
+        assert_eq!(n, 4);
+        assert_eq!(w["documents"], json!({}));
+        assert_eq!(w["chat"], json!({"C1": [], "C2": []}));
+        assert_eq!(w["users"], init["users"]);
+        assert_eq!(w["comments"], init["comments"]);
+        // A task that changes only scalars touches no collection.
+        let mut scalar = init.clone();
+        scalar["view"] = json!("day");
+        assert!(touched(&s, &init, &scalar).is_empty());
     }
 
     #[test]

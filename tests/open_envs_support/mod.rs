@@ -1,6 +1,8 @@
 //! Helpers of tests/open_envs.rs: public-shape bundles on disk, the binary, the store.
 #![allow(dead_code)]
 
+pub mod hub_shapes;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

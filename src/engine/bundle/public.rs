@@ -8,6 +8,7 @@ use super::layout::{self, classify_config};
 use super::nofollow::{foreign_entries, read_regular, refusal, InputError};
 use super::taskgen::{check_task_id, parse_task, Fields};
 use super::{json_type, Problem};
+use crate::engine::scan::scan_source;
 use crate::engine::store::{Labels, RoundRecord, Scripts, TaskRecord, TupleStatus};
 
 /// A bundle read from disk, ready to store.
@@ -294,6 +295,12 @@ pub fn read_bundle(dir: &Path) -> Result<PublicBundle, Problem> {
     // The round's times (empty = unknown; the store stamps the import time). The exported
     // `generated_at` comes from the stored original config.json, never from these.
     let time = generated_at.unwrap_or_default();
+    // What the scanner finds in the published reward, recorded as the loop records it (the
+    // bundle's claim of a clean reward is not taken on trust).
+    let scan_findings = scripts.reward.as_deref().map_or_else(
+        || json!([]),
+        |r| serde_json::to_value(scan_source("reward.py", r).findings).unwrap_or_default(),
+    );
     let round = RoundRecord {
         task_id: id,
         round_no: Some(rounds.max(1)),
@@ -302,7 +309,7 @@ pub fn read_bundle(dir: &Path) -> Result<PublicBundle, Problem> {
         source: "import".into(),
         scripts,
         review_md,
-        scan_findings: json!([]),
+        scan_findings,
         generator_model: None,
         discriminator_model: None,
         started_at: time.clone(),

@@ -53,6 +53,10 @@ pub struct AppManifest {
     /// Entity notes.
     #[serde(default)]
     pub entities: Vec<EntityNote>,
+    /// The declared state schema (`[state]`: top-level key → `list`, `map`, `lists` or
+    /// `config`): what the probes empty, and what a setup's state must fit.
+    #[serde(default)]
+    pub state: Option<crate::engine::openenv::StateSchema>,
 }
 
 fn default_volatile() -> Vec<String> {

@@ -1,20 +1,24 @@
 //! Running the reward probes (`engine::probes`) on the round's own environments, after the reward
-//! runs on V_init and V_gold are done: the destructive probe wipes V_init's primary collection,
-//! the empty-state probe empties V_gold, and only the noop probe needs a fresh environment.
+//! runs on V_init and V_gold are done: the destructive probe wipes what the golden diff touches in
+//! V_init, the empty-state probe empties V_gold, and only the noop probe needs a fresh environment
+//! (every app at its default state). Also [`check_fit`]: a setup's state must fit the declared
+//! schema of the app it runs on.
 //! Three reward runs per round, no setup script re-run.
 
 use std::path::Path;
 
 use serde_json::Value;
 
+use crate::engine::agents::TaskBrief;
 use crate::engine::agreement::{ProbeRun, RewardRun as Scored};
 use crate::engine::env::merge::merged;
 use crate::engine::env::session::Action;
-use crate::engine::probes::{collection_size, emptied, primary_collection, wiped, ProbeKind};
+use crate::engine::openenv::AppResolver;
+use crate::engine::probes::{emptied, touched, wiped, ProbeKind};
 use crate::engine::sandbox::{Limits, Role};
 use crate::engine::store::RewardRun;
 
-use super::envs::{Fleet, TaskEnv};
+use super::envs::{Backend, Fleet, TaskEnv};
 use super::execute::{reward_run, Runner};
 use super::HarnessError;
 
@@ -37,6 +41,9 @@ pub struct ProbeSite<'a> {
     /// Limits of one reward run.
     pub limits: &'a Limits,
 }
+
+/// What the noop probe runs on.
+const NOOP_STATE: &str = "a fresh environment, nothing set up";
 
 fn infra<E: std::fmt::Display>(what: &str) -> impl FnOnce(E) -> HarnessError + '_ {
     move |e| HarnessError::Infra(format!("{what}: {e}"))
@@ -83,47 +90,62 @@ fn current(env: &TaskEnv, i: usize) -> Result<Value, HarnessError> {
         .map_err(infra("reading a probe state"))
 }
 
+/// The states of each web app of V_init and V_gold, read once before any probe changes them.
+struct Endpoints {
+    init: Vec<Value>,
+    gold: Vec<Value>,
+}
+
 impl ProbeSite<'_> {
-    /// V_init with the primary collection wiped (the collection of the first app the golden
-    /// patch changes, else of the primary app; all files when only the home changed). Must run
-    /// before the empty-state probe empties V_gold. Returns what was done.
-    fn destructive(&self) -> Result<String, HarnessError> {
-        let (mut target, mut web_changed) = (None, false);
-        for i in 0..self.init.web.len() {
-            let (init, gold) = (current(self.init, i)?, current(self.gold, i)?);
-            let Some(key) = primary_collection(&init, &gold) else {
-                continue;
-            };
-            if init != gold {
-                target = Some((i, key, init));
-                web_changed = true;
-                break;
-            }
-            target = target.or(Some((i, key, init)));
-        }
-        match target {
-            Some((i, key, state)) if web_changed || !self.files => {
-                let w = &self.init.web[i];
-                let n = collection_size(&state, &key);
-                w.apply(&self.init.sid, Action::SetCurrent, wiped(&state, &key))
-                    .map_err(infra("wiping a collection for the destructive probe"))?;
-                Ok(format!("V_init with {}.{key} wiped ({n} items)", w.app))
-            }
-            _ => {
-                let n = clear_home(self.init, true)?;
-                Ok(format!(
-                    "V_init with every file under /home/user deleted ({n} files)"
-                ))
-            }
-        }
+    fn endpoints(&self) -> Result<Endpoints, HarnessError> {
+        let init = (0..self.init.web.len())
+            .map(|i| current(self.init, i))
+            .collect::<Result<_, _>>()?;
+        let gold = (0..self.gold.web.len())
+            .map(|i| current(self.gold, i))
+            .collect::<Result<_, _>>()?;
+        Ok(Endpoints { init, gold })
     }
 
-    /// V_gold with every collection of every app emptied and the home directory empty.
-    fn empty_state(&self) -> Result<String, HarnessError> {
+    /// V_init with every collection the golden diff touches wiped, in every app; nothing the task
+    /// does not touch. When the golden patch changes no collection of any app: all files of the
+    /// home for a task with a home, else V_init unchanged. Returns what was done.
+    fn destructive(&self, states: &Endpoints) -> Result<String, HarnessError> {
+        let mut done = Vec::new();
+        for (i, w) in self.init.web.iter().enumerate() {
+            let (init, gold) = (&states.init[i], &states.gold[i]);
+            let schema = w.schema(&[init, gold]);
+            let hit = touched(&schema, init, gold);
+            if hit.is_empty() {
+                continue;
+            }
+            let (state, n) = wiped(&schema, init, &hit);
+            w.apply(&self.init.sid, Action::SetCurrent, state)
+                .map_err(infra("wiping a collection for the destructive probe"))?;
+            let paths: Vec<String> = hit.iter().map(|k| format!("{}.{k}", w.app)).collect();
+            done.push(format!("{} wiped ({n} items)", paths.join(", ")));
+        }
+        if !done.is_empty() {
+            return Ok(format!("V_init with {}", done.join("; ")));
+        }
+        if self.files {
+            let n = clear_home(self.init, true)?;
+            return Ok(format!(
+                "V_init with every file under /home/user deleted ({n} files)"
+            ));
+        }
+        Ok("V_init unchanged: the golden patch changes no data collection".to_string())
+    }
+
+    /// V_gold with every data collection of every app emptied (configuration as in V_init) and
+    /// the home directory empty.
+    fn empty_state(&self, states: &Endpoints) -> Result<String, HarnessError> {
         let mut apps = Vec::new();
         for (i, w) in self.gold.web.iter().enumerate() {
-            let base = merged(&w.seed(), current(self.gold, i)?);
-            w.apply(&self.gold.sid, Action::Set, emptied(&base))
+            let (init, gold) = (&states.init[i], &states.gold[i]);
+            let schema = w.schema(&[init, gold]);
+            let base = merged(&w.seed(), gold.clone());
+            w.apply(&self.gold.sid, Action::Set, emptied(&schema, init, &base))
                 .map_err(infra("emptying a state for the empty-state probe"))?;
             apps.push(w.app.clone());
         }
@@ -136,6 +158,35 @@ impl ProbeSite<'_> {
                 apps.join(", ")
             )
         })
+    }
+
+    /// The noop probe's environment as an agent first sees it with no setup: each app at its
+    /// default state (a built-in app's seed; an external app's declared `seed`, set into the
+    /// fresh session since such an app's state API shows nothing for an unset session).
+    fn at_defaults(&self, env: &TaskEnv) -> Result<String, HarnessError> {
+        let (mut seeded, mut unknown) = (Vec::new(), Vec::new());
+        for w in &env.web {
+            match (&w.backend, w.declared_seed()) {
+                (Backend::External(_), Some(seed)) => {
+                    w.apply(&env.sid, Action::Set, seed)
+                        .map_err(infra("setting an app's default state for the noop probe"))?;
+                    seeded.push(w.app.clone());
+                }
+                (Backend::External(_), None) => unknown.push(w.app.clone()),
+                (Backend::Builtin(_), _) => {}
+            }
+        }
+        let mut out = NOOP_STATE.to_string();
+        if !seeded.is_empty() {
+            out += &format!("; {} at its declared default state", seeded.join(", "));
+        }
+        if !unknown.is_empty() {
+            out += &format!(
+                "; default state of {} unknown (no `seed` in [[apps.external]]): an unset session",
+                unknown.join(", ")
+            );
+        }
+        Ok(out)
     }
 
     fn score(
@@ -161,11 +212,11 @@ impl ProbeSite<'_> {
     /// environment is V_init reverted to its snapshot once the other two probes are done (the
     /// round holds two guests, not three).
     pub fn run(&self, reward: &str) -> Result<Vec<(RewardRun, ProbeRun)>, HarnessError> {
-        const NOOP_STATE: &str = "a fresh environment, nothing set up";
+        let states = self.endpoints()?;
         if let Some(remote) = &self.init.remote {
-            let state = self.destructive()?;
+            let state = self.destructive(&states)?;
             let destructive = self.score(self.init, ProbeKind::Destructive, state, reward)?;
-            let state = self.empty_state()?;
+            let state = self.empty_state(&states)?;
             let empty = self.score(self.gold, ProbeKind::EmptyState, state, reward)?;
             remote.refresh()?;
             let noop = self.score(self.init, ProbeKind::Noop, NOOP_STATE.into(), reward)?;
@@ -174,12 +225,72 @@ impl ProbeSite<'_> {
         let mut noop_env = self.fleet.provision(self.task_id, "noop", self.apps)?;
         // Its judge calls are the round's: counted with V_init's.
         noop_env.judge.clone_from(&self.init.judge);
-        let noop = self.score(&noop_env, ProbeKind::Noop, NOOP_STATE.into(), reward)?;
+        let state = self.at_defaults(&noop_env)?;
+        let noop = self.score(&noop_env, ProbeKind::Noop, state, reward)?;
         drop(noop_env);
-        let state = self.destructive()?;
+        let state = self.destructive(&states)?;
         let destructive = self.score(self.init, ProbeKind::Destructive, state, reward)?;
-        let state = self.empty_state()?;
+        let state = self.empty_state(&states)?;
         let empty = self.score(self.gold, ProbeKind::EmptyState, state, reward)?;
         Ok(vec![noop, empty, destructive])
     }
+}
+
+/// Checks the state `script` left on each app of `env` against the app's declared schema. A
+/// state that does not fit an app the task does not name itself — reached by an **alias** (a
+/// calendar's `events` on the issue tracker `google_calendar` was mapped to) or through a
+/// `mock_websites` bundle's Hub host — is an invalid task: the mapping is the task's, no script
+/// can fix it; the error names the task, the app, the alias and the key. On an app the task
+/// names itself, the script wrote keys the app does not have: `Ok(Some(why))`, a failure of that
+/// script (fed back to Setup-Gen). `Ok(None)` when every state fits.
+pub fn check_fit(
+    env: &TaskEnv,
+    resolver: &AppResolver,
+    task: &TaskBrief,
+    script: &str,
+) -> Result<Option<String>, HarnessError> {
+    let task_id = &task.task_id;
+    // The other names of the app the task's own JSON uses (`"domain": "google_calendar"`).
+    let text = task
+        .structured
+        .to_string()
+        .to_ascii_lowercase()
+        .replace('_', "-");
+    for (i, w) in env.web.iter().enumerate() {
+        let Some(schema) = w.declared_schema() else {
+            continue;
+        };
+        let Some(misfit) = schema.misfit(&current(env, i)?) else {
+            continue;
+        };
+        let named = |n: &String| text.contains(&format!("\"{n}\""));
+        let direct = named(&w.app);
+        let used: Vec<String> = resolver.names_of(&w.app)[1..]
+            .iter()
+            .filter(|n| named(n))
+            .cloned()
+            .collect();
+        let how = match (direct, used.is_empty()) {
+            (true, _) => String::new(),
+            (false, false) => format!(" (reached as {})", used.join(", ")),
+            (false, true) => {
+                " (reached through the Hub host, placeholder or port its scripts use)".into()
+            }
+        };
+        let what = format!(
+            "the state {script} leaves on app {}{how} does not fit its schema: {} (its keys: {})",
+            w.app,
+            misfit.why,
+            schema.key_list(),
+        );
+        if direct {
+            return Ok(Some(what));
+        }
+        return Err(HarnessError::Task(format!(
+            "task {task_id}: {what}. The bundle was written for another app: serve that app as \
+             [[apps.external]] rather than mapping it to {} (docs/open-environments.md)",
+            w.app
+        )));
+    }
+    Ok(None)
 }

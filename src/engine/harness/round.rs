@@ -22,7 +22,7 @@ use crate::engine::store::{
 use super::envs::Fleet;
 use super::execute::{reward_run, script_run, Runner};
 use super::probe::RoundProbe;
-use super::probes::ProbeSite;
+use super::probes::{check_fit, ProbeSite};
 use super::snapshot::{capture, has_files};
 use super::{HarnessError, LoopConfig};
 
@@ -165,8 +165,18 @@ impl RoundCtx<'_> {
                     &g.initial_setup,
                     &script_limits,
                 )?;
-                let (rec, setup_obs) = script_run("setup", &r);
+                let (rec, mut setup_obs) = script_run("setup", &r);
                 script_runs.push(rec);
+                let resolver = self.fleet.resolver();
+                if setup_obs.ok {
+                    let fit = check_fit(&init, resolver, self.brief, "initial_setup.py")?;
+                    if let Some(why) = fit {
+                        setup_obs = Ran {
+                            ok: false,
+                            failure: Some(why),
+                        };
+                    }
+                }
                 let mut golden_obs = None;
                 if setup_obs.ok {
                     states.extend(capture(
@@ -194,8 +204,17 @@ impl RoundCtx<'_> {
                             &g.golden_patch,
                             &script_limits,
                         )?;
-                        let (rec, ran) = script_run("golden", &r);
+                        let (rec, mut ran) = script_run("golden", &r);
                         script_runs.push(rec);
+                        if ran.ok {
+                            let fit = check_fit(&gold, resolver, self.brief, "golden_patch.py")?;
+                            if let Some(why) = fit {
+                                ran = Ran {
+                                    ok: false,
+                                    failure: Some(why),
+                                };
+                            }
+                        }
                         if ran.ok {
                             states.extend(capture(
                                 self.fleet.registry(),

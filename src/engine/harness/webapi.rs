@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use crate::engine::env::session::Action;
 use crate::engine::env::SessionStore;
-use crate::engine::openenv::ExternalApp;
+use crate::engine::openenv::{ExternalApp, StateSchema};
 
 /// Where an app's sessions live.
 #[derive(Clone)]
@@ -74,12 +74,36 @@ impl WebApi {
         }
     }
 
-    /// The app's default state (`{}` for an external app, whose defaults only it knows).
+    /// The app's default state: what an agent sees with no setup (`{}` for an external app
+    /// that declares no `seed`, whose defaults only it knows).
     pub fn seed(&self) -> Value {
+        self.declared_seed().unwrap_or_else(|| json!({}))
+    }
+
+    /// The app's default state when it is known: a built-in app's seed, an external app's
+    /// `seed` file.
+    pub fn declared_seed(&self) -> Option<Value> {
         match &self.backend {
-            Backend::Builtin(s) => (*s.app().seed).clone(),
-            Backend::External(_) => json!({}),
+            Backend::Builtin(s) => Some((*s.app().seed).clone()),
+            Backend::External(x) => x.seed.clone(),
         }
+    }
+
+    /// The app's declared state schema (a built-in app's `[state]`, an external app's `state`).
+    pub fn declared_schema(&self) -> Option<StateSchema> {
+        match &self.backend {
+            Backend::Builtin(s) => s.app().manifest.state.clone(),
+            Backend::External(x) => x.cfg.state.clone(),
+        }
+    }
+
+    /// The schema the probes use: the declared one, completed (or, undeclared, inferred) from
+    /// the default state and `samples`.
+    pub fn schema(&self, samples: &[&Value]) -> StateSchema {
+        let seed = self.seed();
+        let mut all: Vec<&Value> = vec![&seed];
+        all.extend_from_slice(samples);
+        self.declared_schema().unwrap_or_default().completed(&all)
     }
 
     /// Volatile key-path globs of the app.

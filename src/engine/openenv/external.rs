@@ -64,6 +64,14 @@ pub struct ExternalAppConfig {
     /// The URL a screen opens, with `{base}` and `{sid}` (default `{base}/?sid={sid}`).
     #[serde(default)]
     pub ui_url: Option<String>,
+    /// Its state schema (`state = { documents = "map", comments = "list", ui = "config" }`);
+    /// default: inferred from `seed` and the states its sessions hold.
+    #[serde(default)]
+    pub state: Option<super::StateSchema>,
+    /// A JSON file holding the app's default state: what an agent sees on a session nothing was
+    /// set up in (a Hub site's built-in data, e.g. its 29-message mailbox). The noop probe sets it.
+    #[serde(default)]
+    pub seed: Option<PathBuf>,
 }
 
 fn default_ready() -> String {
@@ -87,6 +95,8 @@ pub struct ExternalApp {
     pub addr: SocketAddr,
     /// The in-sandbox port scripts use.
     pub port: u16,
+    /// The default state of `seed`, read at start (None = not declared).
+    pub seed: Option<Value>,
     token: Option<String>,
     child: Option<std::process::Child>,
     agent: ureq::Agent,
@@ -109,6 +119,21 @@ fn log_tail(path: &Path) -> String {
     lines[lines.len().saturating_sub(5)..].join(" / ")
 }
 
+/// The default state in `path`: a JSON object, or an error naming the entry and the file.
+fn read_seed(at: &str, path: &Path) -> Result<Value, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("{at}: seed {}: {e}", path.display()))?;
+    let v: Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{at}: seed {}: not JSON: {e}", path.display()))?;
+    if !v.is_object() {
+        return Err(format!(
+            "{at}: seed {}: the default state must be a JSON object",
+            path.display()
+        ));
+    }
+    Ok(v)
+}
+
 impl ExternalApp {
     /// Starts (or reaches) the app of `cfg` (entry `index`), logging its output to
     /// `<log_dir>/external-<name>.log`, and waits for its readiness probe.
@@ -121,6 +146,7 @@ impl ExternalApp {
             })?),
             (None, None) => None,
         };
+        let seed = cfg.seed.as_deref().map(|p| read_seed(&at, p)).transpose()?;
         if cfg.dialect == Dialect::HubHardened && token.is_none() {
             return Err(format!(
                 "{at}: dialect \"hub-hardened\" needs admin_token or admin_token_env"
@@ -183,6 +209,7 @@ impl ExternalApp {
             base,
             addr,
             port: cfg.port.unwrap_or(8000 + index as u16),
+            seed,
             token,
             child,
             agent,

@@ -9,6 +9,8 @@
 //!   by the harness.
 //! - [`judge`]: the configured model behind the `reward_judge` helper, served to each sandboxed
 //!   script run over its own unix socket, bounded and recorded as `judge` usage.
+//! - [`schema`]: an app's state schema (data collections and their kinds, configuration), declared
+//!   or inferred, which the probes empty and wipe and which a setup's state must fit.
 //! - [`tls`]: the per-process certificate authority and the `*.xlang.ai` leaf with which the
 //!   sandbox's forwarder answers HTTPS to the public Hub hosts (the CA is what scripts trust).
 //!
@@ -20,8 +22,10 @@ pub mod external;
 pub mod hints;
 pub mod judge;
 pub mod resolve;
+pub mod schema;
 pub mod tls;
 
 pub use external::{Dialect, ExternalApp, ExternalAppConfig};
 pub use hints::Hints;
 pub use resolve::{AppResolver, AppsConfig, BUILTIN_ALIASES};
+pub use schema::{FieldKind, StateSchema};

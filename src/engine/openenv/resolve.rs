@@ -29,7 +29,7 @@ pub const SELF_HOSTED_PORTS: (u16, u16) = (8000, 8099);
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AppsConfig {
-    /// Other names of apps, e.g. `notion = "issue-tracker"` (added to, and overriding, the
+    /// Other names of apps, e.g. `outlook = "mail"` (added to, and overriding, the
     /// built-in aliases); the name is also the Hub host `cua-gym-<name>.xlang.ai`.
     pub aliases: BTreeMap<String, String>,
     /// Ports that reach an app on any host, e.g. `"8012" = "mail"` (a self-hosted Hub site's
@@ -115,13 +115,19 @@ impl AppResolver {
         out
     }
 
+    /// The error for an app name nothing here serves. It suggests serving the app the bundle was
+    /// written for as `[[apps.external]]`, never an alias to one of the apps here: whether a
+    /// bundle's state fits another app's schema is only known once its setup ran (a state that
+    /// does not fit is refused then).
     fn unknown(&self, task: &str, name: &str, why: &str) -> String {
         format!(
-            "task {task}: {why}; available apps: {}. To map it, add to tuplewright.toml:\n  \
-             [apps.aliases]\n  {} = \"<one of: {}>\"",
+            "task {task}: {why}; available apps: {}. To run it, serve the app it was written for \
+             (e.g. the CUA-Gym-Hub site) — add to tuplewright.toml:\n  [[apps.external]]\n  \
+             name = \"{}\"\n  command = \"npm run dev -- --port {{port}} --strictPort\"   \
+             # or url = \"http://127.0.0.1:5173\"\n  dialect = \"hub-legacy\"\n\
+             (see docs/open-environments.md)",
             self.known.join(", "),
-            norm(name),
-            self.known.join(" | ")
+            name.trim().to_ascii_lowercase(),
         )
     }
 
@@ -270,13 +276,21 @@ mod tests {
         let h = Hints::gather(&["u = 'https://cua-gym-notion.xlang.ai'"], &json!({}));
         let err = r.resolve("t1", &["mock_websites".into()], &h).unwrap_err();
         assert!(err.contains("cua-gym-notion.xlang.ai"), "{err}");
-        assert!(err.contains("[apps.aliases]\n  notion = "), "{err}");
+        assert!(
+            err.contains("[[apps.external]]\n  name = \"notion\""),
+            "{err}"
+        );
         assert!(err.contains("team-chat"), "{err}");
+        // No alias is suggested: a bundle written for another app does not fit these.
+        assert!(!err.contains("[apps.aliases]"), "{err}");
         let err = r
-            .resolve("t1", &["zendesk".into()], &Hints::default())
+            .resolve("t1", &["google_calendar".into()], &Hints::default())
             .unwrap_err();
         assert!(
-            err.contains("unknown app \"zendesk\"") && err.contains("zendesk = \""),
+            err.contains("unknown app \"google_calendar\"")
+                && err.contains("name = \"google_calendar\"")
+                && !err.contains("[apps.aliases]")
+                && !err.contains("<one of"),
             "{err}"
         );
     }
