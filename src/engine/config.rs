@@ -119,7 +119,7 @@ pub struct ExportConfig {
     /// Prefix put before `initial_setup.py` / `reward.py` in `config.json` URLs. Empty = relative
     /// file names; e.g. `"https://bucket.example/tasks/{task_id}/"` (`{task_id}` is substituted).
     pub url_prefix: String,
-    /// Tuple statuses that are exported.
+    /// Tuple statuses that are exported (default: verified and not out, see README "Words").
     pub statuses: Vec<String>,
 }
 
@@ -128,7 +128,10 @@ impl Default for ExportConfig {
         Self {
             out_dir: PathBuf::from("output/final"),
             url_prefix: String::new(),
-            statuses: vec!["final".to_string()],
+            statuses: crate::engine::store::TupleStatus::exported_by_default()
+                .into_iter()
+                .map(|s| s.as_str().to_string())
+                .collect(),
         }
     }
 }
@@ -207,8 +210,9 @@ out_dir = "output/final"
 # Prefix for the URLs in config.json. Empty: plain relative names ("initial_setup.py").
 # "{task_id}" inside the prefix is replaced by the task id.
 url_prefix = ""
-# Tuple statuses that get exported.
-statuses = ["final"]
+# Tuple statuses that get exported: every verified tuple that is not out (what `run` delivers).
+# ["final"] exports only tuples that also passed the critic vote and the teacher rollouts.
+statuses = ["loop_accepted", "needs_human", "voted", "final"]
 
 [stats]
 # Rows in the first-imperative-verb table and the cross-app pair table.
