@@ -233,7 +233,7 @@ fn print_left_as_they_are(plan: &RunPlan) {
         return;
     }
     eprintln!(
-        "left as they are {} (finished before this run; `--rerun ID` runs one again)",
+        "skipped finished {} (left as they are; `--rerun ID` runs one again)",
         plan.skipped.len()
     );
     for (status, n, human) in plan.skipped_by_status() {

@@ -57,7 +57,7 @@ pub fn start(bus: &Bus, leases: &LeaseKeeper, p: &RunPlan) -> anyhow::Result<Vec
     if !p.skipped.is_empty() {
         bus.emit("run.skipped", None, p.skipped_payload())?;
         eprintln!(
-            "{} finished task(s) left as they are (listed in the summary; `--rerun ID` runs one again)",
+            "skipped {} finished task(s), left as they are (listed in the summary; `--rerun ID` runs one again)",
             p.skipped.len()
         );
     }

@@ -94,7 +94,10 @@ fn a_second_run_leaves_human_decisions_and_finished_tuples_alone_and_says_so() {
     );
     // The output: nothing run, a line per status left alone, the person's decisions counted.
     assert!(err.contains("tasks            0"), "{err}");
-    assert!(err.contains("left as they are 3"), "{err}");
+    assert!(
+        err.contains("skipped finished 3 (left as they are"),
+        "{err}"
+    );
     let line = |s: &str| err.lines().find(|l| l.split_whitespace().nth(1) == Some(s));
     assert!(
         line("loop_accepted").is_some_and(|l| l.trim_start().starts_with("1 ")),
