@@ -1,4 +1,5 @@
-//! `tuplewright export`: verified tuples as OSWorld-compatible bundle directories.
+//! `tuplewright export`: verified tuples as OSWorld-compatible bundle directories (the words:
+//! README.md, "Words"; [`TupleStatus::meaning`]).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,11 +16,17 @@ use crate::engine::store::TupleStatus;
 #[derive(Debug, Args)]
 #[command(
     about = "Export verified tuples as bundles: DIR/<task_id>/{config.json, task_config.json, scripts, REVIEW.md, meta.json}",
-    long_about = "Write each tuple whose status is exported (default: final; see [export] statuses in \
-tuplewright.toml) to DIR/<task_id>/ in the public layout: config.json (OSWorld-RL shape), \
-task_config.json, initial_setup.py, golden_patch.py, reward.py, REVIEW.md of the final round, plus \
-meta.json (labels, rounds, scores, votes, decisions, provenance). Imported bundles are exported \
-only once `verify` has promoted them (or with --include-unverified); an imported tuple keeps its \
+    long_about = "Write each tuple whose status is exported to DIR/<task_id>/ in the public layout: \
+config.json (OSWorld-RL shape), task_config.json, initial_setup.py, golden_patch.py, reward.py, \
+REVIEW.md of the final round, plus meta.json (status and what it means, labels, rounds, scores, \
+votes, decisions, provenance).\n\n\
+By default every verified tuple that is not out: loop_accepted (verified by the agreement loop: \
+C1-C5 and the reward probes; what `run` produces and delivers), needs_human, voted and final (also \
+kept by the critic vote or a person and by the teacher rollouts). `--status final` exports only \
+the final ones; [export] statuses in tuplewright.toml changes the default. Rejected tuples \
+(loop_failed, vote_rejected, rollout_rejected, dropped) are left out unless --include-rejected. \
+Imported bundles are exported only once `verify` has promoted them (or with --include-unverified); \
+an imported tuple keeps its \
 original config.json script URLs, generated_at and adversarial_rounds unless --url-prefix is given.\n\n\
 Each bundle is written to a temporary directory and swapped into place; exporting twice gives \
 identical bytes.\n\nExample: tuplewright export --out output/final"
@@ -34,7 +41,8 @@ pub struct ExportArgs {
     /// Export only this task (whatever its status).
     #[arg(long)]
     pub task: Option<String>,
-    /// Export tuples with this status (repeatable; default: [export] statuses).
+    /// Export tuples with this status (repeatable; default: [export] statuses, i.e. every
+    /// verified tuple not out: loop_accepted, needs_human, voted, final).
     #[arg(long = "status")]
     pub statuses: Vec<String>,
     /// Also export rejected tuples (vote_rejected, rollout_rejected, dropped); their config.json
@@ -85,6 +93,19 @@ pub fn run(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
         summary.unchanged,
         summary.skipped.len()
     );
+    if opts.task.is_none() {
+        // A line per status exported, pipeline order, in the words `run` uses.
+        let counts = store.status_counts()?;
+        for status in TupleStatus::ALL {
+            let n = counts
+                .iter()
+                .find(|(s, _)| s == status.as_str())
+                .map_or(0, |c| c.1);
+            if n > 0 && opts.statuses.iter().any(|s| s == status.as_str()) {
+                println!("  {n:>4} {:<16} {}", status.as_str(), status.meaning());
+            }
+        }
+    }
     if summary.written + summary.unchanged == 0 {
         if let Some(hint) = empty_export_hint(&store, &opts.statuses, opts.task.as_deref())? {
             eprintln!("hint: {hint}");

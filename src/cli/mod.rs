@@ -24,6 +24,7 @@ mod rollout;
 pub mod run;
 mod run_agents;
 mod run_output;
+mod run_plan;
 pub mod sandbox;
 pub mod scan;
 mod screen;

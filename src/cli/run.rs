@@ -28,7 +28,12 @@ use crate::engine::store::TupleStatus;
     long_about = "Imports the task files into the store, then runs the Generator/Discriminator agreement \
 loop (at most K rounds per task) with the harness checking C1-C5 itself, and exports each tuple as a \
 bundle the moment it is accepted (atomically). At the end --out holds every accepted tuple of the task \
-files, also those an earlier, interrupted run accepted, and none a person rejected meanwhile.\n\nWith no agent options it uses the embedded scripted agents: no network, no API key.\n\n\
+files, also those an earlier, interrupted run accepted, and none a person rejected meanwhile.\n\n\
+Running the same task files again works only on the unfinished tasks (pending, or interrupted in \
+the loop: they continue from their last recorded round). Finished tasks — accepted, failed, decided \
+by the critics or a person, imported — are left as they are and counted per status; `--rerun ID…` \
+runs those ids again as a new attempt, recording (and printing) which decision it overrides.\n\n\
+With no agent options it uses the embedded scripted agents: no network, no API key.\n\n\
 Exit status: 0 done (tasks may still have been rejected, some may have been invalid), 1 infrastructure \
 failures occurred (sandbox, store or export; resumable), 2 usage error or bad input: unreadable task files, \
 or not one valid task.\n\
@@ -71,10 +76,16 @@ pub struct RunArgs {
     /// Do not export accepted bundles.
     #[arg(long)]
     pub no_export: bool,
-    /// Skip tasks the store already finished and continue half-done ones from their last recorded
-    /// round (continue an interrupted run); K counts every round a task has had.
+    /// Continue an interrupted run: what every run does (finished tasks are left as they are,
+    /// half-done ones continue from their last recorded round; K counts every round of the
+    /// attempt). Kept for scripts.
     #[arg(long)]
     pub resume: bool,
+    /// Run these finished tasks again (ids of the task files), as a new attempt: each re-run is a
+    /// decision by you, kept in the task's history, naming the decision it overrides (a person's
+    /// reject or modify_query included). The stored round numbers continue.
+    #[arg(long, value_name = "ID", num_args = 1.., value_delimiter = ',')]
+    pub rerun: Vec<String>,
     /// Also write every event as a JSON line to PATH (`-` = stdout).
     #[arg(long, value_name = "PATH")]
     pub events_jsonl: Option<PathBuf>,
@@ -130,24 +141,19 @@ pub fn run(cli: &Cli, args: &RunArgs) -> anyhow::Result<ExitCode> {
         eprintln!("skipped: {p}");
     }
     let all_ids = task_ids(&args.tasks)?;
-    let mut ids = all_ids.clone();
-    if args.resume {
-        ids.retain(|id| {
-            store.effective_status(id).is_ok_and(|s| {
-                s == TupleStatus::Pending.as_str() || s == TupleStatus::InLoop.as_str()
-            })
-        });
-    }
+    let reruns = super::run_plan::rerun_ids(&args.rerun, &all_ids)?;
+    let plan = crate::engine::harness::rerun::plan(&store, &all_ids, &reruns)?;
     let cancel = Arc::new(AtomicBool::new(false));
     let (generator, discriminator) =
         super::run_agents::build(args, &config, cancel.clone()).context("building the agents")?;
-    let progress = Arc::new(Progress::new(ids.len(), cli.no_tui));
+    let progress = Arc::new(Progress::new(plan.run.len(), cli.no_tui));
     let mut listeners = vec![progress.listener()];
     if let Some(path) = &args.events_jsonl {
         listeners.push(events_listener(path)?);
     }
     let bus = Bus::new(store, listeners)?;
     let leases = open_leases(cli, &config)?;
+    let ids = super::run_plan::start(&bus, &leases, &plan)?;
     let elsewhere = leases.held_elsewhere(&ids)?;
     if !elsewhere.is_empty() {
         eprintln!(
@@ -158,7 +164,9 @@ pub fn run(cli: &Cli, args: &RunArgs) -> anyhow::Result<ExitCode> {
     }
     let opts = BatchOptions {
         jobs: config.agreement.jobs,
-        statuses: args.resume.then(BatchOptions::resumable),
+        // Only unfinished tasks (re-runs were moved back to pending just now): a task someone
+        // decided meanwhile is skipped, never re-run.
+        statuses: Some(BatchOptions::resumable()),
         leases: Some(leases),
     };
     let delivery = (!args.no_export).then(|| Delivery {
@@ -178,7 +186,8 @@ pub fn run(cli: &Cli, args: &RunArgs) -> anyhow::Result<ExitCode> {
         &cancel,
         |runtime| {
             run_batch(runtime, &bus, &ids, &opts, &|task, outcome| {
-                progress.task_done(task, outcome);
+                let stored = bus.read(|s| s.last_round_no(task)).ok();
+                progress.task_done(task, outcome, stored);
                 // Delivered the moment it is accepted: a kill later loses no bundle.
                 if let (Some(d), TaskOutcome::Accepted { .. }) = (&delivery, outcome) {
                     let done = plan_of(d, task)
@@ -201,6 +210,7 @@ pub fn run(cli: &Cli, args: &RunArgs) -> anyhow::Result<ExitCode> {
         Some(d) => match d.reconcile(&all_ids, &|id| plan_of(d, id)) {
             Ok(sum) => Some(Exported {
                 out: d.out.clone(),
+                by_status: bus.read(|s| exported_statuses(s, &all_ids)),
                 count: sum.present,
                 skipped: sum.skipped,
                 withdrawn: sum.withdrawn,
@@ -216,7 +226,12 @@ pub fn run(cli: &Cli, args: &RunArgs) -> anyhow::Result<ExitCode> {
             }
         },
     };
-    print_summary(&summary, exported.as_ref(), cancel.load(Ordering::Relaxed));
+    print_summary(
+        &summary,
+        &plan,
+        exported.as_ref(),
+        cancel.load(Ordering::Relaxed),
+    );
     if all_ids.is_empty() && !imported.problems.is_empty() {
         eprintln!("no usable task in the task files");
         return Ok(ExitCode::from(2));
@@ -235,4 +250,20 @@ pub fn exit_code(summary: &BatchSummary, export_failed: bool) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// How many of `ids` are in each status a run delivers (verified and not out), pipeline order.
+fn exported_statuses(
+    store: &crate::engine::store::Store,
+    ids: &[String],
+) -> Vec<(TupleStatus, usize)> {
+    let statuses: Vec<String> = ids
+        .iter()
+        .filter_map(|id| store.effective_status(id).ok())
+        .collect();
+    TupleStatus::exported_by_default()
+        .into_iter()
+        .map(|s| (s, statuses.iter().filter(|x| *x == s.as_str()).count()))
+        .filter(|(_, n)| *n > 0)
+        .collect()
 }

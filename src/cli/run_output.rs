@@ -9,8 +9,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::engine::harness::batch::BatchSummary;
 use crate::engine::harness::bus::Listener;
+use crate::engine::harness::rerun::RunPlan;
 use crate::engine::harness::TaskOutcome;
-use crate::engine::store::Event;
+use crate::engine::store::{Event, TupleStatus};
 
 /// Progress display of a run.
 pub struct Progress {
@@ -56,15 +57,20 @@ impl Progress {
         })
     }
 
-    /// Called when a task ends.
-    pub fn task_done(&self, task: &str, outcome: &TaskOutcome) {
+    /// Called when a task ends; `stored` is the task's highest stored round number.
+    pub fn task_done(&self, task: &str, outcome: &TaskOutcome, stored: Option<u32>) {
         let mut done = self.done.lock().unwrap_or_else(|p| p.into_inner());
         *done += 1;
         let line = match outcome {
-            TaskOutcome::Accepted { rounds } => format!("accepted  {task} (round {rounds})"),
+            TaskOutcome::Accepted { rounds } => {
+                format!("accepted  {task} ({})", round_words(*rounds, stored))
+            }
             TaskOutcome::Rejected { rounds, failing } => {
+                let n = stored.filter(|&s| s > *rounds).map_or(String::new(), |s| {
+                    format!(" (rounds {}-{s} of the task)", s - rounds + 1)
+                });
                 format!(
-                    "rejected  {task} after {rounds} rounds: failing {}",
+                    "rejected  {task} after {rounds} rounds{n}: failing {}",
                     failing.join(", ")
                 )
             }
@@ -86,6 +92,15 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// `round N` of a task's only attempt; for a later attempt (a re-run) the stored round number
+/// and the attempt's own count: `round 3 = round 1 of a new attempt`.
+pub fn round_words(used: u32, stored: Option<u32>) -> String {
+    match stored {
+        Some(s) if s > used => format!("round {s} = round {used} of a new attempt"),
+        _ => format!("round {used}"),
     }
 }
 
@@ -121,10 +136,17 @@ pub struct Exported {
     pub skipped: Vec<(String, String)>,
     /// Bundles removed because their tuple is out (rejected meanwhile), with the reason.
     pub withdrawn: Vec<(String, String)>,
+    /// Tuples of the task files per exported status (verified, not out).
+    pub by_status: Vec<(TupleStatus, usize)>,
 }
 
 /// Prints the end-of-run summary on stderr.
-pub fn print_summary(s: &BatchSummary, exported: Option<&Exported>, cancelled: bool) {
+pub fn print_summary(
+    s: &BatchSummary,
+    plan: &RunPlan,
+    exported: Option<&Exported>,
+    cancelled: bool,
+) {
     eprintln!();
     eprintln!("tasks            {}", s.tasks);
     eprintln!("accepted         {}", s.accepted.len());
@@ -160,6 +182,7 @@ pub fn print_summary(s: &BatchSummary, exported: Option<&Exported>, cancelled: b
             eprintln!("  {t}: {status}");
         }
     }
+    print_left_as_they_are(plan);
     if !s.cancelled.is_empty() || cancelled {
         eprintln!(
             "not finished     {} (resume with --resume)",
@@ -172,7 +195,7 @@ pub fn print_summary(s: &BatchSummary, exported: Option<&Exported>, cancelled: b
         .map(|(r, n)| format!("{r}:{n}"))
         .collect();
     eprintln!(
-        "rounds to accept {}",
+        "rounds to accept {} (rounds of each task's attempt)",
         if hist.is_empty() {
             "-".into()
         } else {
@@ -188,15 +211,40 @@ pub fn print_summary(s: &BatchSummary, exported: Option<&Exported>, cancelled: b
     );
     if let Some(x) = exported {
         eprintln!(
-            "exported         {} bundle(s) to {}",
+            "exported         {} verified tuple(s) to {} (what `tuplewright export` writes by default)",
             x.count,
             x.out.display()
         );
+        for (status, n) in &x.by_status {
+            eprintln!("  {n:>4} {:<14} {}", status.as_str(), status.meaning());
+        }
         for (t, why) in &x.skipped {
             eprintln!("  not exported {t}: {why}");
         }
         for (t, why) in &x.withdrawn {
             eprintln!("  withdrawn    {t}: {why}");
         }
+    }
+}
+
+/// The finished tasks a run left as they are, a line per status.
+fn print_left_as_they_are(plan: &RunPlan) {
+    if plan.skipped.is_empty() {
+        return;
+    }
+    eprintln!(
+        "skipped finished {} (left as they are; `--rerun ID` runs one again)",
+        plan.skipped.len()
+    );
+    for (status, n, human) in plan.skipped_by_status() {
+        let person = match human {
+            0 => String::new(),
+            h => format!("; {h} decided by a person"),
+        };
+        eprintln!(
+            "  {n:>4} {:<16} {}{person}",
+            status.as_str(),
+            status.meaning()
+        );
     }
 }

@@ -128,6 +128,7 @@ pub fn run(cli: &Cli, args: &WorkerArgs) -> anyhow::Result<ExitCode> {
         out: None,
         no_export: true,
         resume: true,
+        rerun: Vec::new(),
         events_jsonl: None,
         unsafe_no_sandbox: args.unsafe_no_sandbox,
         environments: None,

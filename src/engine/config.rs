@@ -121,7 +121,7 @@ pub struct ExportConfig {
     /// Prefix put before `initial_setup.py` / `reward.py` in `config.json` URLs. Empty = relative
     /// file names; e.g. `"https://bucket.example/tasks/{task_id}/"` (`{task_id}` is substituted).
     pub url_prefix: String,
-    /// Tuple statuses that are exported.
+    /// Tuple statuses that are exported (default: verified and not out, see README "Words").
     pub statuses: Vec<String>,
 }
 
@@ -130,7 +130,10 @@ impl Default for ExportConfig {
         Self {
             out_dir: PathBuf::from("output/final"),
             url_prefix: String::new(),
-            statuses: vec!["final".to_string()],
+            statuses: crate::engine::store::TupleStatus::exported_by_default()
+                .into_iter()
+                .map(|s| s.as_str().to_string())
+                .collect(),
         }
     }
 }

@@ -1,5 +1,5 @@
-//! One round numbering across re-runs: a task run twice has rounds 1 and 2 in the store, and the
-//! second run's events, REVIEW.md heading and decision all say round 2; the rounds list can tell
+//! One round numbering across re-runs: a task run, then re-run (`--rerun ID`), has rounds 1 and 2
+//! in the store, and the second run's events, REVIEW.md heading and decision all say round 2; the rounds list can tell
 //! the two runs apart.
 
 use std::process::Stdio;
@@ -11,18 +11,20 @@ fn a_rerun_continues_the_stored_round_numbers_everywhere() {
     let dir = tempfile::tempdir().unwrap();
     let tasks = task_file(dir.path(), 1);
     let db = dir.path().join("t.db");
-    for _ in 0..2 {
-        let o = run(&db, &tasks, &["--no-export"])
+    let text = std::fs::read_to_string(&tasks).unwrap();
+    let id = serde_json::from_str::<serde_json::Value>(&text).unwrap()[0]["task_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // The second run asks for the finished task by id (a plain run leaves it alone).
+    for extra in [&["--no-export"][..], &["--no-export", "--rerun", &id]] {
+        let o = run(&db, &tasks, extra)
             .stdout(Stdio::null())
             .output()
             .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
     let store = open(&db);
-    let id = store.list_tasks(&Default::default()).unwrap()[0]
-        .task
-        .task_id
-        .clone();
     let rounds = store.rounds(&id).unwrap();
     let numbers: Vec<i64> = rounds.iter().filter_map(|r| r.round.round_no).collect();
     assert_eq!(numbers, [1, 2]);

@@ -14,7 +14,7 @@ use tuplewright::tui::filter_data::DecideCmd;
 use tuplewright::tui::model::filter_prompt::{Prefill, Prompt};
 use tuplewright::tui::worker::handle_write;
 
-use super::filter_fixture::{keys_w, model_on, type_text, voted_copy};
+use super::filter_fixture::{keys_w, model_on, pump_write, type_text, voted_copy};
 
 /// Ids of the fixture tuples in list order: [modify majority, queued P2, queued P3, kept].
 fn ids(m: &tuplewright::tui::model::Model) -> Vec<String> {
@@ -391,4 +391,54 @@ fn tuples_filter_and_sort_by_the_worst_critic_severity() {
     let mut sorted = order.clone();
     sorted.sort_by_key(|s| (s.is_empty(), *s));
     assert_eq!(order, sorted);
+}
+
+/// Narrows the Tuples list to one status, as the `f` key does, and computes the view.
+fn only_status(m: &mut tuplewright::tui::model::Model, store: &mut Store, status: &str) {
+    m.tuples.status = Some(status.into());
+    let spec = m.tuples.request();
+    pump_write(m, store, vec![EngineCommand::View(spec)], false);
+}
+
+#[test]
+fn undo_brings_the_shared_selection_back_even_when_the_decision_took_the_tuple_out_of_the_view() {
+    let (_d, p) = voted_copy();
+    let (mut m, mut store) = model_on(&p, false);
+    let ids = ids(&m);
+    // The curator works through the queue: only needs_human tuples listed.
+    only_status(&mut m, &mut store, "needs_human");
+    assert_eq!(m.selection(), Some(ids[1].as_str()));
+    keys_w(&mut m, &mut store, "6 K");
+    type_text(&mut m, &mut store, "fine");
+    keys_w(&mut m, &mut store, "enter");
+    assert_eq!(m.selection(), Some(ids[2].as_str()), "auto-advanced");
+    keys_w(&mut m, &mut store, "u");
+    assert_eq!(store.task(&ids[1]).expect("task").status, "needs_human");
+    // The shared selection (what Rollouts launches on) is the undone tuple, not the one advanced to.
+    assert_eq!(
+        m.selection(),
+        Some(ids[1].as_str()),
+        "back on the undone tuple"
+    );
+    assert_eq!(m.filter.task_id.as_deref(), Some(ids[1].as_str()));
+    assert_eq!(
+        m.filter.current().map(|d| d.status.as_str()),
+        Some("needs_human")
+    );
+    assert_eq!(m.deferred_keys(), 0);
+    // A filter the undone tuple no longer passes is cleared to show it, and the notice says so.
+    keys_w(&mut m, &mut store, "K");
+    type_text(&mut m, &mut store, "fine after all");
+    keys_w(&mut m, &mut store, "enter");
+    only_status(&mut m, &mut store, "voted");
+    keys_w(&mut m, &mut store, "u");
+    assert_eq!(store.task(&ids[1]).expect("task").status, "needs_human");
+    assert_eq!(m.selection(), Some(ids[1].as_str()));
+    assert_eq!(m.tuples.status, None);
+    assert!(
+        m.notice.as_deref().is_some_and(|n| n.contains("filters")),
+        "{:?}",
+        m.notice
+    );
+    assert_eq!(m.filter.task_id.as_deref(), Some(ids[1].as_str()));
 }

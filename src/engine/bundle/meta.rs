@@ -5,7 +5,9 @@ use std::collections::BTreeSet;
 
 use serde_json::{json, Value};
 
-use crate::engine::store::{Store, StoreError, StoredRound, StoredTask, Vote, SCHEMA_VERSION};
+use crate::engine::store::{
+    Store, StoreError, StoredRound, StoredTask, TupleStatus, Vote, SCHEMA_VERSION,
+};
 
 /// The round a bundle is exported from: the latest passing round with all three scripts, else the
 /// latest round with all three scripts.
@@ -138,9 +140,13 @@ pub fn meta_json(
         Value::Null,
         |r| json!({"initial": reward_of(r, "initial"), "golden": reward_of(r, "golden")}),
     );
+    let status = TupleStatus::parse(&task.status);
     let mut meta = json!({
         "task_id": id,
         "status": task.status,
+        // The status in README.md's words ("Words"), so a bundle explains itself.
+        "status_meaning": status.map(TupleStatus::meaning),
+        "verified": status.is_some_and(TupleStatus::verified),
         "labels": task.task.labels,
         "scores": scores,
         "rounds": rounds_json,

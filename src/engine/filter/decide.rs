@@ -195,6 +195,10 @@ fn outcome_in(
         .optional()?;
     let Some(p) = payload else { return Ok(None) };
     let v: Value = serde_json::from_str(&p)?;
+    // A re-run (`run --rerun`) takes the earlier outcome out of force.
+    if v["action"] == crate::engine::harness::rerun::RERUN_ACTION {
+        return Ok(None);
+    }
     Ok(Some(FilterRecord {
         decision_id: v["decision_id"].as_i64().unwrap_or(0),
         action: v["action"].as_str().unwrap_or_default().to_string(),
@@ -206,8 +210,8 @@ fn outcome_in(
     }))
 }
 
-/// The filter outcome in force for a tuple (`None` when it never went through the filter or every
-/// filter decision was undone).
+/// The filter outcome in force for a tuple (`None` when it never went through the filter, every
+/// filter decision was undone, or it was re-run since).
 pub fn effective_outcome(store: &Store, task_id: &str) -> Result<Option<FilterRecord>, StoreError> {
     outcome_in(store.conn(), task_id)
 }

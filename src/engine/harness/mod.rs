@@ -16,6 +16,7 @@ pub mod job;
 pub mod probe;
 pub mod probes;
 mod remote;
+pub mod rerun;
 pub mod resume;
 pub mod round;
 pub mod session;

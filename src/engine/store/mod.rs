@@ -30,6 +30,7 @@ mod states;
 mod steps;
 mod tasks;
 pub mod testdb;
+mod words;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

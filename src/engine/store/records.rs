@@ -86,7 +86,7 @@ pub enum TupleStatus {
     Voted,
     /// Teacher rollouts found it infeasible or trivial.
     RolloutRejected,
-    /// Verified: part of the released corpus.
+    /// Verified, kept by the filter and the teacher rollouts: the curated corpus.
     Final,
     /// Dropped by a person or a policy.
     Dropped,

@@ -89,15 +89,13 @@ pub fn enter(m: &mut Model) -> Vec<EngineCommand> {
     vec![EngineCommand::LoadFilter(id)]
 }
 
+/// Moves the shared selection onto `id` now if the view shown holds it, and again once the view
+/// of the reloaded rows arrives ([`Model::land_wanted`]): a decision or its undo changes the
+/// tuple's status, which can take it out of (or back into) a filtered view, and the selection must
+/// end on it — never on the tuple selected before, which another screen would then act on.
 fn select(m: &mut Model, id: &str) -> Vec<EngineCommand> {
-    if let Some(p) = m
-        .tuples
-        .view
-        .iter()
-        .position(|&i| m.tuples.rows[i as usize].id == id)
-    {
-        m.tuples.selected = p;
-    }
+    m.tuples.select_id(id);
+    m.tuples.want = Some(id.to_string());
     m.filter.task_id = Some(id.to_string());
     m.filter.load_failed = false;
     m.filter.scroll = 0;

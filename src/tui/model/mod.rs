@@ -207,7 +207,9 @@ impl Model {
             DataUpdate::View(v) => {
                 let before = self.selection().map(str::to_string);
                 self.tuples.accept(v);
-                return self.follow_selection(before);
+                let mut cmds = self.land_wanted();
+                cmds.extend(self.follow_selection(before));
+                return cmds;
             }
             DataUpdate::Detail(d) => self.inspector.accept(*d),
             DataUpdate::Stats(s) => {

@@ -34,6 +34,7 @@ impl Model {
     pub(super) fn settling(&self) -> bool {
         let f = &self.filter;
         self.tuples.computing
+            || self.tuples.want.is_some()
             || f.busy
             || (self.screen == Screen::Inspector && self.inspector.loading())
             || (self.screen == Screen::Filter
@@ -84,8 +85,53 @@ impl Model {
         cmds
     }
 
+    /// After a view arrived: a wanted tuple ([`super::tuples::TuplesState::want`]) the view holds is selected;
+    /// one the view's filters or search hide has them cleared (said in a notice) and a new view
+    /// requested; one no view can show (gone from the store) is given up with a warning.
+    pub(super) fn land_wanted(&mut self) -> Vec<EngineCommand> {
+        let Some(id) = self.tuples.want.take() else {
+            return Vec::new();
+        };
+        if self.tuples.select_id(&id) {
+            return Vec::new();
+        }
+        if self.tuples.computing || self.rows_loading {
+            // Newer rows or a newer view are on their way: they will be judged.
+            self.tuples.want = Some(id);
+            return Vec::new();
+        }
+        let t = &mut self.tuples;
+        let filtered = t.status.is_some()
+            || t.difficulty.is_some()
+            || t.app.is_some()
+            || t.severity.is_some()
+            || !t.query.is_empty();
+        let in_rows = t.rows.iter().any(|r| r.id == id);
+        if filtered && in_rows {
+            (t.status, t.difficulty, t.app, t.severity) = (None, None, None, None);
+            t.query.clear();
+            t.want = Some(id.clone());
+            let spec = t.request();
+            self.say(
+                Level::Info,
+                format!("{id} is back in the list: the Tuples filters and search were cleared to show it"),
+            );
+            return vec![EngineCommand::View(spec)];
+        }
+        self.say(
+            Level::Warning,
+            format!("{id} is not in the Tuples list: the selection stays where it is"),
+        );
+        // The Filter screen shows the selection, never a tuple no other screen acts on.
+        match self.screen {
+            Screen::Filter => filter::enter(self),
+            _ => Vec::new(),
+        }
+    }
+
     /// A store error: waiting keys are dropped (they may have depended on what failed).
     pub(super) fn drop_deferred(&mut self, why: &str) {
+        self.tuples.want = None;
         if self.filter.task_id.is_some() && self.filter.current().is_none() {
             self.filter.load_failed = true;
         }

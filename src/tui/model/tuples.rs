@@ -41,6 +41,8 @@ pub struct TuplesState {
     pub loaded: bool,
     /// True once the whole list (with rewards) arrived.
     pub complete: bool,
+    /// A tuple to select once a view shows it (an undone tuple the current view had left out).
+    pub want: Option<String>,
 }
 
 impl TuplesState {
