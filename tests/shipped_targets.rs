@@ -56,11 +56,21 @@ fn describe(app: &str, collection: &str, r: &Value) -> Value {
     }
 }
 
-/// Where a task's targets are: (app, collection, key field, pool of records, target keys).
-fn targets(
-    b: &TaskBrief,
-    state: &Value,
-) -> Option<(String, String, String, Vec<Value>, Vec<String>)> {
+/// Where a task's targets are.
+struct Targets {
+    app: String,
+    /// The collection (for chat messages, the channel id).
+    collection: String,
+    /// The field holding a record's key.
+    field: String,
+    /// Every record the targets are among.
+    pool: Vec<Value>,
+    /// The targets' keys.
+    keys: Vec<String>,
+}
+
+/// The records task `b`'s slots point at, among the records of `state`.
+fn targets(b: &TaskBrief, state: &Value) -> Option<Targets> {
     let slots = &b.structured["slots"];
     let strings = |v: &Value| -> Vec<String> {
         v.as_array()
@@ -89,7 +99,13 @@ fn targets(
                 Some(p) => vec![p.as_str()?.to_string()],
                 None => strings(&slots["message_ids"]),
             };
-            Some(("team-chat".into(), cid.into(), "id".into(), pool, keys))
+            Some(Targets {
+                app: "team-chat".into(),
+                collection: cid.into(),
+                field: "id".into(),
+                pool,
+                keys,
+            })
         }
         "update_records" => {
             let app = slots["app"].as_str()?.to_string();
@@ -100,13 +116,13 @@ fn targets(
                 .iter()
                 .map(|k| k.as_str().map_or_else(|| k.to_string(), str::to_string))
                 .collect();
-            Some((
+            Some(Targets {
                 app,
                 collection,
-                slots["key_field"].as_str()?.into(),
+                field: slots["key_field"].as_str()?.into(),
                 pool,
                 keys,
-            ))
+            })
         }
         _ => None,
     }
@@ -121,7 +137,14 @@ fn key_of(r: &Value, field: &str) -> String {
 
 /// What is ambiguous about task `b` in `state` (empty = every target is told apart).
 fn ambiguities(b: &TaskBrief, state: &Value) -> Vec<String> {
-    let Some((app, collection, field, pool, keys)) = targets(b, state) else {
+    let Some(Targets {
+        app,
+        collection,
+        field,
+        pool,
+        keys,
+    }) = targets(b, state)
+    else {
         return vec![];
     };
     let mut out = Vec::new();

@@ -77,7 +77,7 @@ pub enum TextError {
 pub fn human(bytes: u64) -> String {
     for (unit, name) in [(1024 * MIB, "GiB"), (MIB, "MiB"), (1024, "KiB")] {
         if bytes >= unit {
-            return if bytes % unit == 0 {
+            return if bytes.is_multiple_of(unit) {
                 format!("{} {name}", bytes / unit)
             } else {
                 format!("{:.1} {name}", bytes as f64 / unit as f64)

@@ -173,7 +173,7 @@ fn analyse(
                 file: path_label.to_string(),
                 line,
                 column,
-                source_line: echo(&lines, line),
+                source_line: echo(lines, line),
                 reason: hit.reason,
             }
         })

@@ -262,7 +262,7 @@ mod tests {
         let m = json!({"id": "M1", "reactions": [{"emoji": "thumbsup", "users": ["U01"]},
                                                  {"emoji": "custom_party", "users": ["U01"]}]});
         let html = reactions(&state, "C01", &m, "/c/C01").into_string();
-        assert!(html.contains("\u{1F44D} 1"), "{html}");
+        assert!(html.contains("\u{1F44D}</span> 1"), "{html}");
         assert!(html.contains(r#"aria-label=":thumbsup:""#), "{html}");
         assert!(!html.contains(">:thumbsup:"), "the name as text: {html}");
         // A name without a known character stays readable as its name.
