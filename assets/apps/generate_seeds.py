@@ -9,6 +9,7 @@ import io
 import json
 import os
 import random
+import re
 from datetime import datetime, timedelta
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -77,25 +78,66 @@ def team_chat():
              ("hiring-backend", "Backend hiring loop", True),
              ("old-website", "Legacy website (archived)", False)]
     channels, messages = [], {}
+    # Every channel has at least as many distinct lines as it can get messages (at most 14), so no
+    # top-level message has a twin an instruction could be mistaken for. The first lines are the
+    # ones shipped tasks point at (by message id); #deploys and #support-escalations have a second,
+    # differently worded message on the same subject at index 3 on purpose (tasks name both).
     lines = {
         "general": ["Reminder: all-hands is Thursday at 4pm in the big room.", "Welcome Bianca to the support team!",
                     "The office will be closed on Monday for the public holiday.", "Coffee machine on 3rd floor is fixed.",
-                    "Please submit your Q1 expense reports by Friday."],
+                    "Please submit your Q1 expense reports by Friday.", "The parking garage gate needs the new badges from March 9.",
+                    "Fire drill tomorrow at 11am, please leave by the east stairs.", "Lost and found: a blue umbrella and a laptop charger at reception.",
+                    "The wifi password for guests changed, it is on the whiteboard by the kitchen.",
+                    "Benefits enrolment closes on March 31, questions to People Ops.", "Yoga in meeting room 2 every Wednesday at 8am.",
+                    "The new hire lunch is on Friday, all welcome.", "Printer on the 2nd floor is out of toner, a refill is ordered.",
+                    "Town hall slides are in the shared drive under /company/2026."],
         "engineering": ["The staging database migration is done, please re-run your seeds.",
                         "Who owns the flaky checkout test? It failed 3 times today.",
                         "PR #4821 needs a second reviewer, it touches the auth middleware.",
                         "Heads up: we're bumping the Node version to 22 next sprint.",
-                        "Latency on /api/search went up after yesterday's deploy, looking into it."],
+                        "Latency on /api/search went up after yesterday's deploy, looking into it.",
+                        "The CI cache was cleared, first builds will be slow.", "Reminder: rotate your personal API tokens before the 15th.",
+                        "Redis on staging is back after the memory bump.", "I'm refactoring the cart service, expect a big PR on Thursday.",
+                        "Postmortem for the search outage is up for comments.", "Can someone pair with me on the webhook retry logic this afternoon?",
+                        "Dependabot opened 12 PRs overnight, I'll batch the minor ones.", "The feature flag for new checkout is at 20% in production.",
+                        "Load test results for the orders API are in the perf channel doc."],
         "design": ["New onboarding mockups are in Figma, feedback welcome.", "Can we use the darker blue for primary buttons?",
-                   "Icon set v3 is exported to the shared drive."],
+                   "Icon set v3 is exported to the shared drive.", "Usability test recordings from Tuesday are uploaded.",
+                   "I updated the type scale, headings are one step smaller.", "Empty states for the orders page are ready for review.",
+                   "Design crit moves to Thursday this week.", "Accessibility audit found low contrast on the footer links.",
+                   "Illustrations for the pricing page arrive next Monday.", "Who has the source file for the old logo?",
+                   "Dark mode palette draft is in the Tokens page.", "The checkout flow prototype now works on mobile.",
+                   "Please use the shared component library instead of detached copies.", "Photo shoot for the spring campaign is booked for March 18."],
         "product-launch": ["Launch date is confirmed for April 14.", "Press kit draft is ready for review.",
-                           "We still need the pricing page copy from marketing.", "Beta feedback summary is posted in the doc."],
+                           "We still need the pricing page copy from marketing.", "Beta feedback summary is posted in the doc.",
+                           "Launch checklist has 9 open items, owners please update.", "Support macros for the new plans are drafted.",
+                           "The webinar registration page is live.", "Sales enablement deck is final, v3 in the folder.",
+                           "Legal signed off on the new terms of service.", "Email campaign is scheduled for the morning of launch day.",
+                           "Partner announcement embargo lifts at 9am PT.", "The status page gets a banner during the migration window.",
+                           "Demo video voice-over is recorded.", "Analytics dashboard for the launch is shared with everyone."],
         "support-escalations": ["Customer Acme Corp reports CSV exports are empty since Tuesday.",
                                 "Ticket 10442: invoice totals off by one cent for EUR accounts.",
-                                "Two customers cannot reset their password, emails bounce."],
-        "deploys": ["Deployed api v2.14.0 to production.", "Deployed web v5.3.1 to staging.", "Rollback of api v2.13.2 completed."],
+                                "Two customers cannot reset their password, emails bounce.",
+                                "Acme Corp again: their CSV exports are still empty, now for the EU workspace too.",
+                                "Hooli's SSO login loops back to the sign-in page.", "Ticket 10517: order search ignores accented names.",
+                                "Vandelay Imports sees shipping labels printed in the wrong language.",
+                                "Ticket 10533: a refund was issued twice for order 1187.",
+                                "Umbrella Health asks for the audit log of last month's admin changes.",
+                                "Stark Logistics reports webhooks arriving out of order.", "Ticket 10560: timezone shown as UTC on receipts.",
+                                "Wayne Foods cannot add a fourth admin seat.", "Ticket 10571: the mobile app crashes when opening an empty cart.",
+                                "Ticket 10588: two-factor codes arrive late for some users."],
+        "deploys": ["Deployed api v2.14.0 to production.", "Deployed web v5.3.1 to staging.", "Rollback of api v2.13.2 completed.",
+                    "Deployed api v2.14.0 to production again after the config fix.", "Deployed worker v1.8.2 to staging.",
+                    "Deployed web v5.3.1 to production.", "Deployed search v0.9.4 to staging.", "Rollback of worker v1.8.2 completed.",
+                    "Deployed worker v1.8.3 to production.", "Deployed api v2.14.1 to staging.", "Deployed mobile-bff v3.2.0 to production.",
+                    "Deployed search v0.9.4 to production.", "Deployed web v5.3.2 to staging.", "Deployed admin v4.0.7 to production."],
         "random": ["Anyone up for lunch at the new ramen place?", "My cat walked on the keyboard during standup.",
-                   "Book club: next pick is 'The Mythical Man-Month'."],
+                   "Book club: next pick is 'The Mythical Man-Month'.", "Who left the sourdough starter in the fridge? It is thriving.",
+                   "Five-a-side football on Saturday, we need two more.", "Photo of the sunset from the roof terrace.",
+                   "Board game night on Friday, I bring Catan.", "Recommendations for a podcast on the commute?",
+                   "The plant on my desk survived the holidays.", "Bake-off entries close on Wednesday.",
+                   "Found a great taco truck two blocks down.", "Is anyone else doing the 10k in April?",
+                   "Team playlist has 300 songs now, add yours.", "Happy birthday Tara!"],
         "leadership": ["Q2 headcount plan draft is in the leadership folder.", "Board meeting moved to the 21st."],
         "hiring-backend": ["Candidate for Senior Backend has an onsite on Wednesday.", "Please submit scorecards within 24h."],
         "old-website": ["This channel is archived; use #engineering."],
@@ -141,7 +183,9 @@ def team_chat():
     for k, other in enumerate(["U02", "U05", "U07"]):
         did = f"D{k + 1:02d}"
         dms.append({"id": did, "members": ["U01", other]})
-        messages[did] = [{"id": f"MD{k + 1}01", "userId": other, "text": "Hey, do you have a minute to sync today?",
+        opener = ["Hey, do you have a minute to sync today?", "Can you look at my comments on the launch doc?",
+                  "Are we still on for the 1:1 tomorrow?"][k]
+        messages[did] = [{"id": f"MD{k + 1}01", "userId": other, "text": opener,
                           "ts": f"{int((BASE - timedelta(hours=5 - k)).timestamp())}.000001", "threadTs": None,
                           "replyCount": 0, "edited": False, "reactions": [], "attachments": []}]
     return {"workspace": {"name": "Northwind", "domain": "northwind.chat"}, "currentUser": "U01", "users": users,
@@ -149,6 +193,18 @@ def team_chat():
 
 
 # ---------------------------------------------------------------- mail
+def shipped_mail_ids():
+    """Ids of seed mail messages the shipped tasks name (assets/tasks/*.json): they keep the
+    wording the tasks describe."""
+    ids = set()
+    tasks = os.path.join(HERE, "..", "tasks")
+    for name in sorted(os.listdir(tasks)):
+        if name.endswith(".json"):
+            with open(os.path.join(tasks, name)) as fh:
+                ids.update(re.findall(r"\bm\d{3}\b", fh.read()))
+    return ids
+
+
 def mail():
     contacts = []
     companies = ["Acme Corp", "Globex", "Initech", "Umbrella Health", "Stark Logistics", "Wayne Foods", "Hooli", "Vandelay Imports"]
@@ -162,6 +218,10 @@ def mail():
               {"id": "lb5", "name": "Newsletters", "color": "#999999"}]
     folders = [{"id": f, "name": f.capitalize(), "system": True} for f in ["inbox", "sent", "drafts", "archive", "spam", "trash"]]
     folders.append({"id": "f-receipts", "name": "Receipts", "system": False})
+    # (subject, body, labels) templates; the draw below picks one per message. Each template has
+    # several wordings: the first use of a template and every message a shipped task names keep the
+    # first wording (the tasks' instructions describe it), the others rotate through the rest, so the
+    # mailbox does not repeat the same few subjects. `{n}` is the message's number (filled in).
     subjects = [("Invoice #{n} for March services", "Please find attached the invoice for March. Payment is due within 30 days.", ["lb2"]),
                 ("Re: Contract renewal", "Thanks for the call. We are fine with the 12-month renewal at the same rate.", ["lb1"]),
                 ("Flight confirmation LH{n}", "Your flight to Berlin on April 3 is confirmed. Seat 14C.", ["lb3"]),
@@ -172,6 +232,36 @@ def mail():
                 ("Expense report approved", "Your expense report ER-{n} was approved and will be paid on the next cycle.", ["lb2"]),
                 ("Hotel booking #{n}", "Your reservation at Hotel Adlon is confirmed for 2 nights.", ["lb3"]),
                 ("Design feedback", "I left comments on the onboarding mockups, mostly about spacing.", ["lb1"])]
+    wordings = {
+        "Invoice #{n} for March services": [("Invoice #{n}: annual support plan", "The invoice for the annual support plan is attached; terms are net 45.")],
+        "Re: Contract renewal": [("Re: Pricing for the 2027 term", "We can hold the current unit price if we sign before June."),
+                                 ("Re: Amendment to the master agreement", "Legal is fine with clause 7; clause 9 needs another look."),
+                                 ("Re: Renewal paperwork", "The signed renewal is attached, countersigned copy to follow.")],
+        "Flight confirmation LH{n}": [("Train tickets Berlin-Hamburg #{n}", "Your ICE tickets for March 14 are attached, coach 7."),
+                                      ("Boarding pass AF{n}", "Check-in is open for your flight to Lyon on March 22, gate closes 20 minutes before departure.")],
+        "Quarterly review agenda": [("Slides for the board deck", "Can you send me your two slides for the board deck by Wednesday?"),
+                                    ("Notes from the ops review", "Notes from today's ops review are below; three action items for us."),
+                                    ("Planning offsite: draft agenda", "Draft agenda for the planning offsite, comments welcome before Friday.")],
+        "URGENT: server certificate expires Friday": [
+            ("URGENT: disk usage at 93% on db-02", "db-02 will run out of disk in about two days at the current growth rate."),
+            ("URGENT: payroll file rejected by the bank", "The bank rejected this month's payroll file; the IBAN of one employee is invalid."),
+            ("URGENT: nightly backups failed twice", "The nightly backup of the orders database failed on Monday and Tuesday."),
+            ("URGENT: customer data request due today", "A customer's data export request is due today under our 30-day policy."),
+            ("URGENT: office alarm code changes tonight", "Facilities changes the alarm code at 6pm; the new code is in the safe."),
+            ("URGENT: vendor invoice past due", "CloudCo's invoice is 15 days past due and they threaten to suspend the account.")],
+        "Your weekly digest": [("Product newsletter: March edition", "This month: pricing experiments, a new onboarding flow and three customer stories."),
+                               ("Industry roundup", "The week in logistics software: funding, launches and a big acquisition.")],
+        "Lunch next week?": [("Coffee on Thursday?", "I'm near your office on Thursday afternoon, coffee?"),
+                             ("Team dinner on the 19th", "Booking a table for the team dinner, reply if you can come.")],
+        "Expense report approved": [("Expense report needs a receipt", "Your expense report ER-{n} is missing the hotel receipt; please attach it."),
+                                    ("Reimbursement sent", "The reimbursement for ER-{n} was sent to your account today.")],
+        "Hotel booking #{n}": [("Car rental confirmation #{n}", "Your car is reserved at Berlin Brandenburg, pick-up at 10:00."),
+                               ("Conference pass #{n}", "Your pass for the Logistics Summit is attached, badge pick-up at hall B.")],
+        "Design feedback": [("Feedback on the landing page", "The hero reads well; the pricing table needs more contrast."),
+                            ("Brand guidelines v2", "Here is the updated brand guide with the new colour palette.")],
+    }
+    pinned = shipped_mail_ids()
+    uses = {}
     me = {"email": "jordan.lee@northwind.io", "name": "Jordan Lee", "signature": "Best,\nJordan Lee\nOperations, Northwind"}
     messages = []
     t = BASE - timedelta(days=20)
@@ -180,6 +270,12 @@ def mail():
         c = R.choice(contacts)
         subj, body, lbs = R.choice(subjects)
         n = R.randint(1000, 9999)
+        k = uses.get(subj, 0)
+        uses[subj] = k + 1
+        mid = f"m{i + 1:03d}"
+        if k > 0 and mid not in pinned and subj in wordings:
+            options = wordings[subj]
+            subj, body = options[(k - 1) % len(options)]
         folder = R.choices(["inbox", "archive", "sent", "spam", "trash", "f-receipts"], [60, 20, 10, 3, 3, 4])[0]
         sender = {"name": me["name"], "email": me["email"]} if folder == "sent" else {"name": c["name"], "email": c["email"]}
         to = [c["email"]] if folder == "sent" else [me["email"]]
@@ -187,7 +283,7 @@ def mail():
         if "Invoice" in subj:
             att = [{"name": f"invoice-{n}.pdf", "size": R.randint(40000, 120000), "contentType": "application/pdf"}]
         messages.append({"id": f"m{i + 1:03d}", "threadId": f"t{i + 1:03d}", "folder": folder, "from": sender, "to": to, "cc": [],
-                         "subject": subj.format(n=n), "body": body, "date": iso(t), "isRead": folder != "inbox" or R.random() < 0.6,
+                         "subject": subj.format(n=n), "body": body.format(n=n), "date": iso(t), "isRead": folder != "inbox" or R.random() < 0.6,
                          "isStarred": R.random() < 0.12, "labels": list(lbs), "attachments": att})
     drafts = [{"id": "d001", "to": [contacts[0]["email"]], "cc": [], "subject": "Follow-up on the proposal",
                "body": "Hi,\n\nJust following up on the proposal we sent last week.", "updatedAt": iso(BASE - timedelta(hours=3)), "inReplyTo": None},

@@ -34,6 +34,26 @@ pub fn open_store(cli: &Cli, config: &Config) -> anyhow::Result<Store> {
     Ok(store)
 }
 
+/// Opens `--store` for a command that reads what is already there (`tasks`, `stats`, `export`…):
+/// a SQLite file that does not exist is refused, naming the path, and not created (a mistyped
+/// path must not answer "no tasks"). With `--readonly` the store is opened read-only at the SQLite
+/// level (also on read-only media).
+pub fn open_existing_store(cli: &Cli, config: &Config) -> anyhow::Result<Store> {
+    if !crate::engine::store::db::is_url(&cli.store) && !cli.store.exists() {
+        anyhow::bail!(
+            "no store at {}: nothing to read (not created) — pass --store PATH, or create one \
+             with `tuplewright import` or `tuplewright run`",
+            cli.store.display()
+        );
+    }
+    if !cli.readonly {
+        return open_store(cli, config);
+    }
+    let timeout = Duration::from_millis(config.store.busy_timeout_ms);
+    Store::open_readonly(&cli.store, timeout)
+        .with_context(|| format!("opening the store {} read-only", redact(&cli.store)))
+}
+
 /// This process's task-lease keeper on `--store` (`[store] lease_ttl_ms`, `lease_heartbeat_ms`).
 pub fn open_leases(cli: &Cli, config: &Config) -> anyhow::Result<Arc<LeaseKeeper>> {
     let settings = config

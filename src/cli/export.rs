@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::context::{load_config, open_store};
+use super::context::{load_config, open_existing_store};
 use super::Cli;
 use crate::engine::bundle::export::{export, ExportOptions};
 use crate::engine::bundle::hint::empty_export_hint;
@@ -58,7 +58,6 @@ pub struct ExportArgs {
 /// Runs `export`.
 pub fn run(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
     let config = load_config(cli)?;
-    let store = open_store(cli, &config)?;
     let opts = ExportOptions {
         out: args.out.clone().unwrap_or(config.export.out_dir.clone()),
         url_prefix: args
@@ -82,6 +81,7 @@ pub fn run(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
         task: args.task.clone(),
     };
     check_statuses(&opts.statuses, args.statuses.is_empty())?;
+    let store = open_existing_store(cli, &config)?;
     let summary = export(&store, &opts)?;
     for (id, why) in &summary.skipped {
         eprintln!("skipped {id}: {why}");

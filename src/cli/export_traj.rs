@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::context::{load_config, open_store};
+use super::context::{load_config, open_existing_store};
 use super::Cli;
 use crate::engine::rollout::export::{
     export_trajectories, ExportOptions, Format, SliceOptions, TokenCounter,
@@ -76,7 +76,7 @@ pub fn run(cli: &Cli, args: &ExportTrajArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--slice-interval must be at least 1");
     }
     let config = load_config(cli)?;
-    let store = open_store(cli, &config)?;
+    let store = open_existing_store(cli, &config)?;
     let tokens = match &args.tokenizer {
         Some(p) => TokenCounter::from_file(p).map_err(|e| anyhow::anyhow!(e))?,
         None => TokenCounter::Estimate,

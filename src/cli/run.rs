@@ -65,7 +65,7 @@ pub struct RunArgs {
     pub fault_rate: Option<f64>,
     /// Scripted Generator only: most mistakes per task (1-3); above 1, a crash can hide a
     /// regression that only the next round reveals (default: [agents.scripted].fault_depth, 1).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=3))]
     pub fault_depth: Option<u32>,
     /// Seed of the scripted agents (default: [agents.scripted].seed, 0).
     #[arg(long)]
@@ -135,12 +135,13 @@ pub fn run(cli: &Cli, args: &RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(f) = args.fault_rate.filter(|f| !(0.0..=1.0).contains(f)) {
         anyhow::bail!("--fault-rate {f} is outside 0.0..=1.0");
     }
+    // Every task file is readable and holds tasks before the store is touched.
+    let all_ids = task_ids(&args.tasks)?;
     let mut store = open_store(cli, &config)?;
     let imported = import_paths(&mut store, &args.tasks, &mut |_, _| {})?;
     for p in &imported.problems {
         eprintln!("skipped: {p}");
     }
-    let all_ids = task_ids(&args.tasks)?;
     let reruns = super::run_plan::rerun_ids(&args.rerun, &all_ids)?;
     let plan = crate::engine::harness::rerun::plan(&store, &all_ids, &reruns)?;
     let cancel = Arc::new(AtomicBool::new(false));

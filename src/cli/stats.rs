@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::context::{load_config, open_store};
+use super::context::{load_config, open_existing_store};
 use super::Cli;
 use crate::engine::stats::{compute_with, render, Population};
 
@@ -32,7 +32,7 @@ pub struct StatsArgs {
 /// Runs `stats`.
 pub fn run(cli: &Cli, args: &StatsArgs) -> anyhow::Result<ExitCode> {
     let config = load_config(cli)?;
-    let store = open_store(cli, &config)?;
+    let store = open_existing_store(cli, &config)?;
     let stats = compute_with(
         &store,
         &config.stats,

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use super::context::{load_config, open_store};
+use super::context::{load_config, open_existing_store};
 use super::Cli;
 use crate::engine::embedder::{select, similar, Backend};
 use crate::engine::store::TaskFilter;
@@ -78,7 +78,7 @@ fn clip(s: &str, n: usize) -> String {
 /// Runs `tasks`.
 pub fn run(cli: &Cli, args: &TasksArgs) -> anyhow::Result<ExitCode> {
     let config = load_config(cli)?;
-    let mut store = open_store(cli, &config)?;
+    let mut store = open_existing_store(cli, &config)?;
     match &args.command {
         TasksCommand::List {
             status,
@@ -123,7 +123,7 @@ pub fn run(cli: &Cli, args: &TasksArgs) -> anyhow::Result<ExitCode> {
         } => {
             let e = &config.taskgen.embeddings;
             let sel = select(e, embedder.unwrap_or(e.backend), &config.sandbox.venv_dir)?;
-            let s = similar::nearest(&mut store, &sel, task_id, *top, true)?;
+            let s = similar::nearest(&mut store, &sel, task_id, *top, !cli.readonly)?;
             if *json {
                 println!("{}", serde_json::to_string_pretty(&s)?);
                 return Ok(ExitCode::SUCCESS);

@@ -184,8 +184,10 @@ impl Theme {
         let path = Path::new(name);
         let text = std::fs::read_to_string(path).map_err(|e| ThemeError {
             path: path.to_path_buf(),
-            at: "file".into(),
-            message: e.to_string(),
+            at: "--theme".into(),
+            message: format!(
+                "expected `dark`, `light` or a theme TOML FILE (see themes/); as a file: {e}"
+            ),
         })?;
         Self::parse(&text, path, no_color)
     }

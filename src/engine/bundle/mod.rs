@@ -3,6 +3,7 @@
 //! - [`taskgen`]: task-generation JSON (a list or `{"tasks": [...]}`).
 //! - [`public`]: reading a bundle directory in the public layout (both `config.json` variants).
 //! - [`nofollow`]: reading input files without following links (refused with a clear error).
+//! - [`sizes`]: size limits checked before reading, and where invalid UTF-8 is.
 //! - [`import`]: walking files/directories into the store, item by item, with a summary.
 //! - [`deliver`]: a run's `--out` kept in step with the store, tuple by tuple.
 //! - [`export`]: writing `DIR/<task_id>/` bundles plus `meta.json`, atomically and reproducibly.
@@ -16,6 +17,7 @@ pub mod layout;
 pub mod meta;
 pub mod nofollow;
 pub mod public;
+pub mod sizes;
 pub mod taskgen;
 
 use std::fmt;

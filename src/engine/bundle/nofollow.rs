@@ -7,9 +7,10 @@
 //! does not help either.
 
 use std::fs::{File, Metadata};
-use std::io::Read;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
+
+use super::sizes::{self, Limit, TextError};
 
 /// What is wrong with an input path.
 #[derive(Debug, thiserror::Error)]
@@ -23,6 +24,18 @@ pub enum InputError {
     /// Reading failed.
     #[error("cannot read: {0}")]
     Io(std::io::Error),
+    /// Too large, or not UTF-8 (with where).
+    #[error("{0}")]
+    Text(TextError),
+}
+
+impl From<TextError> for InputError {
+    fn from(e: TextError) -> Self {
+        match e {
+            TextError::Io(e) => Self::Io(e),
+            e => Self::Text(e),
+        }
+    }
 }
 
 /// Names what kind of thing `meta` describes, for an error message.
@@ -90,13 +103,19 @@ pub fn open_regular(path: &Path) -> Result<File, InputError> {
     Ok(file)
 }
 
-/// Reads `path` as UTF-8 text if it is a regular file and not a link.
+/// Reads `path` as UTF-8 text if it is a regular file, not a link, and not over the task-file
+/// limit ([`sizes::TASK_FILE`]).
 pub fn read_regular(path: &Path) -> Result<String, InputError> {
-    let mut text = String::new();
-    open_regular(path)?
-        .read_to_string(&mut text)
-        .map_err(InputError::Io)?;
-    Ok(text)
+    read_limited(path, sizes::TASK_FILE)
+}
+
+/// Reads `path` as UTF-8 text if it is a regular file and not a link, refusing it from its
+/// metadata, before reading, when it is over `limit`.
+pub fn read_limited(path: &Path, limit: Limit) -> Result<String, InputError> {
+    let file = open_regular(path)?;
+    let size = file.metadata().map_err(InputError::Io)?.len();
+    sizes::check(size, limit)?;
+    Ok(sizes::read_text(file, limit)?)
 }
 
 /// Every entry under `dir` (not `dir` itself) that is neither a regular file nor a directory,

@@ -5,7 +5,8 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::layout::{self, classify_config};
-use super::nofollow::{foreign_entries, read_regular, refusal, InputError};
+use super::nofollow::{foreign_entries, read_limited, refusal, InputError};
+use super::sizes::Limit;
 use super::taskgen::{check_task_id, parse_task, Fields};
 use super::{json_type, Problem};
 use crate::engine::scan::scan_source;
@@ -97,7 +98,7 @@ fn adversarial_rounds(v: Option<&Value>, loc: &str) -> Result<Option<i64>, Probl
 
 fn read_text(dir: &Path, name: &str) -> Result<Option<String>, Problem> {
     let path = dir.join(name);
-    match read_regular(&path) {
+    match read_limited(&path, Limit::for_bundle_file(name)) {
         Ok(t) => Ok(Some(t)),
         Err(InputError::NotFound) => Ok(None),
         Err(e) => Err(Problem::item(path.display().to_string(), e.to_string())),

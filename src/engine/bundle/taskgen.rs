@@ -142,6 +142,17 @@ pub fn parse_file(text: &str, file: &str) -> Result<Vec<Result<TaskRecord, Probl
             ))
         }
     };
+    if items.is_empty() {
+        let list = if prefix.is_empty() {
+            "[]"
+        } else {
+            "\"tasks\": []"
+        };
+        return Err(Problem::item(
+            file,
+            format!("no task in it (an empty list, {list}); a task file holds at least one task"),
+        ));
+    }
     let mut parsed: Vec<Result<TaskRecord, Problem>> = items
         .iter()
         .enumerate()

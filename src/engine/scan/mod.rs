@@ -40,6 +40,8 @@ mod taint;
 
 use std::path::{Path, PathBuf};
 
+use crate::engine::bundle::sizes::{self, excerpt, TextError};
+
 pub use config::{ScanConfig, DEFAULT_JUDGE_MAX_WEIGHT};
 pub use report::{Finding, RuleId, ScanReport};
 
@@ -54,12 +56,22 @@ pub enum ScanError {
         /// The I/O error.
         source: std::io::Error,
     },
-    /// The file is not UTF-8 text.
-    #[error("{path} is not UTF-8 text")]
-    NotUtf8 {
+    /// The file is over the script size limit, or not UTF-8 text (with where).
+    #[error("{path}: {source}")]
+    Text {
         /// The offending path.
         path: PathBuf,
+        /// What is wrong with its content.
+        source: TextError,
     },
+}
+
+/// Most characters of a source line a finding echoes (a 50 MB one-line file echoes this much).
+const ECHO_CHARS: usize = 240;
+
+/// The source line a finding shows: line `line` of `lines`, cut to [`ECHO_CHARS`].
+fn echo(lines: &py::Lines, line: usize) -> String {
+    excerpt(lines.line(line), ECHO_CHARS)
 }
 
 /// Stack for a deeply nested script: the analysis, the AST visitors and dropping the AST all
@@ -99,7 +111,7 @@ pub fn scan_source_with(path_label: &str, source: &str, config: &ScanConfig) -> 
                     file: path_label.to_string(),
                     line,
                     column,
-                    source_line: lines.line(line).to_string(),
+                    source_line: echo(&lines, line),
                     reason: format!(
                         "the script does not parse ({}), so nothing it checks can be verified; \
                          fix the syntax",
@@ -122,7 +134,7 @@ pub fn scan_source_with(path_label: &str, source: &str, config: &ScanConfig) -> 
                 file: path_label.to_string(),
                 line: 1,
                 column: 1,
-                source_line: lines.line(1).to_string(),
+                source_line: echo(&lines, 1),
                 reason: "the scanner could not analyse this script (too deeply nested); \
                          simplify it"
                     .to_string(),
@@ -161,7 +173,7 @@ fn analyse(
                 file: path_label.to_string(),
                 line,
                 column,
-                source_line: lines.line(line).to_string(),
+                source_line: echo(lines, line),
                 reason: hit.reason,
             }
         })
@@ -175,14 +187,32 @@ fn analyse(
     }
 }
 
-/// Read and scan one file.
+/// Read and scan one file. A file over the script size limit ([`sizes::SCRIPT`], from its
+/// metadata) is refused before it is read.
 pub fn scan_file(path: &Path) -> Result<ScanReport, ScanError> {
-    let bytes = std::fs::read(path).map_err(|source| ScanError::Read {
+    let source = read_script(path)?;
+    Ok(scan_source(&path.display().to_string(), &source))
+}
+
+/// The text of the script at `path`, within the script size limit.
+pub fn read_script(path: &Path) -> Result<String, ScanError> {
+    let read_err = |source| ScanError::Read {
         path: path.to_path_buf(),
         source,
-    })?;
-    let source = String::from_utf8(bytes).map_err(|_| ScanError::NotUtf8 {
+    };
+    let text_err = |source| ScanError::Text {
         path: path.to_path_buf(),
-    })?;
-    Ok(scan_source(&path.display().to_string(), &source))
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(read_err)?;
+    let meta = file.metadata().map_err(read_err)?;
+    if meta.is_dir() {
+        let e = std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory");
+        return Err(read_err(e));
+    }
+    sizes::check(meta.len(), sizes::SCRIPT).map_err(text_err)?;
+    sizes::read_text(file, sizes::SCRIPT).map_err(|e| match e {
+        TextError::Io(source) => read_err(source),
+        e => text_err(e),
+    })
 }

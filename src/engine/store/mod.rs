@@ -21,6 +21,7 @@ pub mod db;
 mod decisions;
 mod embeddings;
 mod events;
+pub mod medium;
 mod records;
 mod rounds;
 mod runs;
@@ -144,6 +145,12 @@ impl Store {
             path: path.to_path_buf(),
             cause: cause.to_string(),
         };
+        if let Some(why) = medium::unwritable(path) {
+            return Err(StoreError::Open {
+                path: path.to_path_buf(),
+                cause: why,
+            });
+        }
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX
@@ -179,7 +186,8 @@ impl Store {
 
     /// Opens an existing store read-only at the SQLite level (observers: `tuplewright --readonly`).
     /// Nothing is created or migrated; a store at another schema version than this binary's is
-    /// refused with the reason (a newer one as [`StoreError::TooNew`]).
+    /// refused with the reason (a newer one as [`StoreError::TooNew`]). A store on a read-only
+    /// medium is read as immutable ([`medium::readonly_target`]).
     pub fn open_readonly(path: &Path, busy_timeout: Duration) -> Result<Self> {
         if db::is_url(path) {
             return Self::open_pg(path, true);
@@ -191,7 +199,21 @@ impl Store {
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
             | OpenFlags::SQLITE_OPEN_NO_MUTEX
             | OpenFlags::SQLITE_OPEN_URI;
-        let conn = Connection::open_with_flags(path, flags).map_err(open_err)?;
+        if !path.exists() {
+            return Err(StoreError::Open {
+                path: path.to_path_buf(),
+                cause: "no such file (a read-only open never creates a store)".into(),
+            });
+        }
+        let target = medium::readonly_target(path).map_err(|cause| StoreError::Open {
+            path: path.to_path_buf(),
+            cause,
+        })?;
+        let conn = match &target {
+            Some(uri) => Connection::open_with_flags(uri, flags),
+            None => Connection::open_with_flags(path, flags),
+        }
+        .map_err(open_err)?;
         conn.busy_timeout(busy_timeout).map_err(open_err)?;
         conn.execute_batch("PRAGMA mmap_size = 268435456;")
             .map_err(open_err)?;

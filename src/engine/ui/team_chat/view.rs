@@ -63,6 +63,35 @@ fn time_of(ctx: &Ctx, ts: &str) -> Markup {
     }
 }
 
+/// The character of a Slack short name (`thumbsup` → 👍), for the names the picker offers.
+pub fn glyph(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "thumbsup" | "+1" => "\u{1F44D}",
+        "white_check_mark" => "\u{2705}",
+        "eyes" => "\u{1F440}",
+        "tada" => "\u{1F389}",
+        "heart" => "\u{2764}\u{FE0F}",
+        "rocket" => "\u{1F680}",
+        "raised_hands" => "\u{1F64C}",
+        "pray" => "\u{1F64F}",
+        "fire" => "\u{1F525}",
+        "joy" => "\u{1F602}",
+        "thinking_face" => "\u{1F914}",
+        "100" => "\u{1F4AF}",
+        _ => return None,
+    })
+}
+
+/// An emoji as people see it: its character (its `:name:` as the tooltip and accessible name), or
+/// the `:name:` text for a name without a known character.
+fn emoji(name: &str) -> Markup {
+    let label = format!(":{name}:");
+    match glyph(name) {
+        Some(g) => html! { span.emoji role="img" aria-label=(label) title=(label) { (g) } },
+        None => html! { span.emoji { (label) } },
+    }
+}
+
 fn reactions(state: &Value, conv: &str, m: &Value, here: &str) -> Markup {
     let me = me(state);
     let mid = s(m, "id");
@@ -78,7 +107,7 @@ fn reactions(state: &Value, conv: &str, m: &Value, here: &str) -> Markup {
                     input type="hidden" name="emoji" value=(s(r, "emoji"));
                     button.reaction.mine[mine] type="submit" aria-pressed=(mine) data-emoji=(s(r, "emoji"))
                         title=(users.iter().map(|u| user_name(state, u)).collect::<Vec<_>>().join(", ")) {
-                        ":" (s(r, "emoji")) ": " (users.len())
+                        (emoji(s(r, "emoji"))) " " (users.len())
                     }
                 }
             }
@@ -89,7 +118,7 @@ fn reactions(state: &Value, conv: &str, m: &Value, here: &str) -> Markup {
                     input type="hidden" name="channel" value=(conv);
                     input type="hidden" name="message" value=(mid);
                     @for e in EMOJI {
-                        button type="submit" name="emoji" value=(e) data-emoji=(e) { ":" (e) ":" }
+                        button type="submit" name="emoji" value=(e) data-emoji=(e) { (emoji(e)) }
                     }
                 }
             }
@@ -217,4 +246,31 @@ pub fn page(state: &Value, ctx: &Ctx, id: &str, thread: Option<&str>) -> Option<
         }
     };
     Some((format!("{title} · team chat"), body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reactions_show_emoji_characters_not_their_names() {
+        for name in EMOJI {
+            assert!(glyph(name).is_some(), "no character for :{name}:");
+        }
+        let state = json!({"currentUser": "U01", "users": [{"id": "U01", "displayName": "Jo"}]});
+        let m = json!({"id": "M1", "reactions": [{"emoji": "thumbsup", "users": ["U01"]},
+                                                 {"emoji": "custom_party", "users": ["U01"]}]});
+        let html = reactions(&state, "C01", &m, "/c/C01").into_string();
+        assert!(html.contains("\u{1F44D}</span> 1"), "{html}");
+        assert!(html.contains(r#"aria-label=":thumbsup:""#), "{html}");
+        assert!(!html.contains(">:thumbsup:"), "the name as text: {html}");
+        // A name without a known character stays readable as its name.
+        assert!(html.contains(">:custom_party:<"), "{html}");
+        // The picker offers characters too.
+        assert!(
+            html.contains("\u{1F389}") && !html.contains(">:tada:<"),
+            "{html}"
+        );
+    }
 }
