@@ -134,7 +134,11 @@ fn fault_depth_three_masks_a_regression_behind_a_crash_and_converges_in_round_th
         .output()
         .unwrap();
     assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("fault_depth"));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("--fault-depth") && err.contains("1..=3"),
+        "{err}"
+    );
 }
 
 #[test]
