@@ -246,33 +246,7 @@ async fn writes(
 /// Writes and reads `sessions` sessions of the 50 KB state through 16 connections.
 async fn fill(addr: SocketAddr, sessions: usize, prefix: &str) {
     let body = Arc::new(json!({"action": "set", "state": state_of_size(50 * 1024)}).to_string());
-    let mut tasks = Vec::new();
-    for w in 0..WRITERS {
-        let (body, prefix) = (body.clone(), prefix.to_string());
-        tasks.push(tokio::spawn(async move {
-            let mut conn = http::Conn::connect(addr).await.expect("connect");
-            for i in (w..sessions).step_by(WRITERS) {
-                let r = conn
-                    .send(
-                        "POST",
-                        &format!("/post?sid={prefix}{i}"),
-                        &[],
-                        body.as_bytes(),
-                    )
-                    .await
-                    .expect("post");
-                assert_eq!(r.status, 200);
-                let (status, _) = conn
-                    .send_len("GET", &format!("/go?sid={prefix}{i}"), &[])
-                    .await
-                    .expect("go");
-                assert_eq!(status, 200);
-            }
-        }));
-    }
-    for t in tasks {
-        t.await.expect("filler");
-    }
+    load::fill(addr, WRITERS, sessions, prefix, body).await;
 }
 
 async fn memory() {

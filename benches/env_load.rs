@@ -182,3 +182,35 @@ pub fn request(path: &str, body: &[u8]) -> Vec<u8> {
     req.extend_from_slice(body);
     req
 }
+
+/// Writes (`POST /post` of `body`) and reads (`GET /go`) sessions `prefix0..sessions` through
+/// `writers` keep-alive connections, each taking every `writers`-th session.
+pub async fn fill(
+    addr: SocketAddr,
+    writers: usize,
+    sessions: usize,
+    prefix: &str,
+    body: Arc<String>,
+) {
+    let mut tasks = Vec::new();
+    for w in 0..writers {
+        let (body, prefix) = (body.clone(), prefix.to_string());
+        tasks.push(tokio::spawn(async move {
+            let mut conn = http::Conn::connect(addr).await.expect("connect");
+            for i in (w..sessions).step_by(writers) {
+                let path = format!("/post?sid={prefix}{i}");
+                let r = conn
+                    .send("POST", &path, &[], body.as_bytes())
+                    .await
+                    .expect("post");
+                assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+                let go = format!("/go?sid={prefix}{i}");
+                let (status, _) = conn.send_len("GET", &go, &[]).await.expect("go");
+                assert_eq!(status, 200);
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.expect("filler");
+    }
+}

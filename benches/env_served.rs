@@ -81,29 +81,7 @@ async fn health(addr: SocketAddr) -> Value {
 
 /// Writes (`set`) and reads (`/go`) sessions `prefix0..n` of `body` through 16 connections.
 async fn fill(addr: SocketAddr, n: usize, prefix: &str, body: Arc<String>) {
-    let mut tasks = Vec::new();
-    for w in 0..WRITERS {
-        let (body, prefix) = (body.clone(), prefix.to_string());
-        tasks.push(tokio::spawn(async move {
-            let mut conn = Conn::connect(addr).await.expect("connect");
-            for i in (w..n).step_by(WRITERS) {
-                let path = format!("/post?sid={prefix}{i}");
-                let r = conn
-                    .send("POST", &path, &[], body.as_bytes())
-                    .await
-                    .expect("post");
-                assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
-                let (status, _) = conn
-                    .send_len("GET", &format!("/go?sid={prefix}{i}"), &[])
-                    .await
-                    .expect("go");
-                assert_eq!(status, 200);
-            }
-        }));
-    }
-    for t in tasks {
-        t.await.expect("filler");
-    }
+    load::fill(addr, WRITERS, n, prefix, body).await;
 }
 
 /// Compact JSON size of a session's stored state.
