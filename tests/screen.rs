@@ -302,3 +302,98 @@ fn the_sweep_of_a_dead_screen_spares_a_live_server_that_took_its_display_number(
         Ok(ActionOutcome::Screenshot(_))
     ));
 }
+
+/// Draws `frames` filled rectangles of changing grey on `window` of `display`, one every 40 ms,
+/// the last one black; signals on `started` after the first.
+fn draw_for(display: String, window: u32, frames: u32, started: std::sync::mpsc::Sender<()>) {
+    use x11rb::connection::Connection as _;
+    use x11rb::protocol::xproto::{ConnectionExt as _, CreateGCAux, Rectangle};
+    use x11rb::wrapper::ConnectionExt as _;
+    let (conn, _) = x11rb::connect(Some(&display)).unwrap();
+    let gc = conn.generate_id().unwrap();
+    conn.create_gc(gc, window, &CreateGCAux::new()).unwrap();
+    for i in 0..frames {
+        let grey = if i + 1 == frames {
+            0
+        } else {
+            0x30 + (i * 7) % 0xa0
+        };
+        let pixel = grey << 16 | grey << 8 | grey;
+        conn.change_gc(
+            gc,
+            &x11rb::protocol::xproto::ChangeGCAux::new().foreground(pixel),
+        )
+        .unwrap();
+        let r = Rectangle {
+            x: 10,
+            y: 10,
+            width: 100,
+            height: 60,
+        };
+        conn.poly_fill_rectangle(window, gc, &[r]).unwrap();
+        conn.flush().unwrap();
+        if i == 0 {
+            let _ = started.send(());
+        }
+        std::thread::sleep(Duration::from_millis(40));
+    }
+    conn.sync().unwrap();
+}
+
+/// issue #28: a screen settles only once nothing has been drawn for the quiet period, so the
+/// frame captured after it shows the last drawing; watched with DAMAGE, and by comparing
+/// captures (the fallback) alike.
+#[test]
+fn the_display_settles_once_a_client_has_stopped_drawing_and_the_next_frame_shows_the_end() {
+    use tuplewright::engine::screen::{Settle, SettleMethod};
+    let mut s = screen(320, 200);
+    assert!(s.watches_damage(), "Xvfb has DAMAGE");
+    let p = Probe::open(&s);
+    let quiet = Settle {
+        quiet: Duration::from_millis(400),
+        max: Duration::from_secs(20),
+    };
+    let frames = 15; // ≈ 600 ms of drawing
+    for by_damage in [true, false] {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (display, window) = (s.display_name(), p.window);
+        let drawer = std::thread::spawn(move || draw_for(display, window, frames, tx));
+        rx.recv_timeout(Duration::from_secs(30)).unwrap();
+        let settled = if by_damage {
+            s.settle_with(quiet).unwrap()
+        } else {
+            s.settle_by_capture(quiet).unwrap()
+        };
+        drawer.join().unwrap();
+        let want = if by_damage {
+            SettleMethod::Damage
+        } else {
+            SettleMethod::Compare
+        };
+        assert_eq!(settled.method, want);
+        assert!(!settled.timed_out, "{settled:?}");
+        assert!(
+            settled.waited >= Duration::from_millis(40 * (frames as u64 - 1)) + quiet.quiet,
+            "waited through the drawing and the quiet period: {settled:?}"
+        );
+        let shot = s.screenshot().unwrap();
+        let img = image::load_from_memory(&shot.png).unwrap().to_rgb8();
+        assert_eq!(
+            img.get_pixel(50, 40).0,
+            [0, 0, 0],
+            "the last drawing is on the frame"
+        );
+    }
+    // Nothing drawing: settled after the quiet period, well before the bound.
+    let idle = s.settle_with(quiet).unwrap();
+    assert!(!idle.timed_out && idle.waited >= quiet.quiet, "{idle:?}");
+    assert!(idle.waited < Duration::from_secs(10), "{idle:?}");
+    // A quiet period of 0 does not wait.
+    let none = s
+        .settle_with(Settle {
+            quiet: Duration::ZERO,
+            max: quiet.max,
+        })
+        .unwrap();
+    assert_eq!(none.method, SettleMethod::None);
+}

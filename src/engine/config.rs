@@ -332,8 +332,8 @@ history_n = 100
 max_new_tokens = 2048
 temperature = 1.0
 top_p = 1.0
-# Pause before the screenshot that ends a turn (ms).
-settle_ms = 300
+# A fixed pause after a turn's actions (ms), before the display's settle wait ([screen]).
+settle_ms = 0
 # Model requests: timeout (s), retries of 429/5xx/timeouts (at most 5), first backoff (ms).
 request_timeout_secs = 300.0
 max_retries = 5
@@ -403,6 +403,10 @@ display_timeout_ms = 10000
 ready_timeout_ms = 15000
 # Uid the display's programs run as when tuplewright runs as root (0 = tuplewright's own).
 app_uid = 65534
+# After each action the display must settle before its screenshot is taken: nothing drawn for
+# settle_quiet_ms (X DAMAGE; 0 = capture at once), waiting at most settle_max_ms.
+settle_quiet_ms = 200
+settle_max_ms = 3000
 
 # [screen.apps.mail]     # a per-app size
 # width = 1440
