@@ -352,6 +352,7 @@ fn the_display_settles_once_a_client_has_stopped_drawing_and_the_next_frame_show
     let quiet = Settle {
         quiet: Duration::from_millis(400),
         max: Duration::from_secs(20),
+        expect_change: false,
     };
     let frames = 15; // ≈ 600 ms of drawing
     for by_damage in [true, false] {
@@ -392,8 +393,64 @@ fn the_display_settles_once_a_client_has_stopped_drawing_and_the_next_frame_show
     let none = s
         .settle_with(Settle {
             quiet: Duration::ZERO,
-            max: quiet.max,
+            ..quiet
         })
         .unwrap();
     assert_eq!(none.method, SettleMethod::None);
+}
+
+/// issue #28: after typing, a client that is slow to draw (a browser on a loaded machine) is
+/// waited for: with `expect_change` the quiet period starts at the first drawing since the
+/// action began, so the frame after the wait shows it; drawing from before the action does not
+/// count.
+#[test]
+fn after_typing_the_settle_wait_starts_at_the_first_drawing_of_a_slow_client() {
+    use tuplewright::engine::screen::Settle;
+    let mut s = screen(320, 200);
+    let p = Probe::open(&s);
+    let settle = Settle {
+        quiet: Duration::from_millis(200),
+        max: Duration::from_secs(20),
+        expect_change: false,
+    }
+    .for_action(&A::Type { text: "x".into() });
+    assert!(settle.expect_change);
+    // Drawn before the action: forgotten when the action begins.
+    let (tx, rx) = std::sync::mpsc::channel();
+    draw_for(s.display_name(), p.window, 1, tx);
+    rx.recv().unwrap();
+    s.act(&A::Type { text: "x".into() }).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (display, window) = (s.display_name(), p.window);
+    let late = Duration::from_millis(800);
+    let drawer = std::thread::spawn(move || {
+        std::thread::sleep(late);
+        let (done, _) = std::sync::mpsc::channel();
+        // Two frames: grey, then black.
+        draw_for(display, window, 2, done);
+        let _ = tx.send(());
+    });
+    let settled = s.settle_with(settle).unwrap();
+    drawer.join().unwrap();
+    rx.recv().unwrap();
+    assert!(!settled.timed_out, "{settled:?}");
+    assert!(settled.waited >= late + settle.quiet, "{settled:?}");
+    let shot = s.screenshot().unwrap();
+    let img = image::load_from_memory(&shot.png).unwrap().to_rgb8();
+    assert_eq!(
+        img.get_pixel(50, 40).0,
+        [0, 0, 0],
+        "the late drawing is on the frame"
+    );
+    // An action that may draw nothing (a key) is not waited for beyond the quiet period.
+    s.act(&A::Key {
+        key: "shift".into(),
+    })
+    .unwrap();
+    let idle = s
+        .settle_with(settle.for_action(&A::Key {
+            key: "shift".into(),
+        }))
+        .unwrap();
+    assert!(!idle.timed_out && idle.waited < late, "{idle:?}");
 }

@@ -37,6 +37,13 @@ fn ui_oracle_does_a_shipped_files_task_through_the_desktop_and_noop_on_the_scree
     let at: Vec<u64> = steps.iter().map(|s| s["at_ms"].as_u64().unwrap()).collect();
     assert!(at.windows(2).all(|w| w[0] <= w[1]), "{at:?}");
     assert!(steps.iter().all(|s| s["screenshot"]["sha256"].is_string()));
+    // issue #28: each frame of the desktop was taken once the display had settled, and the
+    // typed command shows on the frame after it.
+    assert!(steps.iter().all(|s| s["settle_ms"].is_u64()), "{rows}");
+    assert_ne!(
+        steps[1]["screenshot"]["sha256"], steps[0]["screenshot"]["sha256"],
+        "{rows}"
+    );
     assert!(rows[0]["screenshots_dir"].is_string());
 
     let (code, out, err) = tw(

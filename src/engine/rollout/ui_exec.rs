@@ -381,7 +381,11 @@ impl<'a> Executor<'a> {
     fn capture_last(&mut self) -> Result<(), RolloutError> {
         let wanted = self.screenshots && self.steps.last().is_some_and(|s| s.error.is_none());
         if wanted {
-            let settled = self.screen.settle(self.settle)?;
+            let settle = match self.steps.last() {
+                Some(step) => self.settle.for_action(&step.action),
+                None => self.settle,
+            };
+            let settled = self.screen.settle(settle)?;
             let png = screenshot(self.screen.as_ref())?.png;
             if let Some(step) = self.steps.last_mut() {
                 step.settle_ms = Some(settled.ms());

@@ -87,6 +87,7 @@ impl ScreenConfig {
         super::Settle {
             quiet: std::time::Duration::from_millis(self.settle_quiet_ms),
             max: std::time::Duration::from_millis(self.settle_max_ms),
+            expect_change: false,
         }
     }
 

@@ -333,6 +333,15 @@ impl Screen {
         })
     }
 
+    /// Marks the start of an action for [`Settle::expect_change`] (what was drawn before it
+    /// does not count); [`Screen::act`] does it.
+    pub(super) fn mark_damage(&mut self) -> Result<(), ScreenError> {
+        match &self.damage {
+            Some(watch) => watch.mark(),
+            None => Ok(()),
+        }
+    }
+
     /// Whether this screen watches damage (the X server has DAMAGE).
     pub fn watches_damage(&self) -> bool {
         self.damage.is_some()

@@ -27,6 +27,10 @@ pub struct Settle {
     pub quiet: Duration,
     /// Never wait longer than this (the frame is then captured as it is).
     pub max: Duration,
+    /// The action always draws (typing text): the quiet period starts only once something has
+    /// been drawn since the action began (DAMAGE only), so a browser that has not yet read its
+    /// input on a loaded machine is not taken for a settled screen.
+    pub expect_change: bool,
 }
 
 impl Default for Settle {
@@ -34,6 +38,18 @@ impl Default for Settle {
         Settle {
             quiet: Duration::from_millis(200),
             max: Duration::from_secs(3),
+            expect_change: false,
+        }
+    }
+}
+
+impl Settle {
+    /// These bounds, waiting for a first drawing when `action` always draws (text typed).
+    pub fn for_action(self, action: &crate::engine::rollout::screen::ComputerAction) -> Settle {
+        use crate::engine::rollout::screen::ComputerAction as A;
+        Settle {
+            expect_change: matches!(action, A::Type { text } if !text.is_empty()),
+            ..self
         }
     }
 }
@@ -122,34 +138,53 @@ impl DamageWatch {
         Ok(seen)
     }
 
-    /// Waits until no damage arrived for `s.quiet`, at most `s.max`.
+    /// Forgets the damage so far (called as an action begins): [`DamageWatch::wait`] then knows
+    /// whether anything was drawn since.
+    pub(super) fn mark(&self) -> Result<(), ScreenError> {
+        self.drain()?;
+        self.conn
+            .damage_subtract(self.damage, x11rb::NONE, x11rb::NONE)
+            .map_err(died)?;
+        self.conn.sync().map_err(died)?;
+        self.drain()?;
+        Ok(())
+    }
+
+    /// Waits until no damage arrived for `s.quiet`, at most `s.max`; with `s.expect_change`,
+    /// the quiet period starts at the first damage since the last [`DamageWatch::mark`].
     pub(super) fn wait(&self, s: Settle) -> Result<Settled, ScreenError> {
         let start = Instant::now();
         if s.quiet.is_zero() {
             return Ok(unwaited());
         }
-        // Whatever was drawn since the last wait (the action's own damage included) counts as
-        // drawn now; re-arm the notify.
+        // Whatever was drawn since the action began counts as drawn now; re-arm the notify.
+        let mut drawn = self.drain()?;
         self.conn
             .damage_subtract(self.damage, x11rb::NONE, x11rb::NONE)
             .map_err(died)?;
         self.conn.sync().map_err(died)?;
+        drawn |= self.drain()?;
         let mut last = start;
-        self.drain()?;
         let fd = self.conn.stream().as_raw_fd();
         loop {
             let now = Instant::now();
+            let waiting_first = s.expect_change && !drawn;
             let quiet_until = last + s.quiet;
             let deadline = start + s.max;
-            if now >= quiet_until || now >= deadline {
+            if (now >= quiet_until && !waiting_first) || now >= deadline {
                 return Ok(Settled {
                     waited: now - start,
-                    timed_out: now < quiet_until,
+                    timed_out: now < quiet_until || waiting_first,
                     method: SettleMethod::Damage,
                 });
             }
-            let wake = quiet_until.min(deadline) - now;
-            if poll_readable(fd, wake) && self.drain()? {
+            let until = if waiting_first {
+                deadline
+            } else {
+                quiet_until.min(deadline)
+            };
+            if poll_readable(fd, until - now) && self.drain()? {
+                drawn = true;
                 last = Instant::now();
             }
         }
@@ -226,6 +261,7 @@ mod tests {
         let s = Settle {
             quiet: Duration::from_millis(80),
             max: Duration::from_secs(5),
+            expect_change: false,
         };
         let calls = Cell::new(0u32);
         let changed_until = Duration::from_millis(150);
@@ -254,6 +290,7 @@ mod tests {
         let s = Settle {
             quiet: Duration::from_millis(60),
             max: Duration::from_millis(300),
+            expect_change: false,
         };
         let n = Cell::new(0u32);
         let r = settle_by_compare::<_, ()>(s, || {
@@ -266,7 +303,7 @@ mod tests {
         let none = settle_by_compare::<_, ()>(
             Settle {
                 quiet: Duration::ZERO,
-                max: s.max,
+                ..s
             },
             || Ok(vec![]),
         )

@@ -277,7 +277,11 @@ pub fn run_episode_on(
             std::thread::sleep(limits.settle);
         }
         // The next observation is the settled screen, never a frame the turn has not drawn yet.
-        let settled = screen.settle(limits.display)?;
+        let settle = match steps[turn_start..].last() {
+            Some(step) => limits.display.for_action(&step.action),
+            None => limits.display,
+        };
+        let settled = screen.settle(settle)?;
         let shot = screenshot(screen)?;
         let image = model_image(&shot, &coords)?;
         if let Some(last) = steps.last_mut() {
