@@ -111,6 +111,7 @@ fn storage(runs: usize) -> Result<(), Box<dyn std::error::Error>> {
             at_ms: i as u64 * 120,
             duration_ms: 4,
             error: None,
+            settle_ms: None,
             screenshot_png: Some(p),
         })
         .collect();

@@ -302,3 +302,155 @@ fn the_sweep_of_a_dead_screen_spares_a_live_server_that_took_its_display_number(
         Ok(ActionOutcome::Screenshot(_))
     ));
 }
+
+/// Draws `frames` filled rectangles of changing grey on `window` of `display`, one every 40 ms,
+/// the last one black; signals on `started` after the first.
+fn draw_for(display: String, window: u32, frames: u32, started: std::sync::mpsc::Sender<()>) {
+    use x11rb::connection::Connection as _;
+    use x11rb::protocol::xproto::{ConnectionExt as _, CreateGCAux, Rectangle};
+    use x11rb::wrapper::ConnectionExt as _;
+    let (conn, _) = x11rb::connect(Some(&display)).unwrap();
+    let gc = conn.generate_id().unwrap();
+    conn.create_gc(gc, window, &CreateGCAux::new()).unwrap();
+    for i in 0..frames {
+        let grey = if i + 1 == frames {
+            0
+        } else {
+            0x30 + (i * 7) % 0xa0
+        };
+        let pixel = grey << 16 | grey << 8 | grey;
+        conn.change_gc(
+            gc,
+            &x11rb::protocol::xproto::ChangeGCAux::new().foreground(pixel),
+        )
+        .unwrap();
+        let r = Rectangle {
+            x: 10,
+            y: 10,
+            width: 100,
+            height: 60,
+        };
+        conn.poly_fill_rectangle(window, gc, &[r]).unwrap();
+        conn.flush().unwrap();
+        if i == 0 {
+            let _ = started.send(());
+        }
+        std::thread::sleep(Duration::from_millis(40));
+    }
+    conn.sync().unwrap();
+}
+
+/// issue #28: a screen settles only once nothing has been drawn for the quiet period, so the
+/// frame captured after it shows the last drawing; watched with DAMAGE, and by comparing
+/// captures (the fallback) alike.
+#[test]
+fn the_display_settles_once_a_client_has_stopped_drawing_and_the_next_frame_shows_the_end() {
+    use tuplewright::engine::screen::{Settle, SettleMethod};
+    let mut s = screen(320, 200);
+    assert!(s.watches_damage(), "Xvfb has DAMAGE");
+    let p = Probe::open(&s);
+    let quiet = Settle {
+        quiet: Duration::from_millis(400),
+        max: Duration::from_secs(20),
+        expect_change: false,
+    };
+    let frames = 15; // ≈ 600 ms of drawing
+    for by_damage in [true, false] {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (display, window) = (s.display_name(), p.window);
+        let drawer = std::thread::spawn(move || draw_for(display, window, frames, tx));
+        rx.recv_timeout(Duration::from_secs(30)).unwrap();
+        let settled = if by_damage {
+            s.settle_with(quiet).unwrap()
+        } else {
+            s.settle_by_capture(quiet).unwrap()
+        };
+        drawer.join().unwrap();
+        let want = if by_damage {
+            SettleMethod::Damage
+        } else {
+            SettleMethod::Compare
+        };
+        assert_eq!(settled.method, want);
+        assert!(!settled.timed_out, "{settled:?}");
+        assert!(
+            settled.waited >= Duration::from_millis(40 * (frames as u64 - 1)) + quiet.quiet,
+            "waited through the drawing and the quiet period: {settled:?}"
+        );
+        let shot = s.screenshot().unwrap();
+        let img = image::load_from_memory(&shot.png).unwrap().to_rgb8();
+        assert_eq!(
+            img.get_pixel(50, 40).0,
+            [0, 0, 0],
+            "the last drawing is on the frame"
+        );
+    }
+    // Nothing drawing: settled after the quiet period, well before the bound.
+    let idle = s.settle_with(quiet).unwrap();
+    assert!(!idle.timed_out && idle.waited >= quiet.quiet, "{idle:?}");
+    assert!(idle.waited < Duration::from_secs(10), "{idle:?}");
+    // A quiet period of 0 does not wait.
+    let none = s
+        .settle_with(Settle {
+            quiet: Duration::ZERO,
+            ..quiet
+        })
+        .unwrap();
+    assert_eq!(none.method, SettleMethod::None);
+}
+
+/// issue #28: after typing, a client that is slow to draw (a browser on a loaded machine) is
+/// waited for: with `expect_change` the quiet period starts at the first drawing since the
+/// action began, so the frame after the wait shows it; drawing from before the action does not
+/// count.
+#[test]
+fn after_typing_the_settle_wait_starts_at_the_first_drawing_of_a_slow_client() {
+    use tuplewright::engine::screen::Settle;
+    let mut s = screen(320, 200);
+    let p = Probe::open(&s);
+    let settle = Settle {
+        quiet: Duration::from_millis(200),
+        max: Duration::from_secs(20),
+        expect_change: false,
+    }
+    .for_action(&A::Type { text: "x".into() });
+    assert!(settle.expect_change);
+    // Drawn before the action: forgotten when the action begins.
+    let (tx, rx) = std::sync::mpsc::channel();
+    draw_for(s.display_name(), p.window, 1, tx);
+    rx.recv().unwrap();
+    s.act(&A::Type { text: "x".into() }).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (display, window) = (s.display_name(), p.window);
+    let late = Duration::from_millis(800);
+    let drawer = std::thread::spawn(move || {
+        std::thread::sleep(late);
+        let (done, _) = std::sync::mpsc::channel();
+        // Two frames: grey, then black.
+        draw_for(display, window, 2, done);
+        let _ = tx.send(());
+    });
+    let settled = s.settle_with(settle).unwrap();
+    drawer.join().unwrap();
+    rx.recv().unwrap();
+    assert!(!settled.timed_out, "{settled:?}");
+    assert!(settled.waited >= late + settle.quiet, "{settled:?}");
+    let shot = s.screenshot().unwrap();
+    let img = image::load_from_memory(&shot.png).unwrap().to_rgb8();
+    assert_eq!(
+        img.get_pixel(50, 40).0,
+        [0, 0, 0],
+        "the late drawing is on the frame"
+    );
+    // An action that may draw nothing (a key) is not waited for beyond the quiet period.
+    s.act(&A::Key {
+        key: "shift".into(),
+    })
+    .unwrap();
+    let idle = s
+        .settle_with(settle.for_action(&A::Key {
+            key: "shift".into(),
+        }))
+        .unwrap();
+    assert!(!idle.timed_out && idle.waited < late, "{idle:?}");
+}

@@ -37,6 +37,13 @@ fn ui_oracle_does_a_shipped_files_task_through_the_desktop_and_noop_on_the_scree
     let at: Vec<u64> = steps.iter().map(|s| s["at_ms"].as_u64().unwrap()).collect();
     assert!(at.windows(2).all(|w| w[0] <= w[1]), "{at:?}");
     assert!(steps.iter().all(|s| s["screenshot"]["sha256"].is_string()));
+    // issue #28: each frame of the desktop was taken once the display had settled, and the
+    // typed command shows on the frame after it.
+    assert!(steps.iter().all(|s| s["settle_ms"].is_u64()), "{rows}");
+    assert_ne!(
+        steps[1]["screenshot"]["sha256"], steps[0]["screenshot"]["sha256"],
+        "{rows}"
+    );
     assert!(rows[0]["screenshots_dir"].is_string());
 
     let (code, out, err) = tw(
@@ -417,4 +424,138 @@ fn a_headless_ui_oracle_rollout_is_followed_live_step_by_step_from_another_proce
         .expect("the workbench followed the trial");
     assert_eq!((live.policy.as_str(), live.steps.len()), ("ui-oracle", 3));
     assert_eq!(live.recorded, Some((rid, Some(1.0))));
+}
+
+/// A `rollout --policy ui-oracle --jobs N` run on `store` with `config`, watched from outside:
+/// its JSON rows and the most screens (marker directories of its pid) seen alive at once.
+fn rollout_watched(store: &Path, config: &Path, jobs: u32) -> (Value, usize) {
+    use std::io::Read as _;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tuplewright"))
+        .args(["--no-tui", "--store"])
+        .arg(store)
+        .arg("--config")
+        .arg(config)
+        .args(["rollout", "--policy", "ui-oracle", "--json", "--jobs"])
+        .arg(jobs.to_string())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let prefix = format!("tuplewright-screen-{}-", child.id());
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        stdout.read_to_string(&mut s).unwrap();
+        s
+    });
+    let mut stderr = child.stderr.take().unwrap();
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        stderr.read_to_string(&mut s).unwrap();
+        s
+    });
+    let deadline = std::time::Instant::now() + Duration::from_secs(900);
+    let mut peak = 0;
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "rollout still running"
+        );
+        let alive = std::fs::read_dir(std::env::temp_dir())
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+            .count();
+        peak = peak.max(alive);
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let (out, err) = (reader.join().unwrap(), err_reader.join().unwrap());
+    assert!(status.success(), "--jobs {jobs}: {out}\n{err}");
+    (serde_json::from_str(&out).unwrap(), peak)
+}
+
+/// What a run stored per tuple: task, trial, reward, failure, the actions performed.
+fn outcomes(rows: &Value) -> Vec<Value> {
+    rows.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let trials: Vec<Value> = r["trials"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| {
+                    let actions: Vec<&Value> = t["steps"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|s| &s["action"])
+                        .collect();
+                    serde_json::json!([t["trial"], t["reward"], t["failure"], actions])
+                })
+                .collect();
+            serde_json::json!([r["task_id"], trials, r["conclusion"]])
+        })
+        .collect()
+}
+
+/// issue #28: `rollout --jobs 2` stores the same trials and rewards as `--jobs 1`, runs trials
+/// at once when the host allows it, and never holds more screens than `[worker] screens`.
+#[test]
+fn rollout_jobs_2_stores_what_jobs_1_stores_and_never_holds_more_screens_than_the_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let ids = [
+        "files_tidy_001",
+        "files_sort_001",
+        "files_todo_001",
+        "files_config_001",
+    ];
+    let tasks: Vec<Value> = ids
+        .iter()
+        .map(|id| shipped_support::shipped_task("files.json", id))
+        .collect();
+    let file = dir.path().join("tasks.json");
+    std::fs::write(&file, serde_json::json!({ "tasks": tasks }).to_string()).unwrap();
+    let store = dir.path().join("s.db");
+    let (code, _, err) = tw(
+        &store,
+        &["run", "--jobs", "2", "--no-export", file.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "the loop accepts the tasks: {err}");
+    let config = |name: &str, cap: Option<u32>| {
+        let path = dir.path().join(name);
+        let slots = dir.path().join("slots");
+        let text = match cap {
+            Some(n) => format!(
+                "[worker]\nscreens = {n}\nhost_slots_dir = \"{}\"\n",
+                slots.display()
+            ),
+            None => String::new(),
+        };
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let (serial, one) = rollout_watched(&store, &config("none.toml", None), 1);
+    assert_eq!(one, 1, "one screen at a time, and one was seen");
+    let (capped, peak) = rollout_watched(&store, &config("cap1.toml", Some(1)), 2);
+    assert_eq!(
+        peak, 1,
+        "--jobs 2 under [worker] screens = 1 holds one screen at a time"
+    );
+    let (parallel, peak) = rollout_watched(&store, &config("cap2.toml", Some(2)), 2);
+    assert_eq!(
+        peak, 2,
+        "--jobs 2 under [worker] screens = 2 runs two screens at once"
+    );
+    let want = outcomes(&serial);
+    assert_eq!(want.len(), ids.len());
+    assert!(
+        want.iter().all(|t| t[1][0][1] == 1.0),
+        "every trial scores 1.0: {want:?}"
+    );
+    assert_eq!(outcomes(&capped), want);
+    assert_eq!(outcomes(&parallel), want);
 }

@@ -164,6 +164,8 @@ fn ui_oracle_does_every_cross_template_through_the_combined_screen_and_noop_ther
         let trial = &row["trials"][0];
         assert_eq!(trial["reward"], 1.0, "{row}");
         let steps = trial["steps"].as_array().unwrap();
+        // issue #28: every frame of the combined screen was taken once it had settled.
+        assert!(steps.iter().all(|s| s["settle_ms"].is_u64()), "{row}");
         // Two apps, so at least two switches: clicks on the taskbar strip.
         let switches = steps
             .iter()

@@ -207,3 +207,83 @@ fn ui_oracle_does_a_shipped_mail_task_through_its_web_ui_and_noop_on_that_screen
     let rows: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(rows[0]["trials"][0]["reward"], 0.0, "{rows}");
 }
+
+/// issue #28: every after-frame of a ui-oracle trial is taken once the display has settled (the
+/// wait stored with the step): a step that types into the compose form (To, Subject, the mail
+/// body) is stored with a frame that differs from the one before it, and the OSWorld export of
+/// the trial ends on the sent mail, not on the form before Send was drawn.
+#[test]
+fn ui_oracle_after_frames_show_what_typing_did_and_the_export_ends_on_the_sent_mail() {
+    use tuplewright::engine::store::Store;
+    let dir = tempfile::tempdir().unwrap();
+    let id = "mail_send_001";
+    let store = store_of(dir.path(), "mail.json", id);
+    let (code, out, err) = tw(&store, &["rollout", "--policy", "ui-oracle", "--json"]);
+    assert_eq!(code, 0, "ui-oracle scores 1.0: {out}\n{err}");
+    let rows: Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        rows[0]["trials"][0]["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["settle_ms"].is_u64()),
+        "the JSON shows each step's wait: {rows}"
+    );
+    let s = Store::open_readonly(&store, std::time::Duration::from_secs(5)).unwrap();
+    let rid = s.rollout_ids(id).unwrap()[0];
+    let steps = s.trial_steps(rid).unwrap();
+    let sha = |i: usize| steps[i].screenshot.as_ref().unwrap().sha256.clone();
+    let mut typed = 0;
+    for (i, step) in steps.iter().enumerate() {
+        let ms = step.settle_ms.expect("every step records its settle wait");
+        assert!(ms <= 3_000 + 500, "bounded by settle_max_ms: {ms}");
+        if step.action["action"] == "type" && i > 0 {
+            typed += 1;
+            assert_ne!(
+                sha(i),
+                sha(i - 1),
+                "step {i} typed {} and its stored frame is the frame before it",
+                step.action["text"]
+            );
+        }
+    }
+    assert!(typed >= 3, "To, Subject and body are typed: {steps:?}");
+
+    let export = dir.path().join("traj");
+    let (code, out, err) = tw(
+        &store,
+        &[
+            "export-trajectories",
+            "--format",
+            "osworld",
+            "--out",
+            export.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    let trial = export
+        .join("ui-oracle")
+        .join(id)
+        .join(format!("trial_1_{rid}"));
+    let traj = std::fs::read_to_string(trial.join("traj.jsonl")).unwrap();
+    let lines: Vec<Value> = traj
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let frame = |l: &Value| std::fs::read(trial.join(l["screenshot_file"].as_str().unwrap()));
+    let (last, before) = (&lines[lines.len() - 1], &lines[lines.len() - 2]);
+    assert!(last["settle_ms"].is_u64(), "{last}");
+    assert_ne!(
+        frame(last).unwrap(),
+        frame(before).unwrap(),
+        "the last exported frame shows what the last action ({}) did",
+        last["action"]
+    );
+    // The last frame is the sent mail's page: the compose form is gone (its frame differs from
+    // every frame that showed the form filled in).
+    let filled = lines
+        .iter()
+        .rposition(|l| l["action"]["action"] == "type")
+        .unwrap();
+    assert_ne!(frame(last).unwrap(), frame(&lines[filled]).unwrap());
+}

@@ -16,7 +16,7 @@ use crate::engine::agents::replay::NoAgent;
 use crate::engine::agents::Discriminator;
 use crate::engine::harness::Bus;
 use crate::engine::providers::{provider_from_spec, ProviderConfig};
-use crate::engine::rollout::batch::STAGE as ROLLOUT_STAGE;
+use crate::engine::rollout::batch::{for_each_parallel, STAGE as ROLLOUT_STAGE};
 use crate::engine::rollout::command::CommandPolicy;
 use crate::engine::rollout::judge::Judge;
 use crate::engine::rollout::spec::{judge_from_spec, policy_from_spec};
@@ -46,7 +46,7 @@ reward.py from the disagreement, C1-C5 re-checked, trials re-rolled), then dropp
 it, needs_human. Without --judge the reward score decides alone (said in the \
 decision). A failed trial (agent, reward or judge error) means no decision, never a 0 score.\n\n\
 Exit status: 0 all good, 1 a probe found a defect or a trial failed, 2 usage error.\n\n\
-Examples:\n  tuplewright rollout --policy oracle\n  tuplewright rollout --policy noop --tasks mail_archive_003\n  \
+Examples:\n  tuplewright rollout --policy oracle\n  tuplewright rollout --policy noop --tasks mail_archive_003\n  tuplewright rollout --policy ui-oracle --jobs 4\n  \
 tuplewright rollout --policy command --command 'my-agent --task \"$TW_INSTRUCTION\"' --trials 3 --judge anthropic:claude-sonnet-4-5\n  \
 tuplewright rollout --policy vlm:openai:Qwen/Qwen2.5-VL-7B-Instruct@http://127.0.0.1:8000/v1 --trials 4"
 )]
@@ -97,6 +97,11 @@ pub struct RolloutArgs {
     /// Run scripts WITHOUT the bubblewrap sandbox (recorded). Dangerous.
     #[arg(long)]
     pub unsafe_no_sandbox: bool,
+    /// Tuples rolled out at once, each with its own environment and screen (default 1). Screens
+    /// still obey `[worker] screens` (a start waits while every host slot is held); the results
+    /// are those of a serial run apart from timing.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub jobs: u16,
     /// Where trials run: `local`, or `osworld` (a guest of the [osworld] pool per trial,
     /// reverted by its hook; noop and oracle policies). Overrides [loop] environments.
     #[arg(long = "env", value_name = "local|osworld")]
@@ -178,6 +183,8 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.tasks.clone()
     };
+    // Screens and sandbox runs of this process obey the host's caps, whatever --jobs asks.
+    super::worker::install_host_caps(&config)?;
     let leases = open_leases(cli, &config)?;
     let screenshots_dir = store.screenshots().root().display().to_string();
     let bus = Bus::new(store, vec![])?;
@@ -209,14 +216,11 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
         (&NoAgent, refiner.as_ref()),
         &cancel,
         |rt| {
-            ids.iter()
-                .map(|id| {
-                    let r = leases.run_claimed(id, ROLLOUT_STAGE, wanted, || {
-                        rollout_task(rt, &bus, id, policy.as_ref(), &opts)
-                    });
-                    (id.clone(), r)
+            for_each_parallel(&ids, args.jobs.into(), rt.cancel, |id| {
+                leases.run_claimed(id, ROLLOUT_STAGE, wanted, || {
+                    rollout_task(rt, &bus, id, policy.as_ref(), &opts)
                 })
-                .collect::<Vec<_>>()
+            })
         },
     )?;
     let mut ok = true;

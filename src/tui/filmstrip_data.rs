@@ -153,6 +153,7 @@ mod tests {
             at_ms: 0,
             duration_ms: 0,
             error: None,
+            settle_ms: None,
             screenshot: shot.map(|s| ScreenshotRef {
                 sha256: s.into(),
                 bytes: 1,

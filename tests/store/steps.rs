@@ -39,6 +39,7 @@ fn trial(store: &mut Store, n: i64, shots: &[Option<&[u8]>]) -> i64 {
             at_ms: 10 * i as u64,
             duration_ms: 3,
             error: (i == 1).then_some("coordinate outside the screen"),
+            settle_ms: None,
             screenshot_png: *png,
         })
         .collect();
@@ -138,6 +139,7 @@ fn a_screenshot_file_is_complete_on_disk_before_its_row_commits() {
         at_ms: 0,
         duration_ms: 1,
         error: None,
+        settle_ms: None,
         screenshot_png: Some(&a),
     };
     // Inside the transaction, before commit: the file is already under its final name, whole.
@@ -183,6 +185,7 @@ fn a_bad_screenshot_is_refused_naming_the_step_and_nothing_is_kept() {
         at_ms: 0,
         duration_ms: 0,
         error: None,
+        settle_ms: None,
         screenshot_png: Some(png),
     };
     let good: &'static [u8] = good.leak();

@@ -41,6 +41,7 @@ fn step(action: ComputerAction, at_ms: u64, error: Option<&str>, shot: Option<[u
         at_ms,
         duration_ms: 40,
         error: error.map(str::to_string),
+        settle_ms: None,
         screenshot_png: shot.map(png),
     }
 }

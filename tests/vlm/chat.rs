@@ -144,6 +144,16 @@ fn chat_standin_qwen_xml_fills_a_form_through_garbage_a_429_and_a_failing_key() 
         ep.steps[1].screenshot_png.is_some() && ep.steps[3].screenshot_png.is_some(),
         "each turn's last action has its screenshot"
     );
+    // issue #28: the observation after typing is the settled screen, showing the typed text.
+    assert!(
+        ep.steps[1].settle_ms.is_some(),
+        "{:?}",
+        ep.steps[1].settle_ms
+    );
+    assert_ne!(
+        ep.steps[1].screenshot_png, ep.steps[0].screenshot_png,
+        "the model's observation after typing differs from the one before it"
+    );
     // Per-turn records: tokens, cost and the verbatim reply.
     assert_eq!(ep.turns.len(), 5);
     assert!(ep.turns[0]["parse_error"].is_string());

@@ -94,7 +94,8 @@ pub fn fast_config() -> VlmConfig {
     VlmConfig {
         backoff_base_ms: 10,
         request_timeout_secs: 20.0,
-        settle_ms: 400,
+        // No fixed pause: the display's settle wait alone ([screen] settle_quiet_ms).
+        settle_ms: 0,
         max_turns: 12,
         ..VlmConfig::default()
     }

@@ -92,3 +92,64 @@ pub fn rollout_batch(
     );
     out
 }
+
+/// Runs `f` on every id with at most `jobs` at once (threads pulling the next id in order) and
+/// returns the results in the order of `ids`. Ids not started because `cancel` was set are
+/// absent. Each call owns whatever it starts (its environment, its screen with a display of its
+/// own), so the results are those of a serial run apart from timing; screens started meanwhile
+/// still take their host slot (`[worker] screens`) and wait while every slot is held.
+pub fn for_each_parallel<T: Send>(
+    ids: &[String],
+    jobs: usize,
+    cancel: &std::sync::atomic::AtomicBool,
+    f: impl Fn(&str) -> T + Sync,
+) -> Vec<(String, T)> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::Mutex::new(Vec::with_capacity(ids.len()));
+    std::thread::scope(|s| {
+        for _ in 0..jobs.clamp(1, ids.len().max(1)) {
+            s.spawn(|| loop {
+                if cancel.load(Ordering::Relaxed) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(id) = ids.get(i) else { break };
+                let out = f(id);
+                done.lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push((i, out));
+            });
+        }
+    });
+    let mut done = done.into_inner().unwrap_or_else(|p| p.into_inner());
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter()
+        .map(|(i, out)| (ids[i].clone(), out))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::for_each_parallel;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    #[test]
+    fn parallel_runs_at_most_jobs_at_once_and_keeps_the_order_of_the_ids() {
+        let ids: Vec<String> = (0..12).map(|i| format!("t{i}")).collect();
+        let (running, peak) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        let out = for_each_parallel(&ids, 3, &AtomicBool::new(false), |id| {
+            let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+            peak.fetch_max(now, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(20));
+            running.fetch_sub(1, Ordering::SeqCst);
+            id.len()
+        });
+        let order: Vec<&str> = out.iter().map(|(id, _)| id.as_str()).collect();
+        assert_eq!(order, ids.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(peak.load(Ordering::SeqCst) <= 3);
+        assert!(peak.load(Ordering::SeqCst) >= 2, "some ran at once");
+        let cancelled = for_each_parallel(&ids, 2, &AtomicBool::new(true), |_| ());
+        assert!(cancelled.is_empty());
+    }
+}

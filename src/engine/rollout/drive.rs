@@ -9,7 +9,7 @@ use super::screen::{ComputerAction, Observation, Screen};
 use super::RolloutError;
 use crate::engine::harness::TaskEnv;
 use crate::engine::osworld::RemoteScreen;
-use crate::engine::screen::{ActionError, Screen as Display, Shot};
+use crate::engine::screen::{ActionError, Screen as Display, Settle, Settled, Shot};
 
 /// This machine's display (Xvfb, with the desktop or Chromium on it) as a rollout [`Screen`].
 pub struct LocalDisplay<'a> {
@@ -45,6 +45,10 @@ impl Screen for LocalDisplay<'_> {
 
     fn size(&self) -> Result<(u32, u32), RolloutError> {
         Ok(self.display.borrow().size())
+    }
+
+    fn settle(&self, s: Settle) -> Result<Settled, RolloutError> {
+        Ok(self.display.borrow_mut().settle_with(s)?)
     }
 }
 

@@ -162,6 +162,8 @@ impl Policy for HumanPolicy {
             std::thread::sleep(Duration::from_millis(100));
         }
         let at = started.elapsed();
+        // The person's last input may still be drawing.
+        let settled = screen.settle()?;
         let shot = screen.screenshot()?;
         Ok(PolicyRun {
             actions: vec![serde_json::json!({"human": "done", "after_ms": at.as_millis() as u64})],
@@ -172,6 +174,7 @@ impl Policy for HumanPolicy {
                 at_ms: at.as_millis() as u64,
                 duration_ms: started.elapsed().saturating_sub(at).as_millis() as u64,
                 error: None,
+                settle_ms: Some(settled.ms()),
                 screenshot_png: Some(shot.png),
             }],
         })

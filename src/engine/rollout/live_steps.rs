@@ -61,6 +61,9 @@ pub struct LiveStep {
     pub error: Option<String>,
     /// sha256 of the screenshot after the action (a file of the store's screenshot directory).
     pub screenshot: Option<String>,
+    /// How long the display took to settle before that screenshot, milliseconds.
+    #[serde(default)]
+    pub settle_ms: Option<u64>,
     /// The model's reply of this step's turn (head and tail kept).
     pub reply: Option<String>,
 }
@@ -110,6 +113,7 @@ impl StepSink for BusFeed<'_> {
             duration_ms: step.duration_ms,
             error: step.error.clone(),
             screenshot: None,
+            settle_ms: step.settle_ms,
             reply: reply.map(|r| crate::engine::providers::head_tail(r, MAX_REPLY)),
         };
         let written = self.bus.write(|tx| {

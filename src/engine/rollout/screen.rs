@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::screen::{settle_by_compare, Settle, Settled};
+
 /// Key of a trial's `detail` where a screen-driving policy records the path of its final
 /// screenshot (PNG or JPEG; absolute, or relative to the store's directory). The workbench's
 /// Rollouts screen shows it.
@@ -97,6 +99,15 @@ pub trait Screen {
             )),
         }
     }
+    /// Waits until the screen has settled after an action, so the next observation shows what
+    /// it did. Default (a remote guest): observations taken until one has stayed the same for
+    /// `s.quiet`, at most `s.max`; a local display watches X damage instead.
+    fn settle(&self, s: Settle) -> Result<Settled, super::RolloutError> {
+        settle_by_compare(s, || match self.observe()? {
+            Observation::Screenshot { png, .. } => Ok(png),
+            Observation::State(v) => Ok(v.to_string().into_bytes()),
+        })
+    }
 }
 
 impl<S: Screen + ?Sized> Screen for &S {
@@ -108,6 +119,9 @@ impl<S: Screen + ?Sized> Screen for &S {
     }
     fn size(&self) -> Result<(u32, u32), super::RolloutError> {
         (**self).size()
+    }
+    fn settle(&self, s: Settle) -> Result<Settled, super::RolloutError> {
+        (**self).settle(s)
     }
 }
 

@@ -53,6 +53,7 @@ pub fn record_steps(
             at_ms: s.at_ms,
             duration_ms: s.duration_ms,
             error: s.error.as_deref(),
+            settle_ms: s.settle_ms,
             screenshot_png: s.screenshot_png.as_deref(),
         })
         .collect();

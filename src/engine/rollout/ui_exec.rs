@@ -1,6 +1,7 @@
 //! Performs a [`PlanStep`] plan on a live [`Screen`]: every target is resolved to a rectangle by
 //! a [`TargetResolver`], every effect is a [`ComputerAction`], and every action is recorded as a
-//! [`Step`] (with a screenshot after it when asked). A target that never appears is a *miss* of
+//! [`Step`] (with a screenshot after it when asked, taken once the display has settled: no
+//! damage for the quiet period, bounded; the wait is the step's `settle_ms`). A target that never appears is a *miss* of
 //! the planner (reported, not an error); a dead display or browser is infrastructure.
 
 use std::time::{Duration, Instant};
@@ -10,7 +11,7 @@ use super::live_steps::StepSink;
 use super::screen::{ComputerAction, Screen};
 use super::ui_plan::{PlanStep, Rect, Step, Target, TargetResolver};
 use super::RolloutError;
-use crate::engine::screen::Screen as Display;
+use crate::engine::screen::{Screen as Display, Settle};
 
 /// How long a [`PlanStep::Click`]-style step waits for its target to be on screen.
 const TARGET_WAIT: Duration = Duration::from_secs(10);
@@ -77,6 +78,7 @@ pub struct Executor<'a> {
     screenshots: bool,
     steps: Vec<Step>,
     feed: Option<&'a dyn StepSink>,
+    settle: Settle,
 }
 
 impl<'a> Executor<'a> {
@@ -87,12 +89,14 @@ impl<'a> Executor<'a> {
         screenshots: bool,
     ) -> Self {
         let size = screen.size();
+        let settle = screen.settle_config();
         Self::with(
             Box::new(LocalDisplay::new(screen)),
             size,
             resolver,
             screenshots,
         )
+        .settling(settle)
     }
 
     /// An executor on any screen (an OSWorld guest's: [`super::drive::guest_screen`]).
@@ -119,7 +123,15 @@ impl<'a> Executor<'a> {
             screenshots,
             steps: Vec::new(),
             feed: None,
+            settle: Settle::default(),
         }
+    }
+
+    /// How the display must settle after each action before its after-frame is taken (default:
+    /// the local display's `[screen]` settings; [`Settle::default`] on other screens).
+    pub fn settling(mut self, settle: Settle) -> Self {
+        self.settle = settle;
+        self
     }
 
     /// Hands every step to `feed` as soon as it is done (the trial's live feed).
@@ -164,30 +176,17 @@ impl<'a> Executor<'a> {
                     return Ok(Err(format!("{} not on screen", show(target))));
                 };
                 let before = self.resolver.document_id()?;
-                if let Err(miss) = self.act(A::LeftClick { x, y })? {
+                if let Err(miss) = self.perform_only(A::LeftClick { x, y })? {
+                    self.capture_last()?;
                     return Ok(Err(miss));
                 }
-                let Some(before) = before else {
-                    return Ok(Ok(()));
+                // The click's after-frame shows the new page (or what the click left).
+                let loaded = match before {
+                    Some(before) => self.wait_new_document(&before, target)?,
+                    None => Ok(()),
                 };
-                let deadline = Instant::now() + LOAD_WAIT;
-                loop {
-                    if self
-                        .resolver
-                        .document_id()?
-                        .is_some_and(|now| now != before)
-                    {
-                        return Ok(Ok(()));
-                    }
-                    if Instant::now() >= deadline {
-                        return Ok(Err(format!(
-                            "clicking {} loaded no new page within {} s",
-                            show(target),
-                            LOAD_WAIT.as_secs()
-                        )));
-                    }
-                    std::thread::sleep(POLL);
-                }
+                self.capture_last()?;
+                Ok(loaded)
             }
             PlanStep::Fill { target, text } => {
                 let Some((x, y)) = self.wait_point(target, TARGET_WAIT)? else {
@@ -252,6 +251,32 @@ impl<'a> Executor<'a> {
                 }
                 Ok(Ok(()))
             }
+        }
+    }
+
+    /// Waits until the browser shows a document other than `before` (at most [`LOAD_WAIT`]).
+    fn wait_new_document(
+        &mut self,
+        before: &str,
+        target: &Target,
+    ) -> Result<Result<(), String>, RolloutError> {
+        let deadline = Instant::now() + LOAD_WAIT;
+        loop {
+            if self
+                .resolver
+                .document_id()?
+                .is_some_and(|now| now != before)
+            {
+                return Ok(Ok(()));
+            }
+            if Instant::now() >= deadline {
+                return Ok(Err(format!(
+                    "clicking {} loaded no new page within {} s",
+                    show(target),
+                    LOAD_WAIT.as_secs()
+                )));
+            }
+            std::thread::sleep(POLL);
         }
     }
 
@@ -321,8 +346,17 @@ impl<'a> Executor<'a> {
         }
     }
 
-    /// Performs and records one action; an action the screen refuses is a miss.
+    /// Performs and records one action, then (with screenshots) waits for the display to settle
+    /// and takes the after-frame; an action the screen refuses is a miss.
     fn act(&mut self, action: ComputerAction) -> Result<Result<(), String>, RolloutError> {
+        let done = self.perform_only(action)?;
+        self.capture_last()?;
+        Ok(done)
+    }
+
+    /// Performs and records one action without its after-frame yet ([`Executor::capture_last`]
+    /// takes it and hands the step to the feed).
+    fn perform_only(&mut self, action: ComputerAction) -> Result<Result<(), String>, RolloutError> {
         let at = self.started.elapsed();
         let result = self.screen.perform(&action);
         let duration = self.started.elapsed().saturating_sub(at);
@@ -331,21 +365,37 @@ impl<'a> Executor<'a> {
             Err(RolloutError::Policy(e)) => Some(e),
             Err(e) => return Err(e),
         };
-        let screenshot_png = match (self.screenshots, &error) {
-            (true, None) => Some(screenshot(self.screen.as_ref())?.png),
-            _ => None,
-        };
         self.steps.push(Step {
             action,
             at_ms: at.as_millis() as u64,
             duration_ms: duration.as_millis() as u64,
             error: error.clone(),
-            screenshot_png,
+            settle_ms: None,
+            screenshot_png: None,
         });
+        Ok(error.map_or(Ok(()), Err))
+    }
+
+    /// The last step's after-frame, once the display has settled (when screenshots are on and
+    /// the action was performed); then the step goes to the feed.
+    fn capture_last(&mut self) -> Result<(), RolloutError> {
+        let wanted = self.screenshots && self.steps.last().is_some_and(|s| s.error.is_none());
+        if wanted {
+            let settle = match self.steps.last() {
+                Some(step) => self.settle.for_action(&step.action),
+                None => self.settle,
+            };
+            let settled = self.screen.settle(settle)?;
+            let png = screenshot(self.screen.as_ref())?.png;
+            if let Some(step) = self.steps.last_mut() {
+                step.settle_ms = Some(settled.ms());
+                step.screenshot_png = Some(png);
+            }
+        }
         if let (Some(feed), Some(step)) = (self.feed, self.steps.last()) {
             feed.step(step, None);
         }
-        Ok(error.map_or(Ok(()), Err))
+        Ok(())
     }
 }
 

@@ -8,7 +8,7 @@
 
 use super::drive::{guest_screen, screenshot};
 use super::policy::{Policy, PolicyCtx, PolicyKind, PolicyRun};
-use super::screen::ComputerAction;
+use super::screen::{ComputerAction, Screen as _};
 use super::screen_env::open_screen;
 use super::ui_oracle_cross::{act_cross, open_combined};
 use super::ui_oracle_files::FilesUiOracle;
@@ -73,23 +73,22 @@ impl Policy for NoopScreenPolicy {
         // Web apps with a UI get their agent-facing origin; the rest the screen of their kind.
         // On an OSWorld guest: the guest's own screen, whatever the task's app.
         let guest = guest_screen(ctx.env);
-        let (at, shot) = match (&guest, ctx.brief.apps.as_slice()) {
-            (Some(g), _) => (started.elapsed(), screenshot(g)?),
+        let settle = self.screen.settle();
+        let look = |d: &mut crate::engine::screen::Screen| -> Result<_, RolloutError> {
+            let at = started.elapsed();
+            let settled = d.settle()?;
+            Ok((at, settled, d.screenshot()?))
+        };
+        let (at, settled, shot) = match (&guest, ctx.brief.apps.as_slice()) {
+            (Some(g), _) => {
+                let at = started.elapsed();
+                (at, g.settle(settle)?, screenshot(g)?)
+            }
             (None, [only]) if planner_for(only).is_some() => {
-                let mut web = open_web(&self.screen, only, ctx)?;
-                let at = started.elapsed();
-                (at, web.parts().0.screenshot()?)
+                look(open_web(&self.screen, only, ctx)?.parts().0)?
             }
-            (None, [_, _, ..]) => {
-                let mut combined = open_combined(&self.screen, ctx)?;
-                let at = started.elapsed();
-                (at, combined.parts().0.screenshot()?)
-            }
-            (None, apps) => {
-                let (mut screen, _) = open_screen(&self.screen, apps, ctx.env)?;
-                let at = started.elapsed();
-                (at, screen.screenshot()?)
-            }
+            (None, [_, _, ..]) => look(open_combined(&self.screen, ctx)?.parts().0)?,
+            (None, apps) => look(&mut open_screen(&self.screen, apps, ctx.env)?.0)?,
         };
         let action = ComputerAction::Screenshot;
         let step = Step {
@@ -97,6 +96,7 @@ impl Policy for NoopScreenPolicy {
             at_ms: at.as_millis() as u64,
             duration_ms: started.elapsed().saturating_sub(at).as_millis() as u64,
             error: None,
+            settle_ms: Some(settled.ms()),
             screenshot_png: Some(shot.png),
         };
         ctx.feed.step(&step, None);

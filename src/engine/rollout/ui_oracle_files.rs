@@ -241,6 +241,7 @@ impl Policy for FilesUiOracle {
         if let (Some(guest), Some(remote)) = (guest_screen(ctx.env), &ctx.env.remote) {
             let mut resolver = DesktopResolver::guest(remote.client().clone());
             let outcome = Executor::on(&guest, &mut resolver, true)?
+                .settling(self.screen.settle())
                 .feeding(ctx.feed)
                 .run(&plan)?;
             return Ok(outcome.into_run(plan.len()));

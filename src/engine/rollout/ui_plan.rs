@@ -176,6 +176,10 @@ pub struct Step {
     pub duration_ms: u64,
     /// The error string the action returned (the model's observation), if it failed.
     pub error: Option<String>,
+    /// How long the display took to settle before the screenshot after this action was taken,
+    /// milliseconds (`None`: no screenshot, or none waited for).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settle_ms: Option<u64>,
     /// The screenshot taken after the action (PNG), if one was taken.
     #[serde(skip)]
     pub screenshot_png: Option<Vec<u8>>,

@@ -33,6 +33,7 @@ impl Screen {
     pub fn act(&mut self, action: &ComputerAction) -> Result<ActionOutcome, ActionError> {
         use ComputerAction as A;
         self.check()?;
+        self.mark_damage()?;
         match action {
             A::LeftClick { x, y } => self.click(*x, *y, LEFT, 1)?,
             A::RightClick { x, y } => self.click(*x, *y, RIGHT, 1)?,

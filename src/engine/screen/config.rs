@@ -47,6 +47,11 @@ pub struct ScreenConfig {
     pub app_uid: u32,
     /// The files desktop's programs (`[screen.desktop]`).
     pub desktop: super::DesktopPrograms,
+    /// After an action, the display counts as settled once nothing was drawn for this long,
+    /// milliseconds (0 = capture at once).
+    pub settle_quiet_ms: u64,
+    /// The longest settle wait after one action, milliseconds.
+    pub settle_max_ms: u64,
 }
 
 impl Default for ScreenConfig {
@@ -62,6 +67,8 @@ impl Default for ScreenConfig {
             ready_timeout_ms: 15_000,
             app_uid: 65534,
             desktop: super::DesktopPrograms::default(),
+            settle_quiet_ms: 200,
+            settle_max_ms: 3000,
         }
     }
 }
@@ -73,6 +80,15 @@ impl ScreenConfig {
             width: self.width,
             height: self.height,
         })
+    }
+
+    /// The settle wait after each action ([`super::Screen::settle`]).
+    pub fn settle(&self) -> super::Settle {
+        super::Settle {
+            quiet: std::time::Duration::from_millis(self.settle_quiet_ms),
+            max: std::time::Duration::from_millis(self.settle_max_ms),
+            expect_change: false,
+        }
     }
 
     /// Checks the sizes: each side between 64 and 8192 pixels; names the offending key.
@@ -94,6 +110,13 @@ impl ScreenConfig {
         )?;
         for (app, s) in &self.apps {
             check(&format!("screen.apps.{app}"), *s)?;
+        }
+        if self.settle_max_ms > 60_000 || self.settle_quiet_ms > self.settle_max_ms {
+            return Err(format!(
+                "[screen] settle_quiet_ms = {} and settle_max_ms = {}: the quiet period must not \
+                 exceed the bound, and the bound must be at most 60000",
+                self.settle_quiet_ms, self.settle_max_ms
+            ));
         }
         Ok(())
     }

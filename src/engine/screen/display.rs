@@ -15,6 +15,7 @@ use x11rb::rust_connection::RustConnection;
 use super::capture::{self, Shot};
 use super::keymap::Keymap;
 use super::procs::{self, MARKER_VAR, SCREEN_PREFIX};
+use super::settle::{self, DamageWatch, Settle, Settled};
 use super::{ScreenConfig, ScreenError, ScreenSize};
 
 /// A live virtual display. Dropping it kills everything it started.
@@ -30,6 +31,10 @@ pub struct Screen {
     pgid: i32,
     pub(super) app_uid: Option<u32>,
     marker: tempfile::TempDir,
+    /// The root window's damage, when the server has DAMAGE ([`Screen::settle`]).
+    damage: Option<DamageWatch>,
+    /// How [`Screen::settle`] waits (`[screen] settle_quiet_ms`, `settle_max_ms`).
+    settle: Settle,
     /// The host's screen slot (`[worker] screens`), given back after everything is killed.
     _host_slot: Option<crate::engine::hostcap::HostSlot>,
 }
@@ -166,6 +171,10 @@ impl Screen {
             Ok(k) => k,
             Err(e) => return Err(fail(e.to_string(), &mut xvfb)),
         };
+        let damage = match DamageWatch::open(&format!(":{display}")) {
+            Ok(d) => d,
+            Err(e) => return Err(fail(e.to_string(), &mut xvfb)),
+        };
         Ok(Screen {
             conn,
             root,
@@ -178,6 +187,8 @@ impl Screen {
             pgid,
             app_uid,
             marker,
+            damage,
+            settle: cfg.settle(),
             _host_slot: host_slot,
         })
     }
@@ -291,6 +302,49 @@ impl Screen {
             previous = drawn.then_some(frame);
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// How [`Screen::settle`] waits on this screen.
+    pub fn settle_config(&self) -> Settle {
+        self.settle
+    }
+
+    /// Waits until the display has settled after an action (no damage for the configured quiet
+    /// period, bounded), so the next screenshot shows what the action did.
+    pub fn settle(&mut self) -> Result<Settled, ScreenError> {
+        self.settle_with(self.settle)
+    }
+
+    /// [`Screen::settle`] with explicit bounds: DAMAGE of the root window when the server has it,
+    /// else successive captures compared.
+    pub fn settle_with(&mut self, s: Settle) -> Result<Settled, ScreenError> {
+        self.check()?;
+        if let Some(watch) = &self.damage {
+            return watch.wait(s);
+        }
+        self.settle_by_capture(s)
+    }
+
+    /// The fallback of [`Screen::settle_with`] (also for servers without DAMAGE): raw frames
+    /// compared until one has stayed for the quiet period.
+    pub fn settle_by_capture(&mut self, s: Settle) -> Result<Settled, ScreenError> {
+        settle::settle_by_compare(s, || {
+            capture::grab(&self.conn, self.root, self.width, self.height).map(|f| f.rgb)
+        })
+    }
+
+    /// Marks the start of an action for [`Settle::expect_change`] (what was drawn before it
+    /// does not count); [`Screen::act`] does it.
+    pub(super) fn mark_damage(&mut self) -> Result<(), ScreenError> {
+        match &self.damage {
+            Some(watch) => watch.mark(),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether this screen watches damage (the X server has DAMAGE).
+    pub fn watches_damage(&self) -> bool {
+        self.damage.is_some()
     }
 
     /// Sends the queued requests and waits until the X server has processed them.

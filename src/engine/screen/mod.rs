@@ -23,6 +23,7 @@ mod display;
 mod keymap;
 mod keys;
 mod procs;
+mod settle;
 mod taskbar;
 mod workspace;
 
@@ -38,6 +39,7 @@ pub use desktop_limits::DesktopLimits;
 pub use display::Screen;
 pub use keys::{parse_chord, Chord};
 pub use procs::{screen_processes, sweep_stale_screens, MARKER_VAR, SCREEN_PREFIX};
+pub use settle::{settle_by_compare, Settle, SettleMethod, Settled};
 pub use taskbar::{button_area, raise, Taskbar, TaskbarEntry, TASKBAR_HEIGHT};
 pub use workspace::{files_entry, WorkspaceSpec, FILES_CLASSES};
 

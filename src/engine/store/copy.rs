@@ -76,7 +76,7 @@ const TABLES: &[(&str, &str, &str)] = &[
     ("screenshots", "sha256, bytes, width, height", "sha256"),
     (
         "trial_steps",
-        "rollout_id, seq, action_json, at_ms, duration_ms, error, screenshot_sha",
+        "rollout_id, seq, action_json, at_ms, duration_ms, error, screenshot_sha, settle_ms",
         "rollout_id, seq",
     ),
 ];

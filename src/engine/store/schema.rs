@@ -24,6 +24,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/v9.sql"),
     include_str!("migrations/v10.sql"),
     include_str!("migrations/v11.sql"),
+    include_str!("migrations/v12.sql"),
 ];
 
 /// The PostgreSQL mirror of each entry of [`MIGRATIONS`] (same index, same schema semantics).
@@ -39,6 +40,7 @@ const PG_MIGRATIONS: &[&str] = &[
     include_str!("migrations/pg/v9.sql"),
     include_str!("migrations/pg/v10.sql"),
     include_str!("migrations/pg/v11.sql"),
+    include_str!("migrations/pg/v12.sql"),
 ];
 
 /// The schema version this binary writes.

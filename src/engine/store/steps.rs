@@ -1,5 +1,6 @@
 //! The recorded steps of screen trials (schema v9): one row per `computer_use` action of a rollout
-//! trial, each with the screenshot taken after it. Screenshots are content-addressed (sha256 of
+//! trial, each with the screenshot taken after it and (v12) how long the display took to settle
+//! before it. Screenshots are content-addressed (sha256 of
 //! the PNG) and de-duplicated: identical frames of a trial — or of different trials — are one file
 //! in the [`ScreenshotDir`] and one `screenshots` row. A trial's steps go with its trial:
 //! [`Store::remove_rollout`] deletes the rows first and the files no step references after.
@@ -24,6 +25,8 @@ pub struct NewStep<'a> {
     pub duration_ms: u64,
     /// The error string the action returned, if it failed.
     pub error: Option<&'a str>,
+    /// How long the display took to settle before the PNG was taken, milliseconds.
+    pub settle_ms: Option<u64>,
     /// The PNG taken after the action, if any.
     pub screenshot_png: Option<&'a [u8]>,
 }
@@ -54,6 +57,9 @@ pub struct StoredStep {
     pub duration_ms: u64,
     /// The action's error, if it failed.
     pub error: Option<String>,
+    /// How long the display took to settle before the screenshot was taken, milliseconds
+    /// (`None`: no wait recorded — no screenshot, or a step stored before schema v12).
+    pub settle_ms: Option<u64>,
     /// The screenshot after the action.
     pub screenshot: Option<ScreenshotRef>,
 }
@@ -128,7 +134,7 @@ impl Tx<'_> {
             self.tx
                 .prepare_cached(
                     "INSERT INTO trial_steps (rollout_id, seq, action_json, at_ms, duration_ms, \
-                     error, screenshot_sha) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                     error, screenshot_sha, settle_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 )?
                 .execute(params![
                     rollout_id,
@@ -137,7 +143,8 @@ impl Tx<'_> {
                     s.at_ms as i64,
                     s.duration_ms as i64,
                     s.error,
-                    sha
+                    sha,
+                    s.settle_ms.map(|ms| ms.min(i64::MAX as u64) as i64)
                 ])?;
         }
         Ok(())
@@ -210,7 +217,7 @@ impl Store {
     pub fn trial_steps(&self, rollout_id: i64) -> Result<Vec<StoredStep>> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT t.seq, t.action_json, t.at_ms, t.duration_ms, t.error, s.sha256, s.bytes, \
-             s.width, s.height FROM trial_steps t LEFT JOIN screenshots s \
+             s.width, s.height, t.settle_ms FROM trial_steps t LEFT JOIN screenshots s \
              ON s.sha256 = t.screenshot_sha WHERE t.rollout_id = ?1 ORDER BY t.seq",
         )?;
         let rows = stmt.query_map([rollout_id], |r| {
@@ -231,6 +238,7 @@ impl Store {
                     at_ms: r.get::<i64>(2)? as u64,
                     duration_ms: r.get::<i64>(3)? as u64,
                     error: r.get(4)?,
+                    settle_ms: r.get::<Option<i64>>(9)?.map(|ms| ms.max(0) as u64),
                     screenshot,
                 },
                 r.get::<String>(1)?,

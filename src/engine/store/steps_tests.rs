@@ -38,6 +38,7 @@ fn store_with_trial(path: &std::path::Path, png: &[u8]) -> (Store, i64) {
                 at_ms: 0,
                 duration_ms: 0,
                 error: None,
+                settle_ms: None,
                 screenshot_png: Some(png),
             };
             tx.record_trial_steps(id, &[step])?;
@@ -79,6 +80,7 @@ fn a_file_whose_row_is_back_is_not_deleted_by_the_second_half() {
         at_ms: 0,
         duration_ms: 0,
         error: None,
+        settle_ms: None,
         screenshot_png: Some(&png),
     };
     store

@@ -108,7 +108,14 @@ pub fn draw(
             muted,
         )),
         Some((_, shot)) => lines.push(Line::styled(
-            format!("screen after this step · {}×{} px", shot.width, shot.height),
+            format!(
+                "screen after this step · {}×{} px{}",
+                shot.width,
+                shot.height,
+                step.settle_ms
+                    .map(|ms| format!(" · display settled after {ms} ms"))
+                    .unwrap_or_default()
+            ),
             muted,
         )),
         None => lines.push(Line::styled("no screenshot up to this step", muted)),

@@ -35,6 +35,8 @@ pub struct Turn {
     pub feedback: String,
     /// The screenshot taken after the turn (the model's next observation), if one was.
     pub after: Option<Shot>,
+    /// How long the display took to settle before that screenshot, milliseconds (when recorded).
+    pub settle_ms: Option<u64>,
     /// Milliseconds since the trial began, when the turn's first action began.
     pub at_ms: u64,
 }
@@ -122,6 +124,7 @@ pub fn trajectories(store: &Store, task_id: &str) -> Result<Vec<Trajectory>, Sto
                     actions,
                     feedback: String::new(),
                     after: None,
+                    settle_ms: None,
                     at_ms: 0,
                 };
                 if let Some(e) = rec["parse_error"].as_str() {
@@ -137,6 +140,7 @@ pub fn trajectories(store: &Store, task_id: &str) -> Result<Vec<Trajectory>, Sto
                         }
                         if s.screenshot.is_some() {
                             turn.after = shot(store, &s)?;
+                            turn.settle_ms = s.settle_ms;
                             break;
                         }
                     }
@@ -151,6 +155,7 @@ pub fn trajectories(store: &Store, task_id: &str) -> Result<Vec<Trajectory>, Sto
                     actions: vec![s.action.clone()],
                     feedback: s.error.clone().unwrap_or_default(),
                     after: shot(store, &s)?,
+                    settle_ms: s.settle_ms,
                     at_ms: s.at_ms,
                 });
             }

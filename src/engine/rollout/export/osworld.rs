@@ -2,7 +2,8 @@
 //! `traj.jsonl` with one line per action — `step_num` (from 1), `action_timestamp`
 //! (`%Y%m%d@%H%M%S`), `action`, `response` (the turn's verbatim reply), `reward` (0 per step, as
 //! the environment reports it), `done`, `info`, `screenshot_file` — the screenshots
-//! `step_N_<ts>.png`, and `result.txt` holding the reward. Our loop screenshots once per turn,
+//! `step_N_<ts>.png`, and `result.txt` holding the reward; `settle_ms` (ours) is how long the
+//! display took to settle before that screenshot was taken (null when not recorded). Our loop screenshots once per turn,
 //! after its last action, so earlier actions of a batched turn have `screenshot_file: null`. The
 //! first observation is `step_0.png`; `tuplewright.json` names the task, instruction and trial.
 
@@ -84,9 +85,10 @@ pub fn render(t: &Trajectory) -> Vec<Entry> {
             } else {
                 json!({"error": turn.feedback})
             };
+            let settle_ms = file.as_ref().and(turn.settle_ms);
             let line = json!({"step_num": n, "action_timestamp": ts, "action": action,
                 "response": turn.reply, "reward": 0, "done": n == total, "info": info,
-                "screenshot_file": file});
+                "screenshot_file": file, "settle_ms": settle_ms});
             lines.push_str(&line.to_string());
             lines.push('\n');
         }

@@ -32,6 +32,7 @@ fn step(action: A, at_ms: u64, shot: Option<u32>) -> Step {
         at_ms,
         duration_ms: 5,
         error: None,
+        settle_ms: None,
         screenshot_png: shot.map(png),
     }
 }

@@ -30,7 +30,8 @@ pub struct VlmConfig {
     pub temperature: f64,
     /// Nucleus sampling (the paper validates at 0.95).
     pub top_p: f64,
-    /// Pause before the screenshot ending a turn, milliseconds (lets the page redraw).
+    /// A fixed pause after a turn's actions, milliseconds, before the display's settle wait
+    /// (`[screen] settle_quiet_ms`); 0 = the settle wait alone.
     pub settle_ms: u64,
     /// Seconds one model request may take.
     pub request_timeout_secs: f64,
@@ -62,7 +63,7 @@ impl Default for VlmConfig {
             max_new_tokens: 2048,
             temperature: 1.0,
             top_p: 1.0,
-            settle_ms: 300,
+            settle_ms: 0,
             request_timeout_secs: 300.0,
             max_retries: 5,
             backoff_base_ms: 1000,
@@ -82,6 +83,7 @@ impl VlmConfig {
             max_turns: self.max_turns.max(1),
             history_n: self.history_n.max(1),
             settle: Duration::from_millis(self.settle_ms),
+            display: crate::engine::screen::Settle::default(),
             sampling: Sampling {
                 max_new_tokens: self.max_new_tokens.max(1),
                 temperature: self.temperature,

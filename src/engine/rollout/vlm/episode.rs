@@ -19,7 +19,7 @@ use crate::engine::rollout::live_steps::{NoFeed, StepSink};
 use crate::engine::rollout::screen::{ComputerAction, Screen};
 use crate::engine::rollout::ui_plan::Step;
 use crate::engine::rollout::RolloutError;
-use crate::engine::screen::Screen as Display;
+use crate::engine::screen::{Screen as Display, Settle};
 
 /// Budgets of one episode (`[rollout.vlm]`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -28,8 +28,11 @@ pub struct LoopLimits {
     pub max_turns: u32,
     /// Screenshots kept in the context.
     pub history_n: u32,
-    /// Pause before the screenshot that ends a turn, so the page has redrawn.
+    /// A fixed pause after a turn's actions, before the settle wait (`[rollout.vlm] settle_ms`).
     pub settle: Duration,
+    /// The settle wait before the screenshot that ends a turn (the model's next observation):
+    /// no damage for the quiet period, bounded (`[screen] settle_quiet_ms`, `settle_max_ms`).
+    pub display: Settle,
     /// Decoding.
     pub sampling: Sampling,
 }
@@ -132,6 +135,7 @@ pub fn run_episode_on(
             at_ms: 0,
             duration_ms: 0,
             error: None,
+            settle_ms: None,
             screenshot_png: Some(first.png.clone()),
         },
         None,
@@ -212,6 +216,7 @@ pub fn run_episode_on(
                     at_ms: started.elapsed().as_millis() as u64,
                     duration_ms: 0,
                     error: None,
+                    settle_ms: None,
                     screenshot_png: None,
                 });
                 break;
@@ -231,6 +236,7 @@ pub fn run_episode_on(
                 at_ms: at.as_millis() as u64,
                 duration_ms: duration.as_millis() as u64,
                 error: error.clone(),
+                settle_ms: None,
                 screenshot_png: None,
             });
             results.push(error.clone());
@@ -270,10 +276,17 @@ pub fn run_episode_on(
         if !limits.settle.is_zero() {
             std::thread::sleep(limits.settle);
         }
+        // The next observation is the settled screen, never a frame the turn has not drawn yet.
+        let settle = match steps[turn_start..].last() {
+            Some(step) => limits.display.for_action(&step.action),
+            None => limits.display,
+        };
+        let settled = screen.settle(settle)?;
         let shot = screenshot(screen)?;
         let image = model_image(&shot, &coords)?;
         if let Some(last) = steps.last_mut() {
             last.screenshot_png = Some(shot.png);
+            last.settle_ms = Some(settled.ms());
         }
         for step in &steps[turn_start..] {
             feed.step(step, Some(&reply.text));

@@ -136,6 +136,7 @@ impl Policy for VlmPolicy {
             at_ms: 0,
             duration_ms: 0,
             error: None,
+            settle_ms: None,
             screenshot_png: Some(ep.first_screenshot),
         });
         steps.extend(ep.steps);
@@ -205,9 +206,11 @@ pub fn wire_from_spec(spec: &str, cfg: &VlmConfig) -> Result<Arc<dyn Wire>, Stri
 
 /// The VLM policy a spec names, on the task's own screen (or `[rollout.vlm] screen_url`).
 pub fn vlm_policy(spec: &str, cfg: &VlmConfig, screen: &ScreenConfig) -> Result<VlmPolicy, String> {
+    let mut limits = cfg.limits();
+    limits.display = screen.settle();
     Ok(VlmPolicy::new(
         wire_from_spec(spec, cfg)?,
-        cfg.limits(),
+        limits,
         Arc::new(TaskScreen {
             cfg: screen.clone(),
             url: cfg.screen_url.clone(),
