@@ -36,7 +36,6 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use load::http;
 use serde_json::json;
 use support::{bench_app, ms, percentile, state_of_size};
 use tokio::io::AsyncReadExt;
