@@ -18,27 +18,13 @@ use open_envs_support::hub_shapes::{
     self, CAL_GOLDEN, CAL_REWARD, CAL_SETUP, DOCS_GOLDEN, DOCS_REWARD, DOCS_SETUP, MAIL_GOLDEN,
     MAIL_REWARD, MAIL_SETUP,
 };
-use open_envs_support::{
-    output, status, tw, write_bundle, PublicBundle, NOTION_GOLDEN, NOTION_REWARD, NOTION_SETUP,
-};
+use open_envs_support::{notion_bundle, output, status, tw, write_bundle, PublicBundle};
 
 fn standin() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/hub_standin.py")
         .display()
         .to_string()
-}
-
-fn notion_bundle(dir: &Path, id: &str) -> std::path::PathBuf {
-    let b = PublicBundle {
-        id,
-        app_type: "mock_websites",
-        domain: Some("mock_websites"),
-        setup: NOTION_SETUP,
-        golden: NOTION_GOLDEN,
-        reward: NOTION_REWARD,
-    };
-    write_bundle(&dir.join("in"), &b)
 }
 
 fn config(dir: &Path, dialect: &str, extra: &str) -> std::path::PathBuf {

@@ -11,9 +11,7 @@ mod osworld_support;
 
 use std::path::{Path, PathBuf};
 
-use open_envs_support::{
-    output, status, tw, write_bundle, PublicBundle, NOTION_GOLDEN, NOTION_REWARD, NOTION_SETUP,
-};
+use open_envs_support::{notion_bundle, output, status, tw, write_bundle, PublicBundle};
 
 /// The stand-in's green (a live page's block), as Chromium draws it (sRGB forced).
 const GREEN: [u8; 3] = [0x0a, 0x8a, 0x3a];
@@ -51,18 +49,6 @@ fn external_notion(dir: &Path) {
         ),
     )
     .unwrap();
-}
-
-fn notion_bundle(dir: &Path, id: &str) -> PathBuf {
-    let b = PublicBundle {
-        id,
-        app_type: "mock_websites",
-        domain: Some("mock_websites"),
-        setup: NOTION_SETUP,
-        golden: NOTION_GOLDEN,
-        reward: NOTION_REWARD,
-    };
-    write_bundle(&dir.join("in"), &b)
 }
 
 #[test]

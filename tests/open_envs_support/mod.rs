@@ -128,3 +128,16 @@ b = a and pages['p2'].get('title') == 'Old notes'
 print(('PASS' if b else 'FAIL') + ': title unchanged')
 print('REWARD: ' + str((0.5 if a else 0.0) + (0.5 if b else 0.0)))
 "#;
+
+/// The notion bundle (a `mock_websites` task on the Hub's notion host) written under `<dir>/in`.
+pub fn notion_bundle(dir: &Path, id: &str) -> PathBuf {
+    let b = PublicBundle {
+        id,
+        app_type: "mock_websites",
+        domain: Some("mock_websites"),
+        setup: NOTION_SETUP,
+        golden: NOTION_GOLDEN,
+        reward: NOTION_REWARD,
+    };
+    write_bundle(&dir.join("in"), &b)
+}
