@@ -140,8 +140,13 @@ impl<'a> Executor<'a> {
         self
     }
 
-    /// Performs the plan; stops at the first miss.
+    /// Performs the plan; stops at the first miss. With screenshots, the trial opens with the
+    /// first observation (a `screenshot` step, as the VLM policies store theirs), so exports
+    /// show the screen the first action was taken on (issue #36).
     pub fn run(mut self, plan: &[PlanStep]) -> Result<PlanOutcome, RolloutError> {
+        if self.screenshots {
+            self.observe_first()?;
+        }
         for (i, step) in plan.iter().enumerate() {
             if let Err(miss) = self.perform(step)? {
                 let miss = format!("step {} ({}): {miss}", i + 1, describe(step));
@@ -344,6 +349,25 @@ impl<'a> Executor<'a> {
             }
             std::thread::sleep(POLL);
         }
+    }
+
+    /// The first observation: the settled screen before any action, as a `screenshot` step.
+    fn observe_first(&mut self) -> Result<(), RolloutError> {
+        let at = self.started.elapsed();
+        let settled = self.screen.settle(self.settle)?;
+        let png = screenshot(self.screen.as_ref())?.png;
+        self.steps.push(Step {
+            action: ComputerAction::Screenshot,
+            at_ms: at.as_millis() as u64,
+            duration_ms: self.started.elapsed().saturating_sub(at).as_millis() as u64,
+            error: None,
+            settle_ms: Some(settled.ms()),
+            screenshot_png: Some(png),
+        });
+        if let (Some(feed), Some(step)) = (self.feed, self.steps.last()) {
+            feed.step(step, None);
+        }
+        Ok(())
     }
 
     /// Performs and records one action, then (with screenshots) waits for the display to settle

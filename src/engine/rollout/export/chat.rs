@@ -30,6 +30,8 @@ pub struct Pair {
     pub user: Vec<Part>,
     /// The assistant's reply, verbatim.
     pub reply: String,
+    /// The assistant message's content: the reply as a string, or a tool API's blocks/items.
+    pub assistant: Value,
     /// Tool calls in the reply (the malformed-output guard masks more than 10).
     pub calls: usize,
 }
@@ -56,6 +58,10 @@ pub fn pairs(t: &Trajectory) -> Vec<Pair> {
         out.push(Pair {
             user: std::mem::replace(&mut user, next),
             reply: turn.reply.clone(),
+            assistant: turn
+                .assistant
+                .clone()
+                .unwrap_or_else(|| Value::String(turn.reply.clone())),
             calls: tool_calls(&turn.reply, turn.actions.len()),
         });
     }
@@ -127,7 +133,7 @@ pub fn messages(t: &Trajectory, images: &mut Images) -> Result<Vec<Value>, Expor
     let mut out: Vec<Value> = system_message(t).into_iter().collect();
     for p in pairs(t) {
         out.push(user_message(&p.user, false, images)?);
-        out.push(json!({"role": "assistant", "content": p.reply}));
+        out.push(json!({"role": "assistant", "content": p.assistant}));
     }
     Ok(out)
 }

@@ -29,6 +29,9 @@ pub struct Shot {
 pub struct Turn {
     /// The model's reply, verbatim (empty for a policy without a model).
     pub reply: String,
+    /// The assistant turn in a tool API's shape (Anthropic content blocks, Responses output
+    /// items) when it is not text; rendered trials only.
+    pub assistant: Option<Value>,
     /// The actions it asked for (screen pixels), in order.
     pub actions: Vec<Value>,
     /// What the next user turn told the model (a parse or action error; empty when all went well).
@@ -66,8 +69,22 @@ pub struct Trajectory {
     pub first: Option<Shot>,
     /// The turns.
     pub turns: Vec<Turn>,
-    /// Whether a model wrote the replies (SFT and slices need one).
+    /// Whether a model wrote the replies (otherwise SFT and slices render the actions).
     pub has_model: bool,
+    /// The task's domain (its label, else the task id's first part).
+    pub domain: String,
+}
+
+impl Trajectory {
+    /// Where the assistant turns come from: `model`, or the policy without a model
+    /// (`ui-oracle`, `human`, …).
+    pub fn source(&self) -> &str {
+        if self.has_model {
+            "model"
+        } else {
+            &self.model
+        }
+    }
 }
 
 fn shot(store: &Store, s: &StoredStep) -> Result<Option<Shot>, StoreError> {
@@ -95,6 +112,13 @@ fn is_ending(s: &StoredStep) -> bool {
 /// first.
 pub fn trajectories(store: &Store, task_id: &str) -> Result<Vec<Trajectory>, StoreError> {
     let task = store.task(task_id)?;
+    let domain = task
+        .task
+        .labels
+        .domain
+        .clone()
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| task_id.split('_').next().unwrap_or(task_id).to_string());
     let instruction = effective_outcome(store, task_id)?
         .and_then(|o| o.revised_query)
         .unwrap_or(task.task.instruction);
@@ -110,10 +134,12 @@ pub fn trajectories(store: &Store, task_id: &str) -> Result<Vec<Trajectory>, Sto
         let has_model = records.iter().any(|t| t.get("reply").is_some());
         let mut steps = steps.into_iter().peekable();
         let mut first = None;
-        if has_model {
-            if let Some(s) = steps.next_if(|s| s.action["action"] == "screenshot" && s.at_ms == 0) {
-                first = shot(store, &s)?;
-            }
+        // The first observation: a model trial's screenshot at 0 ms; a trial without a model
+        // opens with one when its policy took it (ui-oracle since issue #36).
+        if let Some(s) =
+            steps.next_if(|s| s.action["action"] == "screenshot" && (s.at_ms == 0 || !has_model))
+        {
+            first = shot(store, &s)?;
         }
         let mut turns = Vec::new();
         if has_model {
@@ -121,6 +147,7 @@ pub fn trajectories(store: &Store, task_id: &str) -> Result<Vec<Trajectory>, Sto
                 let actions = rec["actions"].as_array().cloned().unwrap_or_default();
                 let mut turn = Turn {
                     reply: rec["reply"].as_str().unwrap_or_default().to_string(),
+                    assistant: None,
                     actions,
                     feedback: String::new(),
                     after: None,
@@ -152,6 +179,7 @@ pub fn trajectories(store: &Store, task_id: &str) -> Result<Vec<Trajectory>, Sto
             for s in steps {
                 turns.push(Turn {
                     reply: String::new(),
+                    assistant: None,
                     actions: vec![s.action.clone()],
                     feedback: s.error.clone().unwrap_or_default(),
                     after: shot(store, &s)?,
@@ -176,6 +204,7 @@ pub fn trajectories(store: &Store, task_id: &str) -> Result<Vec<Trajectory>, Sto
             first,
             turns,
             has_model,
+            domain: domain.clone(),
         });
     }
     Ok(out)

@@ -7,6 +7,10 @@
 //! - [`Format::Sliced`]: `slices.jsonl`, the C.1.2 slices with loss masks and the episode
 //!   reward ([`sliced`]); token counts from a `tokenizer.json` or an estimate ([`tokens`]).
 //!
+//! Trials without model text (ui-oracle, a person) are rendered for `sft` and `sliced` in a
+//! policy's wire ([`render`], [`wire`]), with thoughts from a VLM when asked ([`thoughts`]);
+//! [`select`] applies the filters (success only for SFT, dedup, trials per task).
+//!
 //! Only scored trials are exported (a failed trial has no reward). The whole export is written
 //! into a temporary directory beside `out` and swapped into place, so `out` is either the old
 //! export or the new one, never half of one; `manifest.json` says what it holds.
@@ -14,19 +18,29 @@
 pub mod chat;
 pub mod load;
 pub mod osworld;
+pub mod render;
+pub mod select;
 pub mod sliced;
+pub mod thoughts;
 pub mod tokens;
+pub mod wire;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use serde::Serialize;
-use serde_json::json;
+use serde_json::{json, Value};
 
-use crate::engine::store::{Store, StoreError, TaskFilter};
+use crate::engine::providers::ProviderError;
+use crate::engine::store::{Store, StoreError};
 pub use load::{trajectories, Trajectory};
+pub use render::{Batching, RenderOptions};
+use select::{balance, select, Prepared};
 pub use sliced::SliceOptions;
+pub use thoughts::ThoughtWriter;
 pub use tokens::TokenCounter;
+pub use wire::WireFormat;
 
 /// The export formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -85,6 +99,15 @@ pub enum ExportError {
     /// The output directory.
     #[error("{0}")]
     Out(String),
+    /// The thought writer (`--thoughts`).
+    #[error("thoughts from {spec}: {cause}")]
+    Thoughts {
+        /// The writer's spec.
+        spec: String,
+        /// Why.
+        #[source]
+        cause: ProviderError,
+    },
 }
 
 impl ExportError {
@@ -115,6 +138,17 @@ pub struct ExportOptions<'a> {
     pub slices: SliceOptions,
     /// Token counting (`sliced`).
     pub tokens: &'a TokenCounter,
+    /// How trials without model text are rendered (`sft`, `sliced`).
+    pub render: RenderOptions,
+    /// Writes the thought before each rendered turn (`None`: no text besides the calls).
+    pub thoughts: Option<&'a ThoughtWriter>,
+    /// Only trials whose turns come from these sources (`ui-oracle`, `human`, `model`; empty =
+    /// all).
+    pub sources: &'a [String],
+    /// `sft`, `sliced`: at most this many trials per task (oldest first).
+    pub trials_per_task: Option<usize>,
+    /// `sft`, `sliced`: leave out a trial whose actions repeat an earlier trial's of its task.
+    pub dedup: bool,
 }
 
 /// What an export wrote.
@@ -134,44 +168,13 @@ pub struct ExportSummary {
     pub dummy_slices: usize,
     /// Screenshot files written.
     pub images: usize,
-}
-
-/// The trials an export takes, with the reasons others were left out.
-fn select(
-    store: &Store,
-    opts: &ExportOptions<'_>,
-) -> Result<(Vec<Trajectory>, Vec<String>), ExportError> {
-    let ids: Vec<String> = if opts.tasks.is_empty() {
-        store
-            .list_tasks(&TaskFilter::default())?
-            .into_iter()
-            .map(|t| t.task.task_id)
-            .collect()
-    } else {
-        opts.tasks.to_vec()
-    };
-    let floor = opts.min_reward.or(opts.format.default_min_reward());
-    let (mut keep, mut skipped) = (Vec::new(), Vec::new());
-    for id in ids {
-        for t in trajectories(store, &id)? {
-            let name = format!("{} trial {} ({})", t.task_id, t.trial, t.model);
-            if opts.model.is_some_and(|m| m != t.model) {
-                continue;
-            }
-            if floor.is_some_and(|f| t.reward < f - 1e-9) {
-                skipped.push(format!(
-                    "{name}: reward {} below {}",
-                    t.reward,
-                    floor.unwrap_or(0.0)
-                ));
-            } else if opts.format != Format::Osworld && !t.has_model {
-                skipped.push(format!("{name}: no model replies to train on"));
-            } else {
-                keep.push(t);
-            }
-        }
-    }
-    Ok((keep, skipped))
+    /// Exported trials per source (`ui-oracle`, `human`, `model`, …).
+    pub sources: BTreeMap<String, usize>,
+    /// Per domain: tasks, trials, records and the share of records.
+    pub domains: BTreeMap<String, Value>,
+    /// Largest distance between a recorded point and the point its rendered coordinate names,
+    /// screen pixels (0 when the space names every pixel).
+    pub max_snap_px: i32,
 }
 
 /// Writes the export.
@@ -179,7 +182,8 @@ pub fn export_trajectories(
     store: &Store,
     opts: &ExportOptions<'_>,
 ) -> Result<ExportSummary, ExportError> {
-    let (trials, skipped) = select(store, opts)?;
+    let selection = select(store, opts)?;
+    let (trials, skipped) = (selection.trials, selection.skipped);
     let out = opts.out;
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -199,14 +203,20 @@ pub fn export_trajectories(
     std::fs::create_dir_all(&tmp).map_err(|e| ExportError::io(&tmp, e))?;
     let written = write_all(&tmp, &trials, opts);
     let summary = match written {
-        Ok((records, dummy_slices, images)) => ExportSummary {
+        Ok((per_trial, dummy_slices, images)) => ExportSummary {
             format: opts.format,
             out: out.to_path_buf(),
             trials: trials.len(),
             skipped,
-            records,
+            records: per_trial.iter().sum(),
             dummy_slices,
             images,
+            sources: trials.iter().fold(BTreeMap::new(), |mut m, p| {
+                *m.entry(p.t.source().to_string()).or_default() += 1;
+                m
+            }),
+            domains: balance(&trials, &per_trial),
+            max_snap_px: trials.iter().map(|p| p.snap_px).max().unwrap_or(0),
         },
         Err(e) => {
             let _ = std::fs::remove_dir_all(&tmp);
@@ -218,7 +228,11 @@ pub fn export_trajectories(
         "images": summary.images, "skipped": summary.skipped,
         "min_reward": opts.min_reward.or(opts.format.default_min_reward()),
         "slice_interval": opts.slices.interval, "context_budget": opts.slices.budget,
-        "token_counts": opts.tokens.describe()});
+        "token_counts": opts.tokens.describe(), "sources": summary.sources,
+        "domains": summary.domains, "max_snap_px": summary.max_snap_px,
+        "wire": opts.render.wire.name(), "batching": format!("{:?}", opts.render.batching),
+        "thoughts": opts.thoughts.map(ThoughtWriter::spec), "dedup": opts.dedup,
+        "trials_per_task": opts.trials_per_task});
     let finish = || -> Result<(), ExportError> {
         write_file(
             &tmp.join("manifest.json"),
@@ -252,15 +266,15 @@ fn copy_file(from: &Path, to: &Path) -> Result<(), ExportError> {
         .map_err(|e| ExportError::io(from, e))
 }
 
-/// Writes every file into `dir`: (records, dummy slices, images).
+/// Writes every file into `dir`: (records per trial, dummy slices, images).
 fn write_all(
     dir: &Path,
-    trials: &[Trajectory],
+    trials: &[Prepared],
     opts: &ExportOptions<'_>,
-) -> Result<(usize, usize, usize), ExportError> {
+) -> Result<(Vec<usize>, usize, usize), ExportError> {
     if opts.format == Format::Osworld {
         let mut images = 0;
-        for t in trials {
+        for Prepared { t, .. } in trials {
             let base = dir.join(osworld::trial_dir(t));
             for entry in osworld::render(t) {
                 match entry {
@@ -272,24 +286,22 @@ fn write_all(
                 }
             }
         }
-        return Ok((trials.len(), 0, images));
+        return Ok((vec![1; trials.len()], 0, images));
     }
     let mut images = chat::Images::new(opts.inline_images);
-    let (mut lines, mut records, mut dummies) = (String::new(), 0, 0);
-    for t in trials {
+    let (mut lines, mut per_trial, mut dummies) = (String::new(), Vec::new(), 0);
+    for p in trials {
+        let t = &p.t;
         let rows = match opts.format {
-            Format::Sft => {
-                vec![
-                    json!({"task_id": t.task_id, "rollout_id": t.rollout_id, "trial": t.trial,
-                    "model": t.model, "reward": t.reward,
-                    "messages": chat::messages(t, &mut images)?}),
-                ]
-            }
+            Format::Sft => vec![json!({"task_id": t.task_id, "rollout_id": t.rollout_id,
+                "trial": t.trial, "model": t.model, "reward": t.reward,
+                "messages": chat::messages(t, &mut images)?})],
             _ => sliced::slices(t, &opts.slices, opts.tokens, &mut images)?,
         };
-        for row in rows {
+        per_trial.push(rows.len());
+        for mut row in rows {
+            describe(&mut row, p, opts);
             dummies += usize::from(row["dummy"] == true);
-            records += 1;
             lines.push_str(&row.to_string());
             lines.push('\n');
         }
@@ -303,8 +315,25 @@ fn write_all(
     for (name, from) in &images.files {
         copy_file(from, &dir.join(name))?;
     }
-    Ok((records, dummies, images.files.len()))
+    Ok((per_trial, dummies, images.files.len()))
+}
+
+/// Where a record's assistant turns come from: the source, the domain, and for a rendered
+/// trial its wire, coordinate space (screen and model image sizes), thought writer and the
+/// recorded actions of each assistant turn (screen pixels).
+fn describe(row: &mut Value, p: &Prepared, opts: &ExportOptions<'_>) {
+    row["source"] = json!(p.t.source());
+    row["domain"] = json!(p.t.domain);
+    row["wire"] = json!(p.wire);
+    if let Some(c) = &p.coords {
+        row["coords"] = json!({"space": c.space.to_string(), "screen": [c.screen_w, c.screen_h],
+            "image": [c.image.0, c.image.1]});
+        row["thoughts"] = json!(opts.thoughts.map(ThoughtWriter::spec));
+        row["turn_actions"] = p.t.turns.iter().map(|x| json!(x.actions)).collect();
+    }
 }
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_render;

@@ -50,6 +50,9 @@ fn tokens_of(m: &Value, counter: &TokenCounter, sizes: &[(u32, u32)]) -> Result<
                     img += 1;
                 } else if let Some(t) = p["text"].as_str() {
                     n += counter.text(t)?;
+                } else {
+                    // A tool call's block or item: its JSON is what the model writes.
+                    n += counter.text(&p.to_string())?;
                 }
             }
         }
@@ -89,7 +92,7 @@ pub fn slices(
                     .collect()
             };
             msgs.push((user_message(&p.user, collapsed, images)?, false, sizes));
-            let assistant = json!({"role": "assistant", "content": p.reply});
+            let assistant = json!({"role": "assistant", "content": p.assistant});
             msgs.push((assistant, !collapsed && trainable(p), Vec::new()));
         }
         let mut tokens = 0;

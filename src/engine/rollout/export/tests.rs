@@ -13,10 +13,10 @@ use crate::engine::rollout::trial::record_steps;
 use crate::engine::rollout::ui_plan::Step;
 use crate::engine::store::{Labels, Rollout, TaskRecord};
 
-const TASK: &str = "teamchat_topic_001";
+pub(super) const TASK: &str = "teamchat_topic_001";
 const INSTRUCTION: &str = "Set the topic of #design.";
 
-fn png(seed: u32) -> Vec<u8> {
+pub(super) fn png(seed: u32) -> Vec<u8> {
     let mut out = Vec::new();
     image::RgbImage::from_fn(32, 20, |x, y| {
         image::Rgb([(seed * 37 % 256) as u8, (x * 8) as u8, (y * 12) as u8])
@@ -26,7 +26,7 @@ fn png(seed: u32) -> Vec<u8> {
     out
 }
 
-fn step(action: A, at_ms: u64, shot: Option<u32>) -> Step {
+pub(super) fn step(action: A, at_ms: u64, shot: Option<u32>) -> Step {
     Step {
         action,
         at_ms,
@@ -91,7 +91,7 @@ fn store_trial(
         .unwrap_or_default()
 }
 
-fn new_store(dir: &Path) -> Store {
+pub(super) fn new_store(dir: &Path) -> Store {
     let mut store = Store::open(&dir.join("s.db"), Duration::from_secs(5)).expect("store");
     let task = TaskRecord {
         task_id: TASK.into(),
@@ -110,7 +110,11 @@ fn click(x: i32) -> A {
     A::LeftClick { x, y: 10 }
 }
 
-fn opts<'a>(format: Format, out: &'a Path, tokens: &'a TokenCounter) -> ExportOptions<'a> {
+pub(super) fn opts<'a>(
+    format: Format,
+    out: &'a Path,
+    tokens: &'a TokenCounter,
+) -> ExportOptions<'a> {
     ExportOptions {
         format,
         out,
@@ -120,10 +124,19 @@ fn opts<'a>(format: Format, out: &'a Path, tokens: &'a TokenCounter) -> ExportOp
         inline_images: false,
         slices: SliceOptions::default(),
         tokens,
+        render: RenderOptions {
+            wire: WireFormat::Text(crate::engine::rollout::vlm::ActionFormat::QwenXml),
+            space: None,
+            batching: Batching::Paper,
+        },
+        thoughts: None,
+        sources: &[],
+        trials_per_task: None,
+        dedup: true,
     }
 }
 
-fn lines(path: &Path) -> Vec<Value> {
+pub(super) fn lines(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .expect("jsonl")
         .lines()

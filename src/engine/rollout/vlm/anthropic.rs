@@ -281,3 +281,60 @@ impl Wire for AnthropicWire {
         })
     }
 }
+
+/// One assistant turn as this API would send it (for exports; the inverse of [`read_reply`]):
+/// the thought as a text block, then one `tool_use` block per action in the computer tool's
+/// schema, ids `{id_prefix}_{n}`. `terminate` (success) is a turn without a tool call, as the
+/// API ends an episode; an action the tool has no form for is an error naming it.
+pub fn render_content(
+    thought: &str,
+    actions: &[ComputerAction],
+    coords: &Coords,
+    id_prefix: &str,
+) -> Result<Value, String> {
+    let mut blocks = Vec::new();
+    if !thought.is_empty() {
+        blocks.push(json!({"type": "text", "text": thought}));
+    }
+    for (i, a) in actions.iter().enumerate() {
+        let input = match tool_input(a, coords)? {
+            Some(input) => input,
+            None if i + 1 == actions.len() => break,
+            None => return Err("terminate must be the turn's last action".into()),
+        };
+        blocks.push(
+            json!({"type": "tool_use", "id": format!("{id_prefix}_{}", i + 1),
+            "name": TOOL, "input": input}),
+        );
+    }
+    Ok(Value::Array(blocks))
+}
+
+/// The computer tool's `input` for one action; `None` for a successful `terminate`.
+fn tool_input(a: &ComputerAction, coords: &Coords) -> Result<Option<Value>, String> {
+    use ComputerAction as A;
+    let c = |x: i32, y: i32| {
+        let (mx, my) = coords.to_model(x, y);
+        json!([super::args::num(mx), super::args::num(my)])
+    };
+    let scroll = |x: i32, y: i32, amount: i32, neg: &str, pos: &str| {
+        json!({"action": "scroll", "coordinate": c(x, y),
+            "scroll_direction": if amount < 0 { neg } else { pos }, "scroll_amount": amount.abs()})
+    };
+    Ok(Some(match a {
+        A::Key { key } => json!({"action": "key", "text": key}),
+        A::KeyDown { key } => json!({"action": "key_down", "text": key}),
+        A::KeyUp { key } => json!({"action": "key_up", "text": key}),
+        A::Scroll { x, y, amount } => scroll(*x, *y, *amount, "up", "down"),
+        A::Hscroll { x, y, amount } => scroll(*x, *y, *amount, "left", "right"),
+        A::Wait { seconds } => json!({"action": "wait", "duration": seconds}),
+        A::Terminate { success: true } => return Ok(None),
+        A::Terminate { success: false } | A::CallUser { .. } => {
+            return Err(format!(
+                "the {TOOL} tool has no form for {}",
+                super::args::to_args(a, coords)["action"]
+            ))
+        }
+        other => super::args::to_args(other, coords),
+    }))
+}

@@ -259,7 +259,7 @@ pub fn to_args(action: &ComputerAction, coords: &Coords) -> Value {
 }
 
 /// A whole number as a JSON integer, anything else as a float.
-fn num(v: f64) -> Value {
+pub(crate) fn num(v: f64) -> Value {
     if v.fract() == 0.0 && v.abs() < 1e9 {
         json!(v as i64)
     } else {

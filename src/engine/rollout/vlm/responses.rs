@@ -306,3 +306,89 @@ impl Wire for ResponsesWire {
         })
     }
 }
+
+/// One response as this API would send it (for exports; the inverse of [`read_output`]): the
+/// thought as a `message` item, then one `computer_call` per action (ids `{id_prefix}_{n}`).
+/// `terminate` (success) is a response without a call, as the API ends an episode; an action
+/// the tool has no form for (triple clicks, held keys or buttons, a wait other than the tool's
+/// 2 s, a scroll that is not whole wheel clicks) is an error naming it.
+pub fn render_output(
+    thought: &str,
+    actions: &[ComputerAction],
+    coords: &Coords,
+    id_prefix: &str,
+) -> Result<Value, String> {
+    let mut items = Vec::new();
+    if !thought.is_empty() {
+        items.push(json!({"type": "message", "role": "assistant",
+            "content": [{"type": "output_text", "text": thought}]}));
+    }
+    for (i, a) in actions.iter().enumerate() {
+        let action = match call_action(a, coords)? {
+            Some(action) => action,
+            None if i + 1 == actions.len() => break,
+            None => return Err("terminate must be the response's last action".into()),
+        };
+        items.push(
+            json!({"type": "computer_call", "call_id": format!("{id_prefix}_{}", i + 1),
+            "action": action, "pending_safety_checks": [], "status": "completed"}),
+        );
+    }
+    Ok(Value::Array(items))
+}
+
+/// The `action` object of one computer call; `None` for a successful `terminate`.
+fn call_action(a: &ComputerAction, coords: &Coords) -> Result<Option<Value>, String> {
+    use ComputerAction as A;
+    let p = |x: i32, y: i32| {
+        let (mx, my) = coords.to_model(x, y);
+        (super::args::num(mx), super::args::num(my))
+    };
+    let at = |kind: &str, x: i32, y: i32| {
+        let (mx, my) = p(x, y);
+        json!({"type": kind, "x": mx, "y": my})
+    };
+    let px = |clicks: i32| f64::from(clicks) * PIXELS_PER_CLICK;
+    Ok(Some(match a {
+        A::LeftClick { x, y } => at("click", *x, *y),
+        A::RightClick { x, y } => {
+            let mut v = at("click", *x, *y);
+            v["button"] = json!("right");
+            v
+        }
+        A::MiddleClick { x, y } => {
+            let mut v = at("click", *x, *y);
+            v["button"] = json!("wheel");
+            v
+        }
+        A::DoubleClick { x, y } => at("double_click", *x, *y),
+        A::MouseMove { x, y } => at("move", *x, *y),
+        A::LeftClickDrag { x, y, to_x, to_y } => {
+            let ((ax, ay), (bx, by)) = (p(*x, *y), p(*to_x, *to_y));
+            json!({"type": "drag", "path": [{"x": ax, "y": ay}, {"x": bx, "y": by}]})
+        }
+        A::Key { key } => json!({"type": "keypress", "keys": key.split('+').collect::<Vec<_>>()}),
+        A::Type { text } => json!({"type": "type", "text": text}),
+        A::Scroll { x, y, amount } if *amount != 0 => {
+            let mut v = at("scroll", *x, *y);
+            v["scroll_x"] = json!(0);
+            v["scroll_y"] = json!(px(*amount));
+            v
+        }
+        A::Hscroll { x, y, amount } if *amount != 0 => {
+            let mut v = at("scroll", *x, *y);
+            v["scroll_x"] = json!(px(*amount));
+            v["scroll_y"] = json!(0);
+            v
+        }
+        A::Screenshot => json!({"type": "screenshot"}),
+        A::Wait { seconds } if (*seconds - 2.0).abs() < 1e-9 => json!({"type": "wait"}),
+        A::Terminate { success: true } => return Ok(None),
+        other => {
+            return Err(format!(
+                "computer_use_preview has no form for {}",
+                serde_json::to_value(other).unwrap_or_default()
+            ))
+        }
+    }))
+}
