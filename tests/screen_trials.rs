@@ -32,7 +32,7 @@ fn ui_oracle_does_a_shipped_files_task_through_the_desktop_and_noop_on_the_scree
         .iter()
         .map(|s| s["action"]["action"].as_str().unwrap())
         .collect();
-    assert_eq!(kinds, ["left_click", "type", "key"], "{rows}");
+    assert_eq!(kinds, ["screenshot", "left_click", "type", "key"], "{rows}");
     // Steps record when they began and how long they took, in order.
     let at: Vec<u64> = steps.iter().map(|s| s["at_ms"].as_u64().unwrap()).collect();
     assert!(at.windows(2).all(|w| w[0] <= w[1]), "{at:?}");
@@ -41,7 +41,7 @@ fn ui_oracle_does_a_shipped_files_task_through_the_desktop_and_noop_on_the_scree
     // typed command shows on the frame after it.
     assert!(steps.iter().all(|s| s["settle_ms"].is_u64()), "{rows}");
     assert_ne!(
-        steps[1]["screenshot"]["sha256"], steps[0]["screenshot"]["sha256"],
+        steps[2]["screenshot"]["sha256"], steps[1]["screenshot"]["sha256"],
         "{rows}"
     );
     assert!(rows[0]["screenshots_dir"].is_string());
@@ -60,12 +60,12 @@ fn ui_oracle_does_a_shipped_files_task_through_the_desktop_and_noop_on_the_scree
     let ids = s.rollout_ids(id).unwrap();
     assert_eq!(ids.len(), 2);
     let steps = s.trial_steps(ids[0]).unwrap();
-    assert_eq!(steps.len(), 3);
+    assert_eq!(steps.len(), 4, "the first observation and three actions");
     // The Rollouts screen's screenshot is the trial's last one, a file of the store.
     let shown = s.rollouts(id).unwrap()[0].detail["screenshot"].clone();
     let last = s
         .screenshots()
-        .path_of(&steps[2].screenshot.as_ref().unwrap().sha256)
+        .path_of(&steps[3].screenshot.as_ref().unwrap().sha256)
         .unwrap();
     assert_eq!(shown, last.display().to_string());
     for step in &steps {
@@ -89,7 +89,11 @@ fn ui_oracle_does_a_shipped_team_chat_task_through_its_web_ui_and_noop_on_that_s
     let steps = trial["steps"].as_array().unwrap();
     // Every effect was a click, a key or typing on the screen, each with its screenshot.
     assert!(steps.len() >= 3, "{rows}");
-    assert!(steps.iter().all(|s| {
+    assert_eq!(
+        steps[0]["action"]["action"], "screenshot",
+        "the first observation (#36)"
+    );
+    assert!(steps[1..].iter().all(|s| {
         let kind = s["action"]["action"].as_str().unwrap_or_default();
         ["left_click", "double_click", "type", "key", "scroll"].contains(&kind)
     }));
@@ -390,7 +394,11 @@ fn a_headless_ui_oracle_rollout_is_followed_live_step_by_step_from_another_proce
         .iter()
         .map(|(_, s)| s.action["action"].as_str().unwrap())
         .collect();
-    assert_eq!(kinds, ["left_click", "type", "key"], "{events:?}");
+    assert_eq!(
+        kinds,
+        ["screenshot", "left_click", "type", "key"],
+        "{events:?}"
+    );
     assert!(
         steps.iter().all(|(e, _)| *e < recorded[0]),
         "every step is in the store before the trial's record"
@@ -407,7 +415,7 @@ fn a_headless_ui_oracle_rollout_is_followed_live_step_by_step_from_another_proce
         );
     }
     // The live frame loads from the screenshot directory, the click drawn on it.
-    let (eseq, first) = &steps[0];
+    let (eseq, first) = &steps[1];
     let frame = load_frame(
         &s,
         &FrameRequest {
@@ -422,7 +430,7 @@ fn a_headless_ui_oracle_rollout_is_followed_live_step_by_step_from_another_proce
         .live
         .as_ref()
         .expect("the workbench followed the trial");
-    assert_eq!((live.policy.as_str(), live.steps.len()), ("ui-oracle", 3));
+    assert_eq!((live.policy.as_str(), live.steps.len()), ("ui-oracle", 4));
     assert_eq!(live.recorded, Some((rid, Some(1.0))));
 }
 

@@ -175,7 +175,11 @@ fn ui_oracle_does_every_cross_template_through_the_combined_screen_and_noop_ther
             })
             .count();
         assert!(switches >= 2, "{row}");
-        assert!(steps.iter().all(|s| {
+        assert_eq!(
+            steps[0]["action"]["action"], "screenshot",
+            "the first observation (#36)"
+        );
+        assert!(steps[1..].iter().all(|s| {
             let kind = s["action"]["action"].as_str().unwrap_or_default();
             ["left_click", "type", "key", "scroll"].contains(&kind)
                 && s["screenshot"]["sha256"].is_string()

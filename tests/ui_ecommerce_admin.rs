@@ -226,7 +226,11 @@ fn ui_oracle_does_a_shipped_ecommerce_task_through_its_web_ui_and_noop_on_that_s
     assert_eq!(trial["reward"], 1.0, "{rows}");
     let steps = trial["steps"].as_array().unwrap();
     assert!(steps.len() >= 20, "{rows}");
-    assert!(steps.iter().all(|s| {
+    assert_eq!(
+        steps[0]["action"]["action"], "screenshot",
+        "the first observation (#36)"
+    );
+    assert!(steps[1..].iter().all(|s| {
         let kind = s["action"]["action"].as_str().unwrap_or_default();
         ["left_click", "type", "key", "scroll"].contains(&kind)
     }));

@@ -155,7 +155,11 @@ fn ui_oracle_does_a_shipped_issue_tracker_task_through_its_web_ui_and_noop_on_th
     assert_eq!(trial["reward"], 1.0, "{rows}");
     let steps = trial["steps"].as_array().unwrap();
     assert!(steps.len() >= 10, "{rows}");
-    assert!(steps.iter().all(|s| {
+    assert_eq!(
+        steps[0]["action"]["action"], "screenshot",
+        "the first observation (#36)"
+    );
+    assert!(steps[1..].iter().all(|s| {
         let kind = s["action"]["action"].as_str().unwrap_or_default();
         ["left_click", "double_click", "type", "key", "scroll"].contains(&kind)
     }));
