@@ -5,7 +5,7 @@
 mod common;
 
 use common::http::{call, multipart, Conn};
-use common::{assert_error, config, get_json, post, start};
+use common::{assert_error, config, get_json, pairs, post, role_headers, start};
 use serde_json::{json, Value};
 use tuplewright::engine::env::ServerConfig;
 
@@ -278,14 +278,10 @@ async fn role_header_is_enforced_and_refusals_are_recorded() {
     let upload = |role: &'static str| {
         let (ctype, up) = (ctype.clone(), up.clone());
         async move {
-            call(
-                a,
-                "POST",
-                "/upload?sid=r",
-                &[("Content-Type", &ctype), ("X-Tuplewright-Role", role)],
-                &up,
-            )
-            .await
+            let mut headers = vec![("Content-Type", ctype.as_str())];
+            let trusted = role_headers(role);
+            headers.extend(pairs(&trusted));
+            call(a, "POST", "/upload?sid=r", &headers, &up).await
         }
     };
     #[rustfmt::skip]
@@ -335,7 +331,7 @@ async fn role_header_is_enforced_and_refusals_are_recorded() {
             a,
             "DELETE",
             "/session?sid=r",
-            &[("X-Tuplewright-Role", role)],
+            &pairs(&role_headers(role)),
             b"",
         )
         .await;
@@ -344,14 +340,14 @@ async fn role_header_is_enforced_and_refusals_are_recorded() {
     }
     // Readers may read everything; a reader's write to any other path is refused too.
     for path in ["/go?sid=r", "/state?sid=r", "/health"] {
-        let r = call(a, "GET", path, &[("X-Tuplewright-Role", "reader")], b"").await;
+        let r = call(a, "GET", path, &pairs(&role_headers("reader")), b"").await;
         assert_eq!(r.status, 200, "{path}");
     }
     let r = call(
         a,
         "PUT",
         "/state?sid=r",
-        &[("X-Tuplewright-Role", "reader")],
+        &pairs(&role_headers("reader")),
         b"{}",
     )
     .await;

@@ -3,8 +3,9 @@
 //! It listens on a per-run Unix socket (bind-mounted into the sandbox, where the bootstrap relays
 //! `127.0.0.1:<port>` to it) or, in unsafe mode, on an ephemeral loopback TCP port. Every request is
 //! checked against [`policy::check`]; refused ones get `403 {"error","detail"}` and are recorded;
-//! allowed ones are forwarded to the upstream server with `X-Tuplewright-Role` set (overwriting any
-//! the script sent).
+//! allowed ones are forwarded to the upstream server with `X-Tuplewright-Role` and the process's
+//! forwarder secret `X-Tuplewright-Forwarder` set (overwriting any the script sent; the server
+//! honours a role only with the secret, see `engine::access::forwarder`).
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -21,7 +22,7 @@ use tokio::net::{TcpListener, TcpStream, UnixListener};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use super::policy::{self, RequestView, Role, ROLE_HEADER};
+use super::policy::{self, RequestView, Role};
 use super::result::RefusedRequest;
 
 /// What the forwarder saw during one run.
@@ -336,10 +337,11 @@ async fn forward(
         header::HOST,
         HeaderValue::from_str(&st.upstream.to_string())?,
     );
-    headers.insert(
-        HeaderName::from_static(ROLE_HEADER),
-        HeaderValue::from_static(st.role.as_str()),
-    );
+    // The role, with this process's forwarder secret: the state API honours a role only with it
+    // (a script cannot know it; whatever it sent in these headers is replaced).
+    for (k, v) in crate::engine::access::forwarder::role_headers(st.role.as_str()) {
+        headers.insert(HeaderName::from_static(k), HeaderValue::from_str(&v)?);
+    }
     headers.insert(header::CONTENT_LENGTH, HeaderValue::from(bytes.len()));
     for (k, v) in &st.headers {
         headers.insert(
