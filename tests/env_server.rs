@@ -549,3 +549,33 @@ async fn forty_concurrent_sessions_see_only_their_own_writes() {
     assert!(h.store("team-chat").unwrap().cached_len() <= 16 + 40);
     h.shutdown().await;
 }
+
+/// Issue #35: a role header a client sends itself (without the forwarder's secret) is dropped
+/// before any handler: the request is the caller's own (here loopback, full access), not the role's.
+#[tokio::test]
+async fn a_role_header_without_the_forwarder_secret_is_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = start(config(dir.path()), &["team-chat"]).await;
+    let a = h.addr("team-chat").unwrap();
+    let forged = [
+        ("Content-Type", "application/json"),
+        ("X-Tuplewright-Role", "reader"),
+        ("X-Tuplewright-Forwarder", "a-guess"),
+    ];
+    let body = json!({"action": "set", "state": {"x": 1}}).to_string();
+    let r = call(a, "POST", "/post?sid=f", &forged, body.as_bytes()).await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    // The same role from the forwarder is enforced.
+    let r = post(
+        a,
+        "f",
+        json!({"action": "set", "state": {"x": 2}}),
+        Some("reader"),
+    )
+    .await;
+    assert_error(&r, 403, "forbidden");
+    let health = get_json(a, "/health").await;
+    assert_eq!(health["access"]["ignored_role_headers"], 1, "{health}");
+    assert_eq!(health["refused_writes"], 1, "{health}");
+    h.shutdown().await;
+}

@@ -79,10 +79,17 @@ fn the_osworld_face_with_a_token_answers_401_on_every_endpoint_without_it() {
     let basic = format!("Basic {}", b64(&format!("tw:{TOKEN}")));
     let (code, body) = request(a, "GET", "/platform", &[("Authorization", &basic)], b"");
     assert_eq!((code, body.as_str()), (200, "Linux"));
+    // tuplewright's own guest client (`[osworld]` pools, `osworld check`) takes the same URL form;
+    // without the credentials it gets the 401 as a request error.
+    let client = tuplewright::engine::osworld::GuestClient::new(&format!("http://tw:{TOKEN}@{a}"));
+    assert!(client.unwrap().screen_size().unwrap().0 > 0);
+    let bare = tuplewright::engine::osworld::GuestClient::new(&format!("http://{a}")).unwrap();
+    let e = bare.screen_size().unwrap_err().to_string();
+    assert!(e.contains("401") || e.contains("unauthorized"), "{e}");
     let (code, body) = request(a, "GET", "/health", &headers, b"");
     assert_eq!(code, 200, "{body}");
     let v: Value = serde_json::from_str(&body).unwrap();
-    assert_eq!(v["access"]["unauthorized"], 2 * OSWORLD.len(), "{v}");
+    assert_eq!(v["access"]["unauthorized"], 2 * OSWORLD.len() + 1, "{v}");
 }
 
 fn b64(s: &str) -> String {
