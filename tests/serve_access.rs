@@ -259,6 +259,57 @@ fn a_role_header_sent_by_a_network_client_is_ignored() {
 }
 
 #[test]
+fn a_generated_token_is_printed_once_and_a_token_from_the_environment_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = own_address().to_string();
+    let s = Serving::start(
+        dir.path(),
+        &[
+            "--app",
+            "mail",
+            "--port",
+            "0",
+            "--host",
+            &host,
+            "--generate-token",
+        ],
+    );
+    assert_eq!(s.lines.len(), 2, "{:?}", s.lines);
+    let token = s.lines[0]["token"].as_str().unwrap().to_string();
+    assert_eq!(token.len(), 64, "{token}");
+    let a = reach(s.addr());
+    assert_eq!(request(a, "GET", "/state?sid=g", &[], b"").0, 401);
+    let auth = format!("Bearer {token}");
+    assert_eq!(
+        request(a, "GET", "/state?sid=g", &[("Authorization", &auth)], b"").0,
+        200
+    );
+    let other = tempfile::tempdir().unwrap();
+    let args = [
+        "--app",
+        "mail",
+        "--port",
+        "0",
+        "--host",
+        &host,
+        "--token-env",
+        "TW_ENV_TOKEN",
+    ];
+    let s = Serving::start_with(other.path(), &args, &[("TW_ENV_TOKEN", TOKEN)]);
+    assert_eq!(s.lines.len(), 1, "nothing but the app line: {:?}", s.lines);
+    let a = reach(s.addr());
+    assert_eq!(request(a, "GET", "/state?sid=g", &[], b"").0, 401);
+    let (code, body) = request(
+        a,
+        "GET",
+        "/state?sid=g",
+        &[("Authorization", &bearer())],
+        b"",
+    );
+    assert_eq!(code, 200, "{body}");
+}
+
+#[test]
 fn allow_from_admits_the_listed_addresses_only() {
     let dir = tempfile::tempdir().unwrap();
     let own = own_address();

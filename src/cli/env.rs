@@ -245,10 +245,12 @@ fn serve(cli: &super::Cli, args: ServeArgs) -> anyhow::Result<ExitCode> {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
         .try_init();
+    let host = cfg.host;
     let rt = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     rt.block_on(async move {
         let handle = env::spawn(cfg, apps).await?;
         show_token(handle.generated_token.as_deref());
+        say_access(host, &handle.access.report());
         for app in &handle.apps {
             let url = handle.url(&app.name).unwrap_or_default();
             println!("{}", serde_json::json!({"app": app.name, "url": url}));
@@ -258,6 +260,22 @@ fn serve(cli: &super::Cli, args: ServeArgs) -> anyhow::Result<ExitCode> {
         handle.shutdown().await;
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// Says on stderr what protects a face listening off loopback.
+pub(super) fn say_access(host: IpAddr, r: &crate::engine::access::AccessReport) {
+    if crate::engine::access::is_loopback(host) {
+        return;
+    }
+    let allow = match r.allow_from.is_empty() {
+        true => "any address".to_string(),
+        false => r.allow_from.join(", "),
+    };
+    eprintln!(
+        "serving on {host}: token {}, clients from {allow}, {}",
+        if r.token { "required" } else { "not required" },
+        if r.tls { "TLS" } else { "plain HTTP (no TLS)" }
+    );
 }
 
 /// Prints a generated token, once: `{"token": …}` on stdout, how to send it on stderr.

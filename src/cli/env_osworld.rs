@@ -133,6 +133,7 @@ pub fn run(cli: &Cli, args: &OsworldServe) -> anyhow::Result<ExitCode> {
                     .with_context(|| format!("listening on {}:{}", args.host, args.port))?;
                 let addr = listener.local_addr()?;
                 super::env::show_token(token.as_deref());
+                super::env::say_access(args.host, &access.report());
                 let scheme = access.scheme();
                 println!(
                     "{}",

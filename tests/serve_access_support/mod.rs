@@ -118,7 +118,13 @@ pub struct Serving {
 impl Serving {
     /// Starts `env serve ARGS` and reads stdout up to its first app line.
     pub fn start(dir: &Path, args: &[&str]) -> Serving {
+        Serving::start_with(dir, args, &[])
+    }
+
+    /// [`Serving::start`] with environment variables `envs` set.
+    pub fn start_with(dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> Serving {
         let mut child = env_serve(dir, args)
+            .envs(envs.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()

@@ -67,6 +67,16 @@ impl Token {
             origin: source.clone(),
             why: format!("cannot be read: {e}"),
         })?;
+        if let Ok(meta) = std::fs::metadata(path) {
+            use std::os::unix::fs::PermissionsExt as _;
+            if meta.permissions().mode() & 0o077 != 0 {
+                tracing::warn!(
+                    path = %path.display(),
+                    mode = format!("{:o}", meta.permissions().mode() & 0o777),
+                    "the token file is readable by other users; chmod 600 it"
+                );
+            }
+        }
         let text = String::from_utf8(bytes).map_err(|e| AccessError::BadToken {
             origin: source.clone(),
             why: format!("is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
