@@ -120,3 +120,44 @@ pub async fn guard(State(access): State<Arc<Access>>, mut req: Request, next: Ne
     }
     next.run(req).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::access::AccessSettings;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// The status line of `GET /` on a router behind `guard` served by [`GuardedListener`] with
+    /// `allow_from` (the client is 127.0.0.1).
+    async fn status_with(allow_from: &[&str]) -> String {
+        let settings = AccessSettings {
+            allow_from: allow_from.iter().map(|s| s.to_string()).collect(),
+            ..AccessSettings::default()
+        };
+        let (access, _) = Access::resolve("test", [127, 0, 0, 1].into(), &settings).unwrap();
+        let tcp = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = tcp.local_addr().unwrap();
+        let listener = GuardedListener::new(tcp, &access).unwrap();
+        let app = axum::Router::new()
+            .route("/", axum::routing::get(|| async { "hello" }))
+            .layer(axum::middleware::from_fn_with_state(access, guard));
+        let server = tokio::spawn(async move {
+            let _ = axum::serve(listener, app.into_make_service_with_connect_info::<Peer>()).await;
+        });
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            .await
+            .unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).await.unwrap();
+        server.abort();
+        out.lines().next().unwrap_or_default().to_string()
+    }
+
+    #[tokio::test]
+    async fn the_guard_sees_the_clients_address_through_the_listener() {
+        assert!(status_with(&["127.0.0.1/32"]).await.contains(" 200 "));
+        assert!(status_with(&["10.0.0.0/8"]).await.contains(" 403 "));
+        assert!(status_with(&[]).await.contains(" 200 "));
+    }
+}
