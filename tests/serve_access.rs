@@ -425,3 +425,36 @@ fn https_get(addr: SocketAddr, ca: Vec<u8>, target: &str, auth: Option<&str>) ->
     let body = text.split_once("\r\n\r\n").map(|x| x.1).unwrap_or_default();
     (code, body.to_string())
 }
+
+#[path = "scripted_support/mod.rs"]
+mod scripted_support;
+
+/// The other side of the role rule: a sandboxed script's role does reach the server, because the
+/// forwarder adds the process's secret for a built-in app (as `TaskEnv::spec` sets it up); a
+/// forwarder without it is treated like any network client (its role header dropped, counted).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sandboxs_forwarder_carries_the_role_to_the_server_and_nothing_else_does() {
+    use tuplewright::engine::sandbox::Role;
+    let h = scripted_support::Harness::start().await;
+    let app = "team-chat";
+    let mut spec = h.endpoint(Some(app));
+    let port = spec.api_port;
+    let source = format!(
+        "import urllib.request\n\
+         urllib.request.urlopen('http://127.0.0.1:{port}/state?sid={}').read()\n\
+         print('read')\n",
+        spec.sid
+    );
+    let ignored = || h.server.access.report().ignored_role_headers;
+    let r = h.run(&spec, Role::Reader, "read.py", &source).await;
+    assert!(r.stdout.text.contains("read"), "{r:?}");
+    assert_eq!(ignored(), 0, "the forwarder's role was honoured");
+    spec.forward_headers.clear();
+    let r = h.run(&spec, Role::Reader, "read.py", &source).await;
+    assert!(r.stdout.text.contains("read"), "{r:?}");
+    assert_eq!(
+        ignored(),
+        1,
+        "without the secret the role header is dropped"
+    );
+}

@@ -22,19 +22,24 @@ fn secret() -> &'static str {
     SECRET.get_or_init(|| hex::encode(rand::random::<[u8; 32]>()))
 }
 
-/// The headers a trusted in-process caller (the forwarder, the engine's own reads) sends to act
-/// in `role`: the role and the forwarder secret.
-pub fn role_headers(role: &str) -> [(&'static str, String); 2] {
-    [
-        (ROLE_HEADER, role.to_string()),
-        (FORWARDER_HEADER, secret().to_string()),
-    ]
+/// The forwarder secret as a header, for requests to this process's own state API only (the
+/// forwarder adds it to a built-in app's requests, never to an external app's).
+pub fn secret_header() -> (&'static str, String) {
+    (FORWARDER_HEADER, secret().to_string())
 }
 
-/// [`role_headers`] as a header map.
-pub fn header_map(role: &str) -> HeaderMap {
+/// The headers a trusted in-process caller sends a built-in app to act in `role`: the role and
+/// the forwarder secret.
+pub fn role_headers(role: &str) -> [(&'static str, String); 2] {
+    [(ROLE_HEADER, role.to_string()), secret_header()]
+}
+
+/// The headers of a read in `role` by the engine itself: the role, and the secret when the app is
+/// this process's own (`builtin`).
+pub fn header_map(role: &str, builtin: bool) -> HeaderMap {
     let mut map = HeaderMap::new();
-    for (k, v) in role_headers(role) {
+    let [role, secret] = role_headers(role);
+    for (k, v) in std::iter::once(role).chain(builtin.then_some(secret)) {
         if let Ok(v) = axum::http::HeaderValue::from_str(&v) {
             map.insert(k, v);
         }

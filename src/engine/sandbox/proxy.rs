@@ -3,9 +3,10 @@
 //! It listens on a per-run Unix socket (bind-mounted into the sandbox, where the bootstrap relays
 //! `127.0.0.1:<port>` to it) or, in unsafe mode, on an ephemeral loopback TCP port. Every request is
 //! checked against [`policy::check`]; refused ones get `403 {"error","detail"}` and are recorded;
-//! allowed ones are forwarded to the upstream server with `X-Tuplewright-Role` and the process's
-//! forwarder secret `X-Tuplewright-Forwarder` set (overwriting any the script sent; the server
-//! honours a role only with the secret, see `engine::access::forwarder`).
+//! allowed ones are forwarded to the upstream server with `X-Tuplewright-Role` set (overwriting any
+//! the script sent) and, for this process's own apps, its forwarder secret `X-Tuplewright-Forwarder`
+//! (the server honours a role only with it, see `engine::access::forwarder`); a script's own
+//! `X-Tuplewright-Forwarder` is removed.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -337,11 +338,13 @@ async fn forward(
         header::HOST,
         HeaderValue::from_str(&st.upstream.to_string())?,
     );
-    // The role, with this process's forwarder secret: the state API honours a role only with it
-    // (a script cannot know it; whatever it sent in these headers is replaced).
-    for (k, v) in crate::engine::access::forwarder::role_headers(st.role.as_str()) {
-        headers.insert(HeaderName::from_static(k), HeaderValue::from_str(&v)?);
-    }
+    headers.insert(
+        HeaderName::from_static(crate::engine::access::forwarder::ROLE_HEADER),
+        HeaderValue::from_static(st.role.as_str()),
+    );
+    // A header the script sent that only the forwarder may set (the secret comes with `headers`
+    // for this process's own apps, see `WebApi::forward_headers`).
+    headers.remove(crate::engine::access::forwarder::FORWARDER_HEADER);
     headers.insert(header::CONTENT_LENGTH, HeaderValue::from(bytes.len()));
     for (k, v) in &st.headers {
         headers.insert(
