@@ -5,7 +5,7 @@
 mod common;
 
 use common::http::{call, multipart, Conn};
-use common::{assert_error, config, get_json, post, start};
+use common::{assert_error, config, get_json, pairs, post, role_headers, start};
 use serde_json::{json, Value};
 use tuplewright::engine::env::ServerConfig;
 
@@ -278,14 +278,10 @@ async fn role_header_is_enforced_and_refusals_are_recorded() {
     let upload = |role: &'static str| {
         let (ctype, up) = (ctype.clone(), up.clone());
         async move {
-            call(
-                a,
-                "POST",
-                "/upload?sid=r",
-                &[("Content-Type", &ctype), ("X-Tuplewright-Role", role)],
-                &up,
-            )
-            .await
+            let mut headers = vec![("Content-Type", ctype.as_str())];
+            let trusted = role_headers(role);
+            headers.extend(pairs(&trusted));
+            call(a, "POST", "/upload?sid=r", &headers, &up).await
         }
     };
     #[rustfmt::skip]
@@ -335,7 +331,7 @@ async fn role_header_is_enforced_and_refusals_are_recorded() {
             a,
             "DELETE",
             "/session?sid=r",
-            &[("X-Tuplewright-Role", role)],
+            &pairs(&role_headers(role)),
             b"",
         )
         .await;
@@ -344,14 +340,14 @@ async fn role_header_is_enforced_and_refusals_are_recorded() {
     }
     // Readers may read everything; a reader's write to any other path is refused too.
     for path in ["/go?sid=r", "/state?sid=r", "/health"] {
-        let r = call(a, "GET", path, &[("X-Tuplewright-Role", "reader")], b"").await;
+        let r = call(a, "GET", path, &pairs(&role_headers("reader")), b"").await;
         assert_eq!(r.status, 200, "{path}");
     }
     let r = call(
         a,
         "PUT",
         "/state?sid=r",
-        &[("X-Tuplewright-Role", "reader")],
+        &pairs(&role_headers("reader")),
         b"{}",
     )
     .await;
@@ -551,5 +547,35 @@ async fn forty_concurrent_sessions_see_only_their_own_writes() {
         t.await.unwrap();
     }
     assert!(h.store("team-chat").unwrap().cached_len() <= 16 + 40);
+    h.shutdown().await;
+}
+
+/// Issue #35: a role header a client sends itself (without the forwarder's secret) is dropped
+/// before any handler: the request is the caller's own (here loopback, full access), not the role's.
+#[tokio::test]
+async fn a_role_header_without_the_forwarder_secret_is_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = start(config(dir.path()), &["team-chat"]).await;
+    let a = h.addr("team-chat").unwrap();
+    let forged = [
+        ("Content-Type", "application/json"),
+        ("X-Tuplewright-Role", "reader"),
+        ("X-Tuplewright-Forwarder", "a-guess"),
+    ];
+    let body = json!({"action": "set", "state": {"x": 1}}).to_string();
+    let r = call(a, "POST", "/post?sid=f", &forged, body.as_bytes()).await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    // The same role from the forwarder is enforced.
+    let r = post(
+        a,
+        "f",
+        json!({"action": "set", "state": {"x": 2}}),
+        Some("reader"),
+    )
+    .await;
+    assert_error(&r, 403, "forbidden");
+    let health = get_json(a, "/health").await;
+    assert_eq!(health["access"]["ignored_role_headers"], 1, "{health}");
+    assert_eq!(health["refused_writes"], 1, "{health}");
     h.shutdown().await;
 }

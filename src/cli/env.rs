@@ -25,11 +25,11 @@ enum EnvCommand {
     ///
     /// Prints one JSON line `{"app": …, "url": …}` per app once it is listening, then serves
     /// until Ctrl-C (or SIGTERM). Example: `tuplewright env serve --app team-chat --port 0`.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// List the built-in apps (name, kind, conventional port, title).
     Apps(AppsArgs),
     /// Try a stored task by hand: provisions V_init with its screen and prints how to use it
-    /// (a desktop: a VNC port on 127.0.0.1, loopback only and without password; a web app: its
+    /// (a desktop: a VNC port on 127.0.0.1 without password, or with --vnc-host one with a password; a web app: its
     /// UI's URL). When you are done (Enter, Ctrl-C or the --until file), reward.py scores the
     /// final state and the trial is recorded as a `human` rollout.
     /// Example: `tuplewright env try files_tidy_001`.
@@ -61,9 +61,12 @@ struct ServeArgs {
     /// else each app's conventional port. 0 = ephemeral ports (read the URLs from the JSON lines).
     #[arg(long)]
     port: Option<u16>,
-    /// Address to listen on. Default: `[env] host` (127.0.0.1).
+    /// Address to listen on. Default: `[env] host` (127.0.0.1). Any other address needs access
+    /// control (a token and/or --allow-from), or the server refuses to start.
     #[arg(long)]
     host: Option<IpAddr>,
+    #[command(flatten)]
+    access: AccessArgs,
     /// Directory where sessions are stored (kept across restarts). Default: `[env] state_dir`
     /// (tuplewright-env-state).
     #[arg(long, value_name = "DIR")]
@@ -99,6 +102,32 @@ struct ServeArgs {
     idle_timeout_ms: Option<u64>,
 }
 
+/// Access control of a served face (`[env]` keys; see docs/state-server.md, "Serving beyond
+/// this machine").
+#[derive(Debug, Args)]
+struct AccessArgs {
+    /// Require the token held in FILE (one line, 16-1024 printable ASCII characters), sent as
+    /// `Authorization: Bearer TOKEN` or `X-Tuplewright-Token: TOKEN`. Default: `[env] token_file`.
+    #[arg(long, value_name = "FILE")]
+    token_file: Option<PathBuf>,
+    /// Require the token held in environment variable VAR. Default: `[env] token_env`.
+    #[arg(long, value_name = "VAR")]
+    token_env: Option<String>,
+    /// Require a fresh random token, printed once at start (`{"token": …}` on stdout).
+    #[arg(long)]
+    generate_token: bool,
+    /// Serve only clients from these CIDR blocks or addresses (repeatable, or several after one
+    /// flag), e.g. `--allow-from 10.0.0.0/8 192.0.2.7`. Default: `[env] allow_from`.
+    #[arg(long, value_name = "CIDR", num_args = 1..)]
+    allow_from: Vec<String>,
+    /// Serve HTTPS with this certificate chain (PEM); needs --tls-key. Default: `[env] tls_cert`.
+    #[arg(long, value_name = "PEM", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The private key (PEM) of --tls-cert. Default: `[env] tls_key`.
+    #[arg(long, value_name = "PEM", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+}
+
 #[derive(Debug, Args)]
 struct AppsArgs {
     /// Directory of app overrides, as for `env serve`.
@@ -112,17 +141,21 @@ struct AppsArgs {
 /// Runs `tuplewright env …`.
 pub fn run(cli: &super::Cli, args: EnvArgs) -> anyhow::Result<ExitCode> {
     match args.command {
-        EnvCommand::Serve(a) if a.osworld => super::env_osworld::run(
-            cli,
-            &super::env_osworld::OsworldServe {
-                apps: a.apps,
-                task: a.task,
-                port: a.port.unwrap_or(5000),
-                host: a.host.unwrap_or(std::net::Ipv4Addr::LOCALHOST.into()),
-                unsafe_no_sandbox: a.unsafe_no_sandbox,
-            },
-        ),
-        EnvCommand::Serve(a) => serve(cli, a),
+        EnvCommand::Serve(a) if a.osworld => {
+            let cfg = server_config(cli, &a)?;
+            super::env_osworld::run(
+                cli,
+                &super::env_osworld::OsworldServe {
+                    apps: a.apps,
+                    task: a.task,
+                    port: a.port.unwrap_or(5000),
+                    host: cfg.host,
+                    access: cfg.access_settings(),
+                    unsafe_no_sandbox: a.unsafe_no_sandbox,
+                },
+            )
+        }
+        EnvCommand::Serve(a) => serve(cli, *a),
         EnvCommand::Apps(a) => apps(a),
         EnvCommand::Try(a) => super::env_try::run(cli, &a),
     }
@@ -170,6 +203,20 @@ fn server_config(cli: &super::Cli, args: &ServeArgs) -> anyhow::Result<ServerCon
     set(&mut cfg.max_connections, &args.max_connections);
     set(&mut cfg.header_timeout_ms, &args.header_timeout_ms);
     set(&mut cfg.idle_timeout_ms, &args.idle_timeout_ms);
+    let a = &args.access;
+    if a.token_file.is_some() || a.token_env.is_some() || a.generate_token {
+        // A token flag replaces whichever token source the config named.
+        cfg.token_file = a.token_file.clone();
+        cfg.token_env = a.token_env.clone();
+        cfg.generate_token = a.generate_token;
+    }
+    if !a.allow_from.is_empty() {
+        cfg.allow_from = a.allow_from.clone();
+    }
+    if a.tls_cert.is_some() {
+        cfg.tls_cert = a.tls_cert.clone();
+        cfg.tls_key = a.tls_key.clone();
+    }
     Ok(cfg)
 }
 
@@ -198,20 +245,48 @@ fn serve(cli: &super::Cli, args: ServeArgs) -> anyhow::Result<ExitCode> {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
         .try_init();
+    let host = cfg.host;
     let rt = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     rt.block_on(async move {
         let handle = env::spawn(cfg, apps).await?;
+        show_token(handle.generated_token.as_deref());
+        say_access(host, &handle.access.report());
         for app in &handle.apps {
-            println!(
-                "{}",
-                serde_json::json!({"app": app.name, "url": format!("http://{}", app.addr)})
-            );
+            let url = handle.url(&app.name).unwrap_or_default();
+            println!("{}", serde_json::json!({"app": app.name, "url": url}));
         }
         wait_for_signal().await?;
         eprintln!("shutting down");
         handle.shutdown().await;
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// Says on stderr what protects a face listening off loopback.
+pub(super) fn say_access(host: IpAddr, r: &crate::engine::access::AccessReport) {
+    if crate::engine::access::is_loopback(host) {
+        return;
+    }
+    let allow = match r.allow_from.is_empty() {
+        true => "any address".to_string(),
+        false => r.allow_from.join(", "),
+    };
+    eprintln!(
+        "serving on {host}: token {}, clients from {allow}, {}",
+        if r.token { "required" } else { "not required" },
+        if r.tls { "TLS" } else { "plain HTTP (no TLS)" }
+    );
+}
+
+/// Prints a generated token, once: `{"token": …}` on stdout, how to send it on stderr.
+pub(super) fn show_token(token: Option<&str>) {
+    if let Some(t) = token {
+        println!("{}", serde_json::json!({"token": t}));
+        eprintln!(
+            "access token generated (shown only now): send `Authorization: Bearer {t}` (or \
+             X-Tuplewright-Token, or a URL http://tw:{t}@HOST:PORT)"
+        );
+    }
 }
 
 pub(super) async fn wait_for_signal() -> anyhow::Result<()> {

@@ -15,6 +15,7 @@ use super::context::{load_config, open_store};
 use super::env_try::brief_in;
 use super::loop_env::with_loop_runtime;
 use super::Cli;
+use crate::engine::access::Access;
 use crate::engine::agents::replay::NoAgent;
 use crate::engine::bundle::meta::final_round;
 use crate::engine::harness::execute::{describe, tail, Runner};
@@ -31,12 +32,16 @@ pub struct OsworldServe {
     pub port: u16,
     /// The address (loopback by default).
     pub host: IpAddr,
+    /// Access control (`[env]` keys and flags): needed off loopback.
+    pub access: crate::engine::access::AccessSettings,
     /// `--unsafe-no-sandbox`.
     pub unsafe_no_sandbox: bool,
 }
 
 /// Runs `env serve --osworld`.
 pub fn run(cli: &Cli, args: &OsworldServe) -> anyhow::Result<ExitCode> {
+    // Checked before anything is provisioned: an unprotected address never starts.
+    let (access, token) = Access::resolve("the OSWorld face", args.host, &args.access)?;
     let mut config = load_config(cli)?;
     // The guest is a local environment, whatever [loop] environments says.
     config.agreement.environments = crate::engine::harness::Environments::Local;
@@ -127,9 +132,12 @@ pub fn run(cli: &Cli, args: &OsworldServe) -> anyhow::Result<ExitCode> {
                     .await
                     .with_context(|| format!("listening on {}:{}", args.host, args.port))?;
                 let addr = listener.local_addr()?;
+                super::env::show_token(token.as_deref());
+                super::env::say_access(args.host, &access.report());
+                let scheme = access.scheme();
                 println!(
                     "{}",
-                    serde_json::json!({"osworld": format!("http://{addr}"), "display": display,
+                    serde_json::json!({"osworld": format!("{scheme}://{addr}"), "display": display,
                         "task": args.task, "apps": apps, "screen": kind})
                 );
                 let shutdown = async move {
@@ -143,7 +151,7 @@ pub fn run(cli: &Cli, args: &OsworldServe) -> anyhow::Result<ExitCode> {
                         _ = poll => {}
                     }
                 };
-                serve(guest, listener, shutdown).await?;
+                serve(guest, listener, access, shutdown).await?;
                 eprintln!("shutting down");
                 anyhow::Ok(())
             })?;

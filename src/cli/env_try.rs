@@ -2,6 +2,7 @@
 //! final state with reward.py and records the trial as a `human` rollout.
 
 use std::io::Write as _;
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,6 +14,7 @@ use clap::Args;
 use super::context::{load_config, open_store};
 use super::loop_env::with_loop_runtime;
 use super::Cli;
+use crate::engine::access::vnc::password_for;
 use crate::engine::agents::replay::NoAgent;
 use crate::engine::bundle::meta::final_round;
 use crate::engine::harness::task::{brief_for, LoopRuntime};
@@ -33,6 +35,13 @@ pub struct TryArgs {
     /// The VNC server program.
     #[arg(long, default_value = "x11vnc")]
     pub x11vnc: PathBuf,
+    /// Address the VNC server listens on. Off loopback it always asks for a password (from
+    /// --vnc-password-file, else a fresh one printed once); prefer an SSH tunnel to loopback.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub vnc_host: IpAddr,
+    /// The VNC password (one line, 6-8 printable ASCII characters), also on loopback.
+    #[arg(long, value_name = "FILE")]
+    pub vnc_password_file: Option<PathBuf>,
     /// Print the access line and the result as JSON.
     #[arg(long)]
     pub json: bool,
@@ -45,16 +54,48 @@ fn announce(json: bool) -> impl Fn(&TryAccess) + Send + Sync {
     move |access| {
         let mut out = std::io::stdout().lock();
         let _ = match (access, json) {
-            (TryAccess::Vnc { port, display }, true) => writeln!(
+            (
+                TryAccess::Vnc {
+                    host,
+                    port,
+                    display,
+                    password,
+                },
+                true,
+            ) => writeln!(
                 out,
                 "{}",
-                serde_json::json!({"vnc": format!("127.0.0.1:{port}"), "display": display})
+                serde_json::json!({"vnc": std::net::SocketAddr::new(*host, *port).to_string(),
+                    "display": display, "password": password})
             ),
-            (TryAccess::Vnc { port, display }, false) => writeln!(
+            (
+                TryAccess::Vnc {
+                    host,
+                    port,
+                    display,
+                    password: None,
+                },
+                false,
+            ) => writeln!(
                 out,
-                "The desktop ({display}) is on VNC at 127.0.0.1:{port} (loopback only, no \
-                 password): e.g. `vncviewer 127.0.0.1:{port}`, or from another machine \
+                "The desktop ({display}) is on VNC at {host}:{port} (loopback only, no \
+                 password): e.g. `vncviewer {host}:{port}`, or from another machine \
                  `ssh -L {port}:127.0.0.1:{port} HOST` first.\nPress Enter (or Ctrl-C) when done."
+            ),
+            (
+                TryAccess::Vnc {
+                    host,
+                    port,
+                    display,
+                    password: Some(p),
+                },
+                false,
+            ) => writeln!(
+                out,
+                "The desktop ({display}) is on VNC at {}: password {p} (shown only now; \
+                 VNC traffic is not encrypted, an SSH tunnel to loopback is safer).\nPress \
+                 Enter (or Ctrl-C) when done.",
+                std::net::SocketAddr::new(*host, *port)
             ),
             (TryAccess::Url(url), true) => {
                 writeln!(out, "{}", serde_json::json!({"url": url}))
@@ -106,6 +147,7 @@ pub fn brief_in(
 
 /// Runs `env try`.
 pub fn run(cli: &Cli, args: &TryArgs) -> anyhow::Result<ExitCode> {
+    let vnc_password = password_for(args.vnc_host, args.vnc_password_file.as_deref())?;
     let (config, store, task, scripts) = tuple_of(cli, &args.task_id, "env try")?;
     let bus = Bus::new(store, vec![])?;
     let done = Arc::new(AtomicBool::new(false));
@@ -121,6 +163,8 @@ pub fn run(cli: &Cli, args: &TryArgs) -> anyhow::Result<ExitCode> {
     let policy = HumanPolicy {
         screen: config.screen.clone(),
         x11vnc: args.x11vnc.clone(),
+        vnc_host: args.vnc_host,
+        vnc_password,
         done,
         until: args.until.clone(),
         announce: Box::new(announce(args.json)),

@@ -3,6 +3,7 @@
 //! Faces (the headless CLI, the TUI) send commands in and read numbered events out; events are
 //! persisted in the store before any face sees them.
 
+pub mod access;
 pub mod agents;
 pub mod agreement;
 pub mod bundle;

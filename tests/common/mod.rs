@@ -26,11 +26,23 @@ pub async fn start(cfg: ServerConfig, names: &[&str]) -> ServerHandle {
     env::spawn(cfg, apps).await.unwrap()
 }
 
-/// `POST /post?sid=` with an optional role header.
+/// The role headers the sandbox's forwarder (of this process) sends: the role and the forwarder
+/// secret, without which the server ignores the role.
+pub fn role_headers(role: &str) -> [(&'static str, String); 2] {
+    tuplewright::engine::access::forwarder::role_headers(role)
+}
+
+/// `headers` (from [`role_headers`]) as `call` takes them.
+pub fn pairs<'a>(headers: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
+    headers.iter().map(|(k, v)| (*k, v.as_str())).collect()
+}
+
+/// `POST /post?sid=` with an optional role (sent as the forwarder sends it).
 pub async fn post(addr: SocketAddr, sid: &str, body: Value, role: Option<&str>) -> http::Resp {
     let mut headers = vec![("Content-Type", "application/json")];
-    if let Some(r) = role {
-        headers.push(("X-Tuplewright-Role", r));
+    let trusted = role.map(role_headers);
+    if let Some(t) = &trusted {
+        headers.extend(pairs(t));
     }
     call(
         addr,

@@ -180,7 +180,15 @@ impl Harness {
             extra_apis: vec![],
             hand_home_to_reader: true,
             localise: Default::default(),
-            forward_headers: Default::default(),
+            // As the engine's own environments do: the built-in app's role check needs the
+            // forwarder secret (issue #35).
+            forward_headers: app
+                .map(|a| {
+                    let (k, v) = tuplewright::engine::access::forwarder::secret_header();
+                    (a.to_string(), vec![(k.to_string(), v)])
+                })
+                .into_iter()
+                .collect(),
             display: None,
             run_as: None,
         }

@@ -65,6 +65,34 @@ pub struct ServerConfig {
     /// A connection on which no byte moves for this many milliseconds is closed. Default
     /// 60 000.
     pub idle_timeout_ms: u64,
+    /// Access token: a file holding it (one line of 16-1024 printable ASCII characters). Any
+    /// face listening off loopback needs a token and/or `allow_from`
+    /// (docs/state-server.md#serving-beyond-this-machine).
+    pub token_file: Option<PathBuf>,
+    /// Access token: the name of an environment variable holding it.
+    pub token_env: Option<String>,
+    /// Access token: generate a fresh one at start, printed once. Default false.
+    pub generate_token: bool,
+    /// CIDR blocks (or addresses) clients must come from; empty = any address.
+    pub allow_from: Vec<String>,
+    /// TLS: certificate chain (PEM) to serve HTTPS with, with `tls_key`.
+    pub tls_cert: Option<PathBuf>,
+    /// TLS: the certificate's private key (PEM).
+    pub tls_key: Option<PathBuf>,
+}
+
+impl ServerConfig {
+    /// The access-control keys as one value.
+    pub fn access_settings(&self) -> crate::engine::access::AccessSettings {
+        crate::engine::access::AccessSettings {
+            token_file: self.token_file.clone(),
+            token_env: self.token_env.clone(),
+            generate_token: self.generate_token,
+            allow_from: self.allow_from.clone(),
+            tls_cert: self.tls_cert.clone(),
+            tls_key: self.tls_key.clone(),
+        }
+    }
 }
 
 impl Default for ServerConfig {
@@ -86,6 +114,12 @@ impl Default for ServerConfig {
             max_connections: 4096,
             header_timeout_ms: 10_000,
             idle_timeout_ms: 60_000,
+            token_file: None,
+            token_env: None,
+            generate_token: false,
+            allow_from: Vec::new(),
+            tls_cert: None,
+            tls_key: None,
         }
     }
 }

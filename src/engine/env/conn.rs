@@ -19,6 +19,9 @@ use hyper_util::service::TowerToHyperService;
 use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
+use tokio_rustls::TlsAcceptor;
+
+use crate::engine::access::listener::{Peer, Stream};
 use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
@@ -152,9 +155,9 @@ enum Closed {
     SlowHead,
 }
 
-/// A TCP stream that records when bytes move.
+/// A connection's stream (TCP, or TLS over it) that records when bytes move.
 struct Tracked {
-    io: TcpStream,
+    io: Box<dyn Stream>,
     act: Arc<Activity>,
 }
 
@@ -216,6 +219,7 @@ impl AsyncWrite for Tracked {
 struct Counted {
     inner: TowerToHyperService<Router>,
     act: Arc<Activity>,
+    peer: std::net::SocketAddr,
 }
 
 struct InFlight(Arc<Activity>);
@@ -235,7 +239,9 @@ impl hyper::service::Service<Request<Incoming>> for Counted {
     type Error = std::convert::Infallible;
     type Future = BoxFuture;
 
-    fn call(&self, req: Request<Incoming>) -> BoxFuture {
+    fn call(&self, mut req: Request<Incoming>) -> BoxFuture {
+        // The client's address, for the access guard (`engine::access`).
+        req.extensions_mut().insert(Peer(self.peer));
         self.act.in_flight.fetch_add(1, Ordering::Relaxed);
         self.act.head_started.store(0, Ordering::Relaxed);
         let guard = InFlight(self.act.clone());
@@ -279,8 +285,22 @@ pub async fn serve(
     router: Router,
     limits: ConnLimits,
     stats: Arc<ConnStats>,
-    mut stop: watch::Receiver<bool>,
+    stop: watch::Receiver<bool>,
 ) {
+    serve_with(listener, router, limits, stats, stop, None).await
+}
+
+/// [`serve`], with TLS on every connection when `tls` is given (the handshake must complete
+/// within the header timeout; a connection over the cap is then simply closed).
+pub async fn serve_with(
+    listener: TcpListener,
+    router: Router,
+    limits: ConnLimits,
+    stats: Arc<ConnStats>,
+    mut stop: watch::Receiver<bool>,
+    tls: Option<Arc<rustls::ServerConfig>>,
+) {
+    let tls = tls.map(TlsAcceptor::from);
     let cap = effective_cap(limits.max_connections);
     stats.limit.store(cap, Ordering::Relaxed);
     let permits = Arc::new(Semaphore::new(cap));
@@ -293,8 +313,8 @@ pub async fn serve(
             _ = stop.changed() => break,
         };
         while conns.try_join_next().is_some() {}
-        let stream = match accepted {
-            Ok((s, _)) => s,
+        let (stream, peer) = match accepted {
+            Ok(a) => a,
             Err(e) => {
                 // Out of descriptors (EMFILE/ENFILE) or a connection reset before accept.
                 tracing::warn!(error = %e, "state API accept failed; backing off");
@@ -307,6 +327,9 @@ pub async fn serve(
         }
         let Ok(permit) = permits.clone().try_acquire_owned() else {
             stats.refused.fetch_add(1, Ordering::Relaxed);
+            if tls.is_some() {
+                continue;
+            }
             if let Ok(p) = answerers.clone().try_acquire_owned() {
                 tokio::spawn(async move {
                     refuse(stream, cap).await;
@@ -317,9 +340,11 @@ pub async fn serve(
         };
         stats.accepted.fetch_add(1, Ordering::Relaxed);
         stats.open.fetch_add(1, Ordering::Relaxed);
-        let (router, stats, stop) = (router.clone(), stats.clone(), stop.clone());
+        let (router, stats, stop, tls) = (router.clone(), stats.clone(), stop.clone(), tls.clone());
         conns.spawn(async move {
-            one(stream, router, limits, &stats, stop).await;
+            if let Some(io) = secured(stream, tls, limits.header_timeout).await {
+                one(io, peer, router, limits, &stats, stop).await;
+            }
             stats.open.fetch_sub(1, Ordering::Relaxed);
             drop(permit);
         });
@@ -333,8 +358,28 @@ pub async fn serve(
     }
 }
 
-async fn one(
+/// The connection's stream: as is, or after a TLS handshake (`None` if it failed or was late).
+async fn secured(
     stream: TcpStream,
+    tls: Option<TlsAcceptor>,
+    within: Duration,
+) -> Option<Box<dyn Stream>> {
+    let Some(acceptor) = tls else {
+        return Some(Box::new(stream));
+    };
+    match tokio::time::timeout(within, acceptor.accept(stream)).await {
+        Ok(Ok(s)) => Some(Box::new(s)),
+        Ok(Err(e)) => {
+            tracing::debug!(error = %e, "TLS handshake failed");
+            None
+        }
+        Err(_) => None,
+    }
+}
+
+async fn one(
+    stream: Box<dyn Stream>,
+    peer: std::net::SocketAddr,
     router: Router,
     limits: ConnLimits,
     stats: &ConnStats,
@@ -348,6 +393,7 @@ async fn one(
     let svc = Counted {
         inner: TowerToHyperService::new(router),
         act: act.clone(),
+        peer,
     };
     let conn = hyper::server::conn::http1::Builder::new().serve_connection(io, svc);
     tokio::pin!(conn);

@@ -125,6 +125,7 @@ pub async fn health(State(st): State<Arc<AppState>>) -> Response {
             "checkpoints": st.store.journal_stats().checkpoints.load(Ordering::Relaxed),
         },
         "connections": st.conns.snapshot(),
+        "access": st.access.report(),
         "config": config_report(&st.config),
     }))
     .into_response()

@@ -64,6 +64,9 @@ pub enum EnvError {
         /// Comma-separated names of the known apps.
         available: String,
     },
+    /// The access control settings are unusable, or missing off loopback.
+    #[error(transparent)]
+    Access(#[from] crate::engine::access::AccessError),
     /// An app's manifest or seed could not be read or parsed.
     #[error("app {app:?}: {detail}")]
     BadApp {

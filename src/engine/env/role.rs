@@ -1,5 +1,8 @@
 //! Access by role, set by the sandboxed script runner in the `X-Tuplewright-Role` header
-//! (overwriting whatever the script sent). No header means the host-side engine: full access.
+//! (overwriting whatever the script sent). The header reaches the handlers only with the
+//! process's forwarder secret (`engine::access::forwarder`; the access guard drops it otherwise),
+//! so a network client never picks its role. No header means the host-side engine (or the token
+//! holder off loopback): full access.
 
 use std::fmt;
 

@@ -20,6 +20,7 @@ use super::conn::{self, ConnLimits, ConnStats};
 use super::handlers;
 use super::store::SessionStore;
 use super::{EnvError, ServerConfig};
+use crate::engine::access::{self, Access};
 
 /// A write refused because of the caller's role.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -104,11 +105,14 @@ pub struct AppState {
     pub conns: Arc<ConnStats>,
     /// The configuration the server was started with (`/health` reports it).
     pub config: Arc<ServerConfig>,
+    /// Who may call (token, allow list) and its counters, shared by all apps of one server.
+    pub access: Arc<Access>,
 }
 
 /// The router of one app (exposed for tests and for embedding in another server).
 pub fn router(state: Arc<AppState>) -> Router {
     let limit = state.body_limit;
+    let access = state.access.clone();
     Router::new()
         .route("/health", get(handlers::health))
         .route("/go", get(handlers::go))
@@ -120,6 +124,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .fallback(handlers::not_found)
         .method_not_allowed_fallback(handlers::method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
+        .layer(axum::middleware::from_fn_with_state(access, access::guard))
         .with_state(state)
 }
 
@@ -141,6 +146,10 @@ pub struct ServerHandle {
     pub apps: Vec<ServedApp>,
     /// Refused writes across all apps.
     pub audit: Arc<Audit>,
+    /// The access control in force (and its counters).
+    pub access: Arc<Access>,
+    /// The token generated at start (`generate_token`), to show once.
+    pub generated_token: Option<String>,
     shutdown: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
 }
@@ -156,9 +165,10 @@ impl ServerHandle {
         self.app(name).map(|a| a.addr)
     }
 
-    /// `http://<addr>` of an app.
+    /// `http://<addr>` of an app (`https://` with TLS).
     pub fn url(&self, name: &str) -> Option<String> {
-        self.addr(name).map(|a| format!("http://{a}"))
+        let scheme = self.access.scheme();
+        self.addr(name).map(|a| format!("{scheme}://{a}"))
     }
 
     /// The session store of an app.
@@ -175,8 +185,11 @@ impl ServerHandle {
     }
 }
 
-/// Binds every app (ports per [`ServerConfig::port`]) and serves them until shutdown.
+/// Binds every app (ports per [`ServerConfig::port`]) and serves them until shutdown. Refuses a
+/// non-loopback [`ServerConfig::host`] without access control (a token and/or `allow_from`).
 pub async fn spawn(cfg: ServerConfig, apps: Vec<Arc<App>>) -> Result<ServerHandle, EnvError> {
+    let (access, generated_token) =
+        Access::resolve("the state API", cfg.host, &cfg.access_settings())?;
     let audit = Arc::new(Audit::default());
     let (tx, rx) = watch::channel(false);
     let mut served = Vec::new();
@@ -204,18 +217,20 @@ pub async fn spawn(cfg: ServerConfig, apps: Vec<Arc<App>>) -> Result<ServerHandl
             body_limit: cfg.body_limit_bytes,
             conns: conns.clone(),
             config: config.clone(),
+            access: access.clone(),
         });
         let limits = ConnLimits {
             max_connections: cfg.max_connections,
             header_timeout: Duration::from_millis(cfg.header_timeout_ms.max(1)),
             idle_timeout: Duration::from_millis(cfg.idle_timeout_ms.max(1)),
         };
-        tasks.push(tokio::spawn(conn::serve(
+        tasks.push(tokio::spawn(conn::serve_with(
             listener,
             router(state),
             limits,
             conns.clone(),
             rx.clone(),
+            access.tls(),
         )));
         tasks.push(tokio::spawn(gc_loop(
             store.clone(),
@@ -232,6 +247,8 @@ pub async fn spawn(cfg: ServerConfig, apps: Vec<Arc<App>>) -> Result<ServerHandl
     Ok(ServerHandle {
         apps: served,
         audit,
+        access,
+        generated_token,
         shutdown: tx,
         tasks,
     })

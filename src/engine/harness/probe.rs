@@ -77,7 +77,11 @@ impl EnvProbe for RoundProbe<'_> {
                 .map_err(|e| AgentError::Infra(format!("http client: {e}")))?;
             let body: Value = client
                 .get(&url)
-                .header("X-Tuplewright-Role", "reader")
+                // The reader role, honoured because this process's forwarder secret goes with it.
+                .headers(crate::engine::access::forwarder::header_map(
+                    "reader",
+                    w.is_builtin(),
+                ))
                 .send()
                 .and_then(|r| r.error_for_status())
                 .and_then(|r| r.json())

@@ -122,10 +122,19 @@ impl WebApi {
         }
     }
 
-    /// Headers the forwarder adds to this app's requests.
+    /// Whether this is a built-in app served by this process (not an external one).
+    pub fn is_builtin(&self) -> bool {
+        matches!(self.backend, Backend::Builtin(_))
+    }
+
+    /// Headers the forwarder adds to this app's requests: for a built-in app the process's
+    /// forwarder secret (its role header is honoured only with it), for an external one its own.
     pub fn forward_headers(&self) -> Vec<(String, String)> {
         match &self.backend {
-            Backend::Builtin(_) => Vec::new(),
+            Backend::Builtin(_) => {
+                let (k, v) = crate::engine::access::forwarder::secret_header();
+                vec![(k.to_string(), v)]
+            }
             Backend::External(x) => x.forward_headers(),
         }
     }

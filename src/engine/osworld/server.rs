@@ -18,6 +18,7 @@ use super::guest::Guest;
 use super::server_files;
 use super::windows::{self, Match, KEPT_CLASSES};
 use super::OsworldError;
+use crate::engine::access::{guard, Access, GuardedListener, Peer};
 use crate::engine::sandbox::{Outcome, RunResult};
 use crate::engine::screen::DesktopWindows;
 
@@ -47,13 +48,25 @@ pub fn router(guest: Arc<Guest>) -> Router {
         .with_state(guest)
 }
 
-/// Serves `guest` on `listener` until `shutdown` resolves.
+/// Serves `guest` on `listener` behind `access` (token, allow list, TLS; every endpoint) until
+/// `shutdown` resolves.
 pub async fn serve(
     guest: Arc<Guest>,
     listener: tokio::net::TcpListener,
+    access: Arc<Access>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(guest))
+    let listener = GuardedListener::new(listener, &access)?;
+    let report = access.clone();
+    // Not in OSWorld's protocol: the access counters, as the state API's /health has them.
+    let health = move || {
+        let r = report.report();
+        async move { Json(json!({"ok": true, "access": r})) }
+    };
+    let app = router(guest)
+        .route("/health", get(health))
+        .layer(axum::middleware::from_fn_with_state(access, guard));
+    axum::serve(listener, app.into_make_service_with_connect_info::<Peer>())
         .with_graceful_shutdown(shutdown)
         .await
 }

@@ -1,9 +1,10 @@
-//! A person tries a task (`tuplewright env try`): the task's screen on V_init, shared over VNC on
-//! loopback (x11vnc from Debian) for a desktop, or the UI's URL for a web app; when the person is
+//! A person tries a task (`tuplewright env try`): the task's screen on V_init, shared over VNC
+//! (x11vnc from Debian; on loopback, or on another address with a VNC password) for a desktop, or the UI's URL for a web app; when the person is
 //! done (the `done` flag, Ctrl-C, or the `until` file appears) the final screenshot is kept and
 //! the harness scores the final state with reward.py like any trial, recorded as policy `human`.
 
-use std::net::TcpListener;
+use std::net::{IpAddr, SocketAddr, TcpListener};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,12 +21,16 @@ use crate::engine::screen::ScreenConfig;
 /// How the person reaches the screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TryAccess {
-    /// A VNC server on `127.0.0.1:port` (loopback only, no password).
+    /// A VNC server on `host:port` (on loopback without password; elsewhere with one).
     Vnc {
+        /// The address it listens on.
+        host: IpAddr,
         /// The TCP port.
         port: u16,
         /// The X display it shows.
         display: String,
+        /// The VNC password (always set off loopback).
+        password: Option<String>,
     },
     /// The web app's agent-facing URL, to open in one's own browser.
     Url(String),
@@ -37,6 +42,10 @@ pub struct HumanPolicy {
     pub screen: ScreenConfig,
     /// The VNC server program.
     pub x11vnc: PathBuf,
+    /// The address the VNC server listens on (loopback by default).
+    pub vnc_host: IpAddr,
+    /// Its password (required off loopback: see `access::vnc::password_for`).
+    pub vnc_password: Option<String>,
     /// Set when the person says they are done (Enter).
     pub done: Arc<AtomicBool>,
     /// A file whose appearance means done (non-interactive use).
@@ -45,22 +54,58 @@ pub struct HumanPolicy {
     pub announce: Box<dyn Fn(&TryAccess) + Send + Sync>,
 }
 
-/// A free TCP port on loopback (bound and released; the VNC server takes it right after).
-fn free_port() -> Result<u16, RolloutError> {
-    let l = TcpListener::bind("127.0.0.1:0")
-        .map_err(|e| RolloutError::Infra(format!("finding a free loopback port: {e}")))?;
-    l.local_addr()
-        .map(|a| a.port())
-        .map_err(|e| RolloutError::Infra(format!("finding a free loopback port: {e}")))
+/// A free TCP port on `host` (bound and released; the VNC server takes it right after).
+fn free_port(host: IpAddr) -> Result<u16, RolloutError> {
+    let err =
+        |e: std::io::Error| RolloutError::Infra(format!("finding a free port on {host}: {e}"));
+    let l = TcpListener::bind((host, 0)).map_err(err)?;
+    l.local_addr().map(|a| a.port()).map_err(err)
 }
 
-/// Whether something listens on `127.0.0.1:port`.
-fn listening(port: u16) -> bool {
-    std::net::TcpStream::connect_timeout(
-        &std::net::SocketAddr::from(([127, 0, 0, 1], port)),
-        Duration::from_millis(200),
-    )
-    .is_ok()
+/// Whether something listens on `host:port` (an unspecified address is reached on loopback).
+fn listening(host: IpAddr, port: u16) -> bool {
+    let to = if host.is_unspecified() {
+        IpAddr::from([127, 0, 0, 1])
+    } else {
+        host
+    };
+    std::net::TcpStream::connect_timeout(&SocketAddr::new(to, port), Duration::from_millis(200))
+        .is_ok()
+}
+
+/// x11vnc's access options: loopback without password, or `-listen HOST` with the password in a
+/// file only the VNC server's uid reads (x11vnc deletes it once read: `rm:`).
+fn vnc_access_args(
+    screen: &crate::engine::screen::Screen,
+    host: IpAddr,
+    password: Option<&str>,
+) -> Result<Vec<String>, RolloutError> {
+    let mut args = Vec::new();
+    if crate::engine::access::is_loopback(host) {
+        args.extend(["-localhost".to_string()]);
+    } else {
+        args.extend(["-listen".to_string(), host.to_string()]);
+    }
+    match password {
+        None => args.push("-nopw".into()),
+        Some(p) => {
+            let dir = screen.private_dir("vnc")?;
+            let file = dir.join("passwd");
+            let io =
+                |e: std::io::Error| RolloutError::Infra(format!("writing the VNC password: {e}"));
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(&file)
+                .map_err(io)?;
+            std::io::Write::write_all(&mut f, format!("{p}\n").as_bytes()).map_err(io)?;
+            let owner = std::fs::metadata(&dir).map_err(io)?;
+            std::os::unix::fs::chown(&file, Some(owner.uid()), Some(owner.gid())).map_err(io)?;
+            args.extend(["-passwdfile".to_string(), format!("rm:{}", file.display())]);
+        }
+    }
+    Ok(args)
 }
 
 impl HumanPolicy {
@@ -128,33 +173,34 @@ impl Policy for HumanPolicy {
                 .insert(open_screen(&self.screen, &ctx.brief.apps, ctx.env)?)
                 .0
         };
-        let port = free_port()?;
+        let port = free_port(self.vnc_host)?;
         let mut vnc = Command::new(&self.x11vnc);
-        vnc.args([
-            "-localhost",
-            "-nopw",
-            "-forever",
-            "-shared",
-            "-quiet",
-            "-noxdamage",
-        ])
-        .args(["-rfbport", &port.to_string()])
-        .args(["-display", &screen.display_name()]);
+        vnc.args(vnc_access_args(
+            screen,
+            self.vnc_host,
+            self.vnc_password.as_deref(),
+        )?);
+        vnc.args(["-forever", "-shared", "-quiet", "-noxdamage"])
+            .args(["-rfbport", &port.to_string()])
+            .args(["-display", &screen.display_name()]);
         screen.launch("x11vnc", vnc)?;
         let deadline = Instant::now() + Duration::from_millis(self.screen.ready_timeout_ms);
-        while !listening(port) {
+        while !listening(self.vnc_host, port) {
             screen.check()?;
             if Instant::now() >= deadline {
                 return Err(RolloutError::Infra(format!(
-                    "x11vnc did not listen on 127.0.0.1:{port}: {}",
+                    "x11vnc did not listen on {}:{port}: {}",
+                    self.vnc_host,
                     screen.log_tail("x11vnc", 3)
                 )));
             }
             std::thread::sleep(Duration::from_millis(100));
         }
         (self.announce)(&TryAccess::Vnc {
+            host: self.vnc_host,
             port,
             display: screen.display_name(),
+            password: self.vnc_password.clone(),
         });
         while !self.finished(ctx) {
             // A dead display or desktop program is infrastructure, never the person's score.

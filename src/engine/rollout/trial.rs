@@ -75,7 +75,11 @@ pub fn final_state(env: &TaskEnv) -> Result<Value, RolloutError> {
         let url = format!("http://{}/go?sid={}", w.addr, env.sid);
         let body: Value = client
             .get(&url)
-            .header("X-Tuplewright-Role", "reader")
+            // The reader role, honoured because this process's forwarder secret goes with it.
+            .headers(crate::engine::access::forwarder::header_map(
+                "reader",
+                w.is_builtin(),
+            ))
             .send()
             .and_then(|r| r.error_for_status())
             .and_then(|r| r.json())

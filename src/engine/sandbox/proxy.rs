@@ -4,7 +4,9 @@
 //! `127.0.0.1:<port>` to it) or, in unsafe mode, on an ephemeral loopback TCP port. Every request is
 //! checked against [`policy::check`]; refused ones get `403 {"error","detail"}` and are recorded;
 //! allowed ones are forwarded to the upstream server with `X-Tuplewright-Role` set (overwriting any
-//! the script sent).
+//! the script sent) and, for this process's own apps, its forwarder secret `X-Tuplewright-Forwarder`
+//! (the server honours a role only with it, see `engine::access::forwarder`); a script's own
+//! `X-Tuplewright-Forwarder` is removed.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -21,7 +23,7 @@ use tokio::net::{TcpListener, TcpStream, UnixListener};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use super::policy::{self, RequestView, Role, ROLE_HEADER};
+use super::policy::{self, RequestView, Role};
 use super::result::RefusedRequest;
 
 /// What the forwarder saw during one run.
@@ -337,9 +339,12 @@ async fn forward(
         HeaderValue::from_str(&st.upstream.to_string())?,
     );
     headers.insert(
-        HeaderName::from_static(ROLE_HEADER),
+        HeaderName::from_static(crate::engine::access::forwarder::ROLE_HEADER),
         HeaderValue::from_static(st.role.as_str()),
     );
+    // A header the script sent that only the forwarder may set (the secret comes with `headers`
+    // for this process's own apps, see `WebApi::forward_headers`).
+    headers.remove(crate::engine::access::forwarder::FORWARDER_HEADER);
     headers.insert(header::CONTENT_LENGTH, HeaderValue::from(bytes.len()));
     for (k, v) in &st.headers {
         headers.insert(
