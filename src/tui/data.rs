@@ -32,6 +32,8 @@ pub struct TaskRow {
     pub r_init: Option<f64>,
     /// Worst critic severity among the tuple's votes (`P0` worst … `P3`; empty when unvoted).
     pub severity: String,
+    /// The tuple's tags in force (its newest note's), space-separated; empty without notes.
+    pub tags: String,
 }
 
 /// A tuple with its rounds, for the Inspector.
@@ -174,12 +176,13 @@ pub fn load_rows(store: &Store) -> Result<Vec<TaskRow>, StoreError> {
            MIN(CASE WHEN w.endpoint = 'golden' THEN w.reward END) AS g, \
            MAX(CASE WHEN w.endpoint = 'initial' THEN w.reward END) AS i \
            FROM lr JOIN reward_runs w ON w.round_id = lr.id GROUP BY lr.task_id), \
-         sv AS (SELECT task_id, MIN(severity) AS s FROM votes WHERE severity IN ('P0', 'P1', 'P2', 'P3') GROUP BY task_id) \
+         sv AS (SELECT task_id, MIN(severity) AS s FROM votes WHERE severity IN ('P0', 'P1', 'P2', 'P3') GROUP BY task_id), \
+         nt AS (SELECT n.task_id, n.tags FROM notes n WHERE n.id = (SELECT MAX(m.id) FROM notes m WHERE m.task_id = n.task_id)) \
          SELECT t.task_id, t.instruction, t.apps, COALESCE(t.domain, ''), COALESCE(t.difficulty, ''), \
-           u.status, COALESCE(last.c, 0), rw.g, rw.i, COALESCE(sv.s, '') \
+           u.status, COALESCE(last.c, 0), rw.g, rw.i, COALESCE(sv.s, ''), COALESCE(nt.tags, '[]') \
          FROM tasks t JOIN tuples u ON u.task_id = t.task_id \
          LEFT JOIN last ON last.task_id = t.task_id LEFT JOIN rw ON rw.task_id = t.task_id \
-         LEFT JOIN sv ON sv.task_id = t.task_id \
+         LEFT JOIN sv ON sv.task_id = t.task_id LEFT JOIN nt ON nt.task_id = t.task_id \
          ORDER BY t.task_id";
     let mut stmt = store.conn().prepare(sql)?;
     let rows = stmt.query_map(params![], |r| {
@@ -195,6 +198,7 @@ pub fn load_rows(store: &Store) -> Result<Vec<TaskRow>, StoreError> {
             r_gold: r.get(7)?,
             r_init: r.get(8)?,
             severity: r.get(9)?,
+            tags: tag_words(&r.get::<String>(10)?),
         })
     })?;
     rows.collect::<Result<_, crate::engine::store::StoreError>>()
@@ -219,9 +223,17 @@ pub fn load_rows_page(store: &Store, limit: usize) -> Result<Vec<TaskRow>, Store
             r_gold: None,
             r_init: None,
             severity: String::new(),
+            tags: String::new(),
         })
     })?;
     rows.collect::<Result<_, crate::engine::store::StoreError>>()
+}
+
+/// A note's tags (a JSON array) as space-separated words.
+fn tag_words(tags_json: &str) -> String {
+    serde_json::from_str::<Vec<String>>(tags_json)
+        .map(|v| v.join(" "))
+        .unwrap_or_default()
 }
 
 fn first_app(apps_json: &str) -> String {

@@ -223,6 +223,7 @@ fn row(id: &str, status: &str) -> TaskRow {
         r_gold: None,
         r_init: None,
         severity: String::new(),
+        tags: String::new(),
     }
 }
 

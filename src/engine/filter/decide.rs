@@ -107,8 +107,25 @@ fn target(current: TupleStatus, action: &Action, source: DecisionSource) -> Opti
     })
 }
 
+/// Whether a tuple in status `status` may be decided by a person with `action` (what
+/// [`apply_in`] would accept); undo is not a decision here.
+pub fn decidable(status: &str, action: &Action) -> bool {
+    TupleStatus::parse(status)
+        .and_then(|s| target(s, action, DecisionSource::Human))
+        .is_some()
+}
+
 /// Applies one decision inside an open transaction. Returns the decision appended.
 pub fn apply_in(tx: &Tx<'_>, req: &DecisionRequest<'_>) -> Result<Decision, FilterError> {
+    apply_grouped_in(tx, req, None)
+}
+
+/// [`apply_in`] as part of the bulk decision `group` (issue #33) when one is given.
+pub fn apply_grouped_in(
+    tx: &Tx<'_>,
+    req: &DecisionRequest<'_>,
+    group: Option<&str>,
+) -> Result<Decision, FilterError> {
     if req.source == DecisionSource::Human && req.reason.trim().is_empty() {
         return Err(FilterError::Invalid(
             "a human decision needs a reason (--reason TEXT)".into(),
@@ -142,7 +159,16 @@ pub fn apply_in(tx: &Tx<'_>, req: &DecisionRequest<'_>) -> Result<Decision, Filt
         }
         a => format!("{}: {}", a.name(), req.reason),
     };
-    let decision = tx.record_decision(req.task_id, after, req.actor, req.source, &reason, None)?;
+    let decision = match group {
+        Some(g) => tx.record_grouped_decision(
+            req.task_id,
+            after,
+            (req.actor, req.source),
+            &reason,
+            g,
+        )?,
+        None => tx.record_decision(req.task_id, after, req.actor, req.source, &reason, None)?,
+    };
     let agg = req.aggregate;
     let mut payload = json!({
         "decision_id": decision.id,
@@ -153,6 +179,7 @@ pub fn apply_in(tx: &Tx<'_>, req: &DecisionRequest<'_>) -> Result<Decision, Filt
         "train_poor_fit": agg.is_some_and(|a| a.train_poor_fit),
         "actor": req.actor,
         "source": req.source.as_str(),
+        "group": group,
     });
     if let Some(a) = agg {
         payload["aggregate"] = serde_json::to_value(a).map_err(StoreError::from)?;

@@ -47,7 +47,7 @@ const TABLES: &[(&str, &str, &str)] = &[
     ),
     (
         "decisions",
-        "id, task_id, actor, source, before, after, reason, created_at, compensates",
+        "id, task_id, actor, source, before, after, reason, created_at, compensates, group_id",
         "id",
     ),
     (
@@ -78,6 +78,11 @@ const TABLES: &[(&str, &str, &str)] = &[
         "trial_steps",
         "rollout_id, seq, action_json, at_ms, duration_ms, error, screenshot_sha, settle_ms",
         "rollout_id, seq",
+    ),
+    (
+        "notes",
+        "id, task_id, author, text, tags, created_at",
+        "id",
     ),
 ];
 
