@@ -475,6 +475,8 @@ fn reimporting_a_bundle_keeps_later_decisions() {
     );
 }
 
+#[path = "store/curate.rs"]
+mod curate;
 #[path = "store/states.rs"]
 mod states;
 #[path = "store/steps.rs"]
