@@ -108,6 +108,10 @@ pub enum EngineCommand {
     LoadFilter(String),
     /// Apply a curator's decision or undo through the engine's decision interface.
     Decide(super::filter_data::DecideCmd),
+    /// Decide the marked tuples as one group (issue #33).
+    DecideBulk(super::bulk_data::BulkCmd),
+    /// Undo a bulk decision group.
+    UndoGroup(super::bulk_data::UndoGroupCmd),
     // reward & rollouts screens
     /// Load the reward breakdowns of one tuple (Reward screen).
     LoadRewards(String),
@@ -149,6 +153,8 @@ pub enum DataUpdate {
     Filter(Box<super::filter_data::FilterData>),
     /// The result of a decision or undo.
     Decided(Box<super::filter_data::Decided>),
+    /// The result of a bulk decision or group undo.
+    Bulk(Box<super::bulk_data::BulkDone>),
     // live jobs
     /// From the job runner: a job of this workbench started or finished, or a notice.
     Job(super::jobs::JobUpdate),
