@@ -4,6 +4,8 @@
 
 #[path = "tui/bulk.rs"]
 mod bulk;
+#[path = "tui/bulk_tmux.rs"]
+mod bulk_tmux;
 #[path = "tui/curation.rs"]
 mod curation;
 #[path = "tui/curation_snapshots.rs"]

@@ -145,7 +145,9 @@ fn report_skipped(skipped: &[Skipped]) {
 fn confirm(n: usize) -> anyhow::Result<bool> {
     let stdin = std::io::stdin();
     if !stdin.is_terminal() {
-        anyhow::bail!("not deciding {n} tuple(s) without confirmation: stdin is not a terminal; pass --yes");
+        anyhow::bail!(
+            "not deciding {n} tuple(s) without confirmation: stdin is not a terminal; pass --yes"
+        );
     }
     print!("decide these {n} tuple(s)? [y/N] ");
     std::io::stdout().flush()?;

@@ -257,7 +257,13 @@ pub fn run(cli: &Cli, args: &TasksArgs) -> anyhow::Result<ExitCode> {
             let notes = store.notes(task_id)?;
             println!("notes       {}", notes.len());
             for n in &notes {
-                println!("  {} {} [{}]: {}", n.created_at, n.author, n.tags.join(", "), n.text);
+                println!(
+                    "  {} {} [{}]: {}",
+                    n.created_at,
+                    n.author,
+                    n.tags.join(", "),
+                    n.text
+                );
             }
             println!("decisions   {}", decisions.len());
             for d in &decisions {

@@ -34,6 +34,8 @@ pub struct TaskRow {
     pub severity: String,
     /// The tuple's tags in force (its newest note's), space-separated; empty without notes.
     pub tags: String,
+    /// Two curators' decisions in force on it differ (search `contested:yes`).
+    pub contested: bool,
 }
 
 /// A tuple with its rounds, for the Inspector.
@@ -205,9 +207,19 @@ pub fn load_rows(store: &Store) -> Result<Vec<TaskRow>, StoreError> {
             r_init: r.get(8)?,
             severity: r.get(9)?,
             tags: tag_words(&r.get::<String>(10)?),
+            contested: false,
         })
     })?;
-    rows.collect::<Result<_, crate::engine::store::StoreError>>()
+    let mut rows: Vec<TaskRow> = rows.collect::<Result<_, StoreError>>()?;
+    let split = crate::engine::curate::agreement::agreement(store)?.disagreements;
+    if !split.is_empty() {
+        let ids: std::collections::HashSet<&str> =
+            split.iter().map(|d| d.task_id.as_str()).collect();
+        for r in &mut rows {
+            r.contested = ids.contains(r.id.as_str());
+        }
+    }
+    Ok(rows)
 }
 
 /// The first `limit` tuples by id, with their round counts but without rewards (a fast first page).
@@ -230,6 +242,7 @@ pub fn load_rows_page(store: &Store, limit: usize) -> Result<Vec<TaskRow>, Store
             r_init: None,
             severity: String::new(),
             tags: String::new(),
+            contested: false,
         })
     })?;
     rows.collect::<Result<_, crate::engine::store::StoreError>>()

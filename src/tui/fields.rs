@@ -1,5 +1,5 @@
 //! Field terms of the tuple search: `status:final`, `app:mail`, `diff:hard`, `sev:P0`,
-//! `domain:files`, `tag:leak`, `rounds:>2`, `gold:<1`, `init:>=0.5`. Text fields match by case-insensitive
+//! `domain:files`, `tag:leak`, `contested:yes`, `rounds:>2`, `gold:<1`, `init:>=0.5`. Text fields match by case-insensitive
 //! prefix; number fields compare with `<`, `<=`, `>`, `>=` or `=` (the default). A term whose field is
 //! unknown, or whose number does not parse, stays a free-text term for the fuzzy matcher.
 
@@ -38,6 +38,7 @@ fn text_field(name: &str) -> Option<fn(&TaskRow) -> &str> {
         "diff" | "difficulty" => |r| r.difficulty.as_str(),
         "sev" | "severity" => |r| r.severity.as_str(),
         "domain" => |r| r.domain.as_str(),
+        "contested" => |r| if r.contested { "yes" } else { "no" },
         _ => return None,
     })
 }
@@ -67,7 +68,16 @@ pub fn parse(query: &str) -> (Vec<FieldTerm>, Vec<String>) {
 
 /// Field names the search knows.
 pub const FIELDS: &[&str] = &[
-    "status", "app", "diff", "sev", "domain", "tag", "rounds", "gold", "init",
+    "status",
+    "app",
+    "diff",
+    "sev",
+    "domain",
+    "tag",
+    "contested",
+    "rounds",
+    "gold",
+    "init",
 ];
 
 /// The `name:` terms of a query that look like field terms but name no field, or whose number
@@ -146,6 +156,7 @@ mod tests {
             r_init: Some(0.0),
             severity: "P1".into(),
             tags: "leak Hard-query".into(),
+            contested: true,
         }
     }
 
@@ -176,6 +187,8 @@ mod tests {
         );
         let (tag, _) = parse("tag:hard tag:lea");
         assert!(tag.iter().all(|t| t.matches(&ok)), "tag prefix, any tag");
+        let (c, _) = parse("contested:yes");
+        assert!(c[0].matches(&ok));
         let (tag, _) = parse("tag:flaky");
         assert!(!tag[0].matches(&ok));
         let (eq, _) = parse("rounds:1 init:>=0");

@@ -58,7 +58,11 @@ fn bulk_cycle(store: &mut Store) {
     let plan = preview(store, &req).unwrap();
     assert_eq!(plan.decided, ["a", "b", "c"], "duplicates once, in order");
     assert_eq!(plan.skipped.len(), 2, "{:?}", plan.skipped);
-    assert!(plan.skipped[0].why.contains("pending"), "{:?}", plan.skipped);
+    assert!(
+        plan.skipped[0].why.contains("pending"),
+        "{:?}",
+        plan.skipped
+    );
     let out = apply_group(store, &req).unwrap();
     assert_eq!(out.decided, plan.decided);
     assert!(out.group_id.starts_with('g'), "{}", out.group_id);
@@ -66,7 +70,10 @@ fn bulk_cycle(store: &mut Store) {
         assert_eq!(status(store, id), "dropped");
         let last = store.decisions(id).unwrap().pop().unwrap();
         assert_eq!(last.group_id.as_deref(), Some(out.group_id.as_str()));
-        assert_eq!((last.actor.as_str(), last.source.as_str()), ("ana", "human"));
+        assert_eq!(
+            (last.actor.as_str(), last.source.as_str()),
+            ("ana", "human")
+        );
         assert!(last.reason.starts_with("reject: batch"), "{}", last.reason);
     }
     assert_eq!(status(store, "p"), "pending", "skipped, untouched");
@@ -97,7 +104,11 @@ fn bulk_cycle(store: &mut Store) {
         .into_iter()
         .filter(|d| d.compensates.is_some())
         .collect();
-    assert_eq!(undos.len(), 2, "one compensating record per tuple, same group");
+    assert_eq!(
+        undos.len(),
+        2,
+        "one compensating record per tuple, same group"
+    );
     // Undoing again changes nothing.
     let again = undo_group(store, &out.group_id, "ana", "").unwrap();
     assert!(again.undone.is_empty(), "{again:?}");
@@ -146,20 +157,32 @@ fn notes_cycle(store: &mut Store) {
             },
         )
     };
-    note(store, "reward reads the wrong folder", &ids(&["leak", "ambiguous"]), &[]).unwrap();
+    note(
+        store,
+        "reward reads the wrong folder",
+        &ids(&["leak", "ambiguous"]),
+        &[],
+    )
+    .unwrap();
     note(store, "", &[], &ids(&["ambiguous"])).unwrap();
     assert!(matches!(
         note(store, "x", &ids(&["typo"]), &[]),
         Err(CurateError::UnknownTag { .. })
     ));
-    assert!(note(store, " ", &[], &[]).is_err(), "a note that says nothing");
+    assert!(
+        note(store, " ", &[], &[]).is_err(),
+        "a note that says nothing"
+    );
     assert_eq!(store.tags("n1").unwrap(), ["leak"]);
     assert_eq!(store.notes("n1").unwrap().len(), 2);
     let t = store.task("n1").unwrap();
     let meta = meta_json(store, &t, &[], &[]).unwrap();
     assert_eq!(meta["tags"], serde_json::json!(["leak"]));
     assert_eq!(meta["notes"][0]["text"], "reward reads the wrong folder");
-    assert_eq!(meta["notes"][0]["tags"], serde_json::json!(["ambiguous", "leak"]));
+    assert_eq!(
+        meta["notes"][0]["tags"],
+        serde_json::json!(["ambiguous", "leak"])
+    );
     assert_eq!(meta["notes"][1]["author"], "ana");
 }
 
@@ -241,7 +264,11 @@ fn third_decides_sends_a_contested_tuple_back_until_a_third_curator_decides() {
     assert_eq!(status(&store, "x"), "needs_human", "contested");
     let last = store.decisions("x").unwrap().pop().unwrap();
     assert_eq!(last.actor, CONFLICT_ACTOR);
-    assert!(last.reason.contains("ana keep vs bo reject"), "{}", last.reason);
+    assert!(
+        last.reason.contains("ana keep vs bo reject"),
+        "{}",
+        last.reason
+    );
     // bo's group undo takes the queueing back too.
     undo_group(&mut store, &g.group_id, "bo", "").unwrap();
     assert_eq!(status(&store, "x"), "voted");

@@ -51,7 +51,14 @@ fn override_where_decides_a_search_as_one_group_and_undo_group_takes_it_back() {
                 .unwrap();
         }
     }
-    let reject = ["override", "--where", "status:loop", "reject", "--reason", "dup"];
+    let reject = [
+        "override",
+        "--where",
+        "status:loop",
+        "reject",
+        "--reason",
+        "dup",
+    ];
     // Without --yes and without a terminal: refused, nothing written.
     let out = tw(&db, &reject);
     assert!(!out.status.success());
@@ -75,35 +82,82 @@ fn override_where_decides_a_search_as_one_group_and_undo_group_takes_it_back() {
     }
     assert_eq!(status(&db, "p1"), "pending");
     let d = open(&db).decisions("a1").unwrap().pop().unwrap();
-    assert_eq!((d.actor.as_str(), d.group_id.as_deref()), ("ana", Some(group.as_str())));
+    assert_eq!(
+        (d.actor.as_str(), d.group_id.as_deref()),
+        ("ana", Some(group.as_str()))
+    );
     // A note with a tag, then a search on the tag: a second curator keeps only that tuple.
-    ok(tw(&db, &["tasks", "note", "a1", "reward is fine", "--tag", "recheck", "--as", "bo"]));
+    ok(tw(
+        &db,
+        &[
+            "tasks",
+            "note",
+            "a1",
+            "reward is fine",
+            "--tag",
+            "recheck",
+            "--as",
+            "bo",
+        ],
+    ));
     let text = ok(tw(
         &db,
-        &["override", "--where", "tag:recheck", "keep", "--reason", "fine", "--yes", "--as", "bo"],
+        &[
+            "override",
+            "--where",
+            "tag:recheck",
+            "keep",
+            "--reason",
+            "fine",
+            "--yes",
+            "--as",
+            "bo",
+        ],
     ));
     assert!(text.contains("1 tuple(s) decided keep by bo"), "{text}");
     assert_eq!(status(&db, "a1"), "voted");
     let stats: serde_json::Value =
         serde_json::from_str(&ok(tw(&db, &["stats", "--json"]))).unwrap();
     let pair = &stats["agreement"]["pairs"][0];
-    assert_eq!((pair["a"].as_str(), pair["b"].as_str()), (Some("ana"), Some("bo")));
-    assert_eq!((pair["tuples"].as_u64(), pair["agreed"].as_u64()), (Some(1), Some(0)));
+    assert_eq!(
+        (pair["a"].as_str(), pair["b"].as_str()),
+        (Some("ana"), Some("bo"))
+    );
+    assert_eq!(
+        (pair["tuples"].as_u64(), pair["agreed"].as_u64()),
+        (Some(1), Some(0))
+    );
     // The group undo leaves a1 (decided again since) and restores a2, a3.
-    let text = ok(tw(&db, &["override", "--undo-group", &group, "--as", "ana"]));
+    let text = ok(tw(
+        &db,
+        &["override", "--undo-group", &group, "--as", "ana"],
+    ));
     assert!(text.contains("2 decision(s) undone, 1 left"), "{text}");
     assert_eq!(status(&db, "a1"), "voted");
     assert_eq!(status(&db, "a2"), "loop_accepted");
     // A query matching nothing, and a tag outside the configured list, are clear errors.
-    let out = tw(&db, &["override", "--where", "tag:none", "keep", "--reason", "x", "--yes"]);
+    let out = tw(
+        &db,
+        &[
+            "override", "--where", "tag:none", "keep", "--reason", "x", "--yes",
+        ],
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("matches no tuple"));
     let cfg = dir.path().join("tw.toml");
     std::fs::write(&cfg, "[curate]\ntags = [\"leak\"]\n").unwrap();
     let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("tuplewright"))
-        .args(["--config", cfg.to_str().unwrap(), "--store", db.to_str().unwrap()])
+        .args([
+            "--config",
+            cfg.to_str().unwrap(),
+            "--store",
+            db.to_str().unwrap(),
+        ])
         .args(["--no-tui", "tasks", "note", "a2", "--tag", "typo"])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && err.contains("tag `typo` is not one of"), "{err}");
+    assert!(
+        !out.status.success() && err.contains("tag `typo` is not one of"),
+        "{err}"
+    );
 }

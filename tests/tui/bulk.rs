@@ -40,14 +40,22 @@ fn bulk_reject_of_marked_tuples_is_one_group_and_u_undoes_it() {
     let marked: Vec<String> = tuplewright::tui::model::bulk::marked_ids(&m);
     assert_eq!(marked.len(), 2);
     keys_w(&mut m, &mut store, "R");
-    assert!(m.tuples.bulk.is_some(), "R on marked tuples asks for one reason");
+    assert!(
+        m.tuples.bulk.is_some(),
+        "R on marked tuples asks for one reason"
+    );
     type_text(&mut m, &mut store, "duplicate batch");
     snap(&m, "bulk_reason_prompt_80x24", false);
     keys_w(&mut m, &mut store, "enter");
     assert!(!m.tuples.bulk_busy, "the worker answered");
     let eligible: Vec<&String> = marked
         .iter()
-        .filter(|id| decidable(&before.iter().find(|(t, _)| t == *id).unwrap().1, &Action::Reject))
+        .filter(|id| {
+            decidable(
+                &before.iter().find(|(t, _)| t == *id).unwrap().1,
+                &Action::Reject,
+            )
+        })
         .collect();
     assert!(!eligible.is_empty(), "{before:?}");
     let notice = m.notice.clone().unwrap_or_default();
@@ -55,7 +63,10 @@ fn bulk_reject_of_marked_tuples_is_one_group_and_u_undoes_it() {
         notice.contains(&format!("{} decided", eligible.len())),
         "{notice}"
     );
-    assert!(m.tuples.marked.is_empty(), "marks cleared after the decision");
+    assert!(
+        m.tuples.marked.is_empty(),
+        "marks cleared after the decision"
+    );
     let groups: Vec<Option<String>> = eligible
         .iter()
         .map(|id| {
@@ -66,7 +77,10 @@ fn bulk_reject_of_marked_tuples_is_one_group_and_u_undoes_it() {
             d.group_id
         })
         .collect();
-    assert!(groups[0].is_some() && groups.iter().all(|g| *g == groups[0]), "{groups:?}");
+    assert!(
+        groups[0].is_some() && groups.iter().all(|g| *g == groups[0]),
+        "{groups:?}"
+    );
     snap(&m, "bulk_after_reject_80x24", true);
     // u on Tuples undoes the whole group.
     keys_w(&mut m, &mut store, "u");
@@ -94,7 +108,11 @@ fn star_marks_what_the_search_shows_and_tilde_inverts() {
     assert!(shown < all, "only what the search shows");
     keys_w(&mut m, &mut store, "c ~");
     assert_eq!(m.tuples.view.len(), all);
-    assert_eq!(m.tuples.marked.len(), all - shown, "inverted over the whole list");
+    assert_eq!(
+        m.tuples.marked.len(),
+        all - shown,
+        "inverted over the whole list"
+    );
     assert!(!m.tuples.marked.contains(&first));
     keys_w(&mut m, &mut store, "esc");
     assert!(m.tuples.marked.is_empty(), "esc clears the marks");
@@ -108,5 +126,38 @@ fn bulk_keep_in_readonly_mode_is_refused_before_asking() {
     keys_w(&mut m, &mut store, "* K");
     assert!(m.tuples.bulk.is_none(), "no prompt in read-only mode");
     assert!(m.notice.clone().unwrap_or_default().contains("read-only"));
+    assert_eq!(statuses(&store), before);
+}
+
+#[test]
+fn k_on_a_tuple_that_cannot_be_decided_refuses_before_asking_for_a_reason() {
+    use tuplewright::engine::store::{DecisionSource, TupleStatus};
+    let (_dir, path) = voted_copy();
+    {
+        let mut store = Store::open(&path, std::time::Duration::from_secs(5)).unwrap();
+        let first = {
+            let mut v: Vec<String> = store.statuses().unwrap().into_keys().collect();
+            v.sort();
+            v.remove(0)
+        };
+        store
+            .write(|tx| {
+                let (to, who) = (TupleStatus::LoopFailed, DecisionSource::Policy);
+                tx.record_decision(&first, to, "loop", who, "failed", None)
+            })
+            .unwrap();
+    }
+    let (mut m, mut store) = model_on(&path, false);
+    let before = statuses(&store);
+    keys_w(&mut m, &mut store, "6 K");
+    assert!(
+        !m.filter.capturing(),
+        "no reason asked for a loop_failed tuple"
+    );
+    let notice = m.notice.clone().unwrap_or_default();
+    assert!(
+        notice.contains("loop_failed") && notice.contains("nothing asked"),
+        "{notice}"
+    );
     assert_eq!(statuses(&store), before);
 }

@@ -224,6 +224,7 @@ fn row(id: &str, status: &str) -> TaskRow {
         r_init: None,
         severity: String::new(),
         tags: String::new(),
+        contested: false,
     }
 }
 

@@ -91,9 +91,8 @@ fn latest_labels(conn: &Conn, task: Option<&str>) -> Result<Latest, StoreError> 
     let base = "SELECT d.id, d.task_id, d.actor, d.reason FROM decisions d \
          WHERE d.source = 'human' AND d.compensates IS NULL \
          AND NOT EXISTS (SELECT 1 FROM decisions c WHERE c.compensates = d.id)";
-    let row = |r: &crate::engine::store::db::Row<'_>| {
-        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-    };
+    let row =
+        |r: &crate::engine::store::db::Row<'_>| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
     let rows: Vec<(i64, String, String, String)> = match task {
         Some(t) => conn
             .prepare(&format!("{base} AND d.task_id = ?1 ORDER BY d.id"))?
@@ -107,7 +106,9 @@ fn latest_labels(conn: &Conn, task: Option<&str>) -> Result<Latest, StoreError> 
     let mut out = Latest::new();
     for (id, task, actor, reason) in rows {
         if let Some(l) = label(&reason) {
-            out.entry(task).or_default().insert(actor, (id, l.to_string()));
+            out.entry(task)
+                .or_default()
+                .insert(actor, (id, l.to_string()));
         }
     }
     Ok(out)

@@ -143,12 +143,10 @@ pub fn apply_group(store: &mut Store, req: &BulkRequest<'_>) -> Result<BulkOutco
                     task_id: id.to_string(),
                     why: format!("status {status} cannot be decided"),
                 }),
-                Err(FilterError::Store(StoreError::UnknownTask(_))) => {
-                    out.skipped.push(Skipped {
-                        task_id: id.to_string(),
-                        why: "no such task".into(),
-                    })
-                }
+                Err(FilterError::Store(StoreError::UnknownTask(_))) => out.skipped.push(Skipped {
+                    task_id: id.to_string(),
+                    why: "no such task".into(),
+                }),
                 Err(e) => return Err(e.into()),
             }
         }

@@ -131,8 +131,8 @@ pub fn apply_grouped_in(
             "a human decision needs a reason (--reason TEXT)".into(),
         ));
     }
-    let task = tx
-        .task(req.task_id)?
+    let (status, instruction) = tx
+        .status_and_instruction(req.task_id)?
         .ok_or_else(|| StoreError::UnknownTask(req.task_id.to_string()))?;
     if req.action == Action::Undo {
         return tx
@@ -146,12 +146,12 @@ pub fn apply_grouped_in(
             ));
         }
     }
-    let current = TupleStatus::parse(&task.status)
-        .ok_or_else(|| StoreError::Invalid(format!("unknown status {}", task.status)))?;
+    let current = TupleStatus::parse(&status)
+        .ok_or_else(|| StoreError::Invalid(format!("unknown status {status}")))?;
     let after =
         target(current, &req.action, req.source).ok_or_else(|| FilterError::NotEligible {
             task: req.task_id.to_string(),
-            status: task.status.clone(),
+            status: status.clone(),
         })?;
     let reason = match &req.action {
         Action::ModifyQuery(q) => {
@@ -160,13 +160,9 @@ pub fn apply_grouped_in(
         a => format!("{}: {}", a.name(), req.reason),
     };
     let decision = match group {
-        Some(g) => tx.record_grouped_decision(
-            req.task_id,
-            after,
-            (req.actor, req.source),
-            &reason,
-            g,
-        )?,
+        Some(g) => {
+            tx.record_grouped_decision(req.task_id, after, (req.actor, req.source), &reason, g)?
+        }
         None => tx.record_decision(req.task_id, after, req.actor, req.source, &reason, None)?,
     };
     let agg = req.aggregate;
@@ -174,7 +170,7 @@ pub fn apply_grouped_in(
         "decision_id": decision.id,
         "action": req.action.name(),
         "revised_query": match &req.action { Action::ModifyQuery(q) => Some(q.trim()), _ => None },
-        "original_instruction": task.task.instruction,
+        "original_instruction": instruction,
         "severity": agg.and_then(|a| a.severity).map(|s| s.as_str()),
         "train_poor_fit": agg.is_some_and(|a| a.train_poor_fit),
         "actor": req.actor,
@@ -212,7 +208,7 @@ fn outcome_in(
     conn: &crate::engine::store::db::Conn,
     task_id: &str,
 ) -> Result<Option<FilterRecord>, StoreError> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT e.payload FROM events e WHERE e.kind = ?1 AND e.task_id = ?2 \
          AND NOT EXISTS (SELECT 1 FROM decisions c WHERE c.compensates = \
          CAST(json_extract(e.payload, '$.decision_id') AS INTEGER)) ORDER BY e.seq DESC LIMIT 1",

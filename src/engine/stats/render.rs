@@ -234,7 +234,10 @@ fn render_agreement(out: &mut String, a: &crate::engine::curate::agreement::Agre
     if a.pairs.is_empty() {
         return;
     }
-    let _ = writeln!(out, "\nCurator agreement (latest decision in force of each)");
+    let _ = writeln!(
+        out,
+        "\nCurator agreement (latest decision in force of each)"
+    );
     let _ = writeln!(
         out,
         "  {:<32} {:>7} {:>7} {:>9} {:>7}",
@@ -252,5 +255,9 @@ fn render_agreement(out: &mut String, a: &crate::engine::curate::agreement::Agre
             kappa
         );
     }
-    let _ = writeln!(out, "  tuples decided differently: {}", a.disagreeing_tuples);
+    let _ = writeln!(
+        out,
+        "  tuples decided differently: {}",
+        a.disagreeing_tuples
+    );
 }

@@ -79,11 +79,7 @@ const TABLES: &[(&str, &str, &str)] = &[
         "rollout_id, seq, action_json, at_ms, duration_ms, error, screenshot_sha, settle_ms",
         "rollout_id, seq",
     ),
-    (
-        "notes",
-        "id, task_id, author, text, tags, created_at",
-        "id",
-    ),
+    ("notes", "id, task_id, author, text, tags, created_at", "id"),
 ];
 
 /// One table's figures on both sides.

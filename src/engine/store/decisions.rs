@@ -40,7 +40,27 @@ impl Tx<'_> {
         reason: &str,
         at: Option<&str>,
     ) -> Result<Decision> {
-        self.append_decision(task_id, after.as_str(), actor, source, reason, at, None, None)
+        self.append_decision(
+            task_id,
+            after.as_str(),
+            actor,
+            source,
+            reason,
+            at,
+            None,
+            None,
+        )
+    }
+
+    /// A task's status and instruction (what a decision needs, without parsing the whole task).
+    pub fn status_and_instruction(&self, task_id: &str) -> Result<Option<(String, String)>> {
+        self.tx
+            .prepare_cached(
+                "SELECT u.status, t.instruction FROM tasks t JOIN tuples u ON u.task_id = t.task_id \
+                 WHERE t.task_id = ?1",
+            )?
+            .query_row(params![task_id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()
     }
 
     /// [`Tx::record_decision`] as part of the bulk decision `group` (issue #33).

@@ -93,7 +93,11 @@ impl Store {
 
     /// The tags in force on a task (those of its newest note; none without notes).
     pub fn tags(&self, task_id: &str) -> Result<Vec<String>> {
-        Ok(self.notes(task_id)?.pop().map(|n| n.tags).unwrap_or_default())
+        Ok(self
+            .notes(task_id)?
+            .pop()
+            .map(|n| n.tags)
+            .unwrap_or_default())
     }
 
     /// The tags in force on every task that has notes: `(task_id, tags)`, by task id.

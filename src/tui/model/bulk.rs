@@ -104,7 +104,9 @@ fn writable(m: &mut Model, what: &str) -> bool {
     if m.readonly {
         m.say(
             Level::Warning,
-            format!("read-only mode: {what} refused (restart without --readonly to change the store)"),
+            format!(
+                "read-only mode: {what} refused (restart without --readonly to change the store)"
+            ),
         );
         return false;
     }
@@ -158,7 +160,11 @@ pub fn prompt_key(m: &mut Model, k: Key) -> Vec<EngineCommand> {
         }
         Code::Char(c) if !k.ctrl && !k.alt => p.input.push(c),
         Code::Enter if p.input.trim().is_empty() => {
-            let what = if p.instruction { "a new instruction" } else { "a reason" };
+            let what = if p.instruction {
+                "a new instruction"
+            } else {
+                "a reason"
+            };
             m.say(Level::Warning, format!("{what} is required"));
         }
         Code::Enter if p.instruction => {
@@ -217,8 +223,20 @@ pub fn done(m: &mut Model, d: BulkDone) -> Vec<EngineCommand> {
     vec![EngineCommand::LoadRows, EngineCommand::LoadStats]
 }
 
-/// Takes the curation settings: the curator recorded, and the conflict policy.
+/// Takes the curation settings: the curator recorded, the conflict policy, and the guidelines
+/// file's text (an unreadable file is said in the status line, and no panel is shown).
 pub fn configure(m: &mut Model, c: &crate::engine::curate::CurateConfig) {
     m.filter.actor = c.curator(None);
     m.tuples.policy = c.conflict;
+    let path = c.guidelines.trim();
+    if path.is_empty() {
+        return;
+    }
+    match std::fs::read_to_string(path) {
+        Ok(text) => m.filter.guidelines = Some((path.to_string(), text)),
+        Err(e) => m.say(
+            Level::Warning,
+            format!("[curate] guidelines {path}: {e} — no guidelines panel"),
+        ),
+    }
 }

@@ -218,10 +218,16 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
 }
 
 /// The bulk decision's input line.
-fn draw_prompt(f: &mut Frame<'_>, area: Rect, p: &crate::tui::model::bulk::BulkPrompt, theme: &Theme) {
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(Span::styled(format!(" {} ", p.label()), theme.style(Role::Title)));
+fn draw_prompt(
+    f: &mut Frame<'_>,
+    area: Rect,
+    p: &crate::tui::model::bulk::BulkPrompt,
+    theme: &Theme,
+) {
+    let block = Block::default().borders(Borders::ALL).title(Span::styled(
+        format!(" {} ", p.label()),
+        theme.style(Role::Title),
+    ));
     let inner = block.inner(area);
     f.render_widget(block, area);
     f.render_widget(Line::from(format!("{}▏", p.input)), inner);

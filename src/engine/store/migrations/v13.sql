@@ -4,6 +4,9 @@
 -- decision recorded before v13.
 ALTER TABLE decisions ADD COLUMN group_id TEXT;
 CREATE INDEX decisions_group ON decisions(group_id);
+-- Whether a decision was undone is asked per tuple by every decision, undo and outcome lookup:
+-- without this index each asks by reading the whole decisions table.
+CREATE INDEX decisions_compensates ON decisions(compensates);
 -- Notes and tags on a tuple, append-only: the newest note of a tuple is the one in force
 -- (its text and its tags, a JSON array of strings); older ones stay as its history.
 CREATE TABLE notes (
