@@ -161,3 +161,16 @@ fn k_on_a_tuple_that_cannot_be_decided_refuses_before_asking_for_a_reason() {
     );
     assert_eq!(statuses(&store), before);
 }
+
+#[test]
+fn e_on_a_store_without_votes_says_why_nothing_is_filtered() {
+    let (mut m, store) = super::fixture::loaded_model();
+    assert!(
+        m.tuples.rows.iter().all(|r| r.severity.is_empty()),
+        "fixture has no votes"
+    );
+    super::fixture::keys(&mut m, &store, "e");
+    let notice = m.notice.clone().unwrap_or_default();
+    assert!(notice.contains("no critic votes"), "{notice:?}");
+    assert!(m.tuples.severity.is_none());
+}

@@ -495,6 +495,12 @@ impl Model {
                 if let Some(cmds) = similar::act(self, a).or_else(|| bulk::act(self, a)) {
                     return cmds;
                 }
+                let unvoted = self.tuples.rows.iter().all(|r| r.severity.is_empty());
+                if a == Action::FilterSeverity && self.tuples.severity.is_none() && unvoted {
+                    let say = "no critic votes in the store: no severity to filter by (`tuplewright filter` votes)";
+                    self.say(notice::Level::Warning, say);
+                    return Vec::new();
+                }
                 let t = &mut self.tuples;
                 let refilter = |t: &mut TuplesState| vec![EngineCommand::View(t.request())];
                 match a {
