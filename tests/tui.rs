@@ -2,6 +2,10 @@
 //! files, `TestBackend` + insta snapshots of every screen on a store built by the loop with the
 //! scripted agents, and a tmux smoke test in a real terminal.
 
+#[path = "tui/bulk.rs"]
+mod bulk;
+#[path = "tui/bulk_tmux.rs"]
+mod bulk_tmux;
 #[path = "tui/curation.rs"]
 mod curation;
 #[path = "tui/curation_snapshots.rs"]

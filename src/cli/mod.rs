@@ -19,6 +19,7 @@ mod import;
 mod job;
 mod loop_env;
 mod osworld;
+mod override_bulk;
 mod override_cmd;
 mod rollout;
 pub mod run;

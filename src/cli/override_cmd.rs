@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use super::context::{load_config, open_store};
 use super::Cli;
 use crate::engine::filter::rules::{decide_all, Rules};
-use crate::engine::filter::{apply, Action, DecisionRequest};
+use crate::engine::filter::{apply_in, Action, DecisionRequest};
 use crate::engine::store::DecisionSource;
 
 /// A person's choice.
@@ -38,24 +38,36 @@ to dropped.\n\n\
   statuses = [\"needs_human\"]\n  [[rule]]\n  severity = [\"P0\"]\n  action = \"reject\"\n  [[rule]]\n  severity = [\"P3\"]\n  action = \"keep\"\n  # anything else stays queued\n\n\
 Examples:\n  tuplewright override mail_archive_003 reject --reason \"reward checks the wrong folder\"\n  \
 tuplewright override mail_archive_003 modify_query --query \"Archive every mail from Ana.\" --reason \"leaked method\"\n  \
-tuplewright override mail_archive_003 --undo --reason \"misclick\"\n  tuplewright override --rules rules.toml"
+tuplewright override mail_archive_003 --undo --reason \"misclick\"\n  tuplewright override --rules rules.toml\n  \
+tuplewright override --where \"status:needs sev:P0\" reject --reason \"P0 finding\" --as ana\n  \
+tuplewright override --undo-group g20261206T091500-3fa2c1"
 )]
 pub struct OverrideArgs {
-    /// The task to decide.
-    #[arg(required_unless_present = "rules")]
+    /// The task to decide (with --where: the decision).
+    #[arg(required_unless_present_any = ["rules", "undo_group"])]
     pub task: Option<String>,
     /// The decision.
-    #[arg(value_enum, required_unless_present_any = ["undo", "rules"])]
+    #[arg(value_enum, required_unless_present_any = ["undo", "rules", "where_", "undo_group"])]
     pub choice: Option<Choice>,
     /// The new instruction (modify_query only).
     #[arg(long)]
     pub query: Option<String>,
     /// Why (recorded; required for a decision).
-    #[arg(long, required_unless_present_any = ["undo", "rules"])]
+    #[arg(long, required_unless_present_any = ["undo", "rules", "undo_group"])]
     pub reason: Option<String>,
-    /// Who decides (default: $USER).
-    #[arg(long)]
+    /// Who decides, the curator (default: [curate] curator, else $USER).
+    #[arg(long = "as", visible_alias = "actor", value_name = "NAME")]
     pub actor: Option<String>,
+    /// Decide every tuple the workbench's search QUERY matches (`status:loop app:mail tag:x words`),
+    /// as one group; prints what it will decide and asks unless --yes.
+    #[arg(long = "where", value_name = "QUERY", conflicts_with_all = ["undo", "rules", "undo_group"])]
+    pub where_: Option<String>,
+    /// Undo every decision of a bulk group still in force (the group id `override --where` printed).
+    #[arg(long, value_name = "ID", conflicts_with_all = ["choice", "undo", "rules"])]
+    pub undo_group: Option<String>,
+    /// Do not ask before a bulk decision.
+    #[arg(long, short = 'y')]
+    pub yes: bool,
     /// Undo the task's latest decision not yet undone.
     #[arg(long, conflicts_with_all = ["choice", "rules"])]
     pub undo: bool,
@@ -68,6 +80,9 @@ pub struct OverrideArgs {
 pub fn run(cli: &Cli, args: &OverrideArgs) -> anyhow::Result<ExitCode> {
     let config = load_config(cli)?;
     let mut store = open_store(cli, &config)?;
+    if args.where_.is_some() || args.undo_group.is_some() {
+        return super::override_bulk::run(&mut store, &config.curate, args);
+    }
     if let Some(path) = &args.rules {
         let rules = Rules::load(path)?;
         let tasks: Vec<String> = args.task.iter().cloned().collect();
@@ -100,22 +115,26 @@ pub fn run(cli: &Cli, args: &OverrideArgs) -> anyhow::Result<ExitCode> {
     if args.query.is_some() && !matches!(action, Action::ModifyQuery(_)) {
         anyhow::bail!("--query only goes with modify_query");
     }
-    let actor = crate::engine::filter::decide::human_actor(args.actor.as_deref());
+    let actor = config.curate.curator(args.actor.as_deref());
     let reason = args
         .reason
         .clone()
         .unwrap_or_else(|| "undone by hand".into());
-    let d = apply(
-        &mut store,
-        &DecisionRequest {
-            task_id: task,
-            action,
-            actor: &actor,
-            source: DecisionSource::Human,
-            reason: &reason,
-            aggregate: None,
-        },
-    )?;
+    let policy = config.curate.conflict;
+    let req = DecisionRequest {
+        task_id: task,
+        action,
+        actor: &actor,
+        source: DecisionSource::Human,
+        reason: &reason,
+        aggregate: None,
+    };
+    let (d, queued) = store.write(|tx| -> anyhow::Result<_> {
+        let d = apply_in(tx, &req)?;
+        let queued = d.compensates.is_none()
+            && crate::engine::curate::agreement::enforce_in(tx, policy, task, None)?;
+        Ok((d, queued))
+    })?;
     println!(
         "{task}: {} -> {} (decision #{}{}, by {actor})",
         d.before,
@@ -125,5 +144,8 @@ pub fn run(cli: &Cli, args: &OverrideArgs) -> anyhow::Result<ExitCode> {
             .map(|c| format!(", undoes #{c}"))
             .unwrap_or_default()
     );
+    if queued {
+        println!("{task}: another curator decided differently; back to needs_human for a third curator ([curate] conflict = third_decides)");
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -49,6 +49,23 @@ pub enum TasksCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Add a note and/or tags to a tuple (append-only; searchable in the workbench with `tag:T`,
+    /// exported in meta.json). Tags must be in `[curate] tags` when that list is set.
+    Note {
+        /// The task id.
+        task_id: String,
+        /// The note's text (may be omitted when only tags change).
+        text: Option<String>,
+        /// A tag to add (repeatable).
+        #[arg(long = "tag", value_name = "T")]
+        tags: Vec<String>,
+        /// A tag to remove (repeatable).
+        #[arg(long = "untag", value_name = "T")]
+        untags: Vec<String>,
+        /// The curator writing it (default: [curate] curator, else $USER).
+        #[arg(long = "as", value_name = "NAME")]
+        author: Option<String>,
+    },
     /// The tasks whose instructions are closest to this one's (sentence-embedding cosine; vectors
     /// are cached in the store, so only new instructions are embedded).
     Similar {
@@ -80,6 +97,31 @@ pub fn run(cli: &Cli, args: &TasksArgs) -> anyhow::Result<ExitCode> {
     let config = load_config(cli)?;
     let mut store = open_existing_store(cli, &config)?;
     match &args.command {
+        TasksCommand::Note {
+            task_id,
+            text,
+            tags,
+            untags,
+            author,
+        } => {
+            if cli.readonly {
+                anyhow::bail!("tasks note writes to the store: drop --readonly");
+            }
+            let author = config.curate.curator(author.as_deref());
+            let req = crate::engine::curate::notes::NoteRequest {
+                task_id,
+                author: &author,
+                text: text.as_deref().unwrap_or_default(),
+                add: tags,
+                remove: untags,
+            };
+            let n = crate::engine::curate::notes::add_note(&mut store, &config.curate, &req)?;
+            println!(
+                "{task_id}: note #{} by {author}; tags now [{}]",
+                n.id,
+                n.tags.join(", ")
+            );
+        }
         TasksCommand::List {
             status,
             domain,
@@ -212,6 +254,17 @@ pub fn run(cli: &Cli, args: &TasksArgs) -> anyhow::Result<ExitCode> {
                 );
             }
             println!("rollouts    {}", rollouts.len());
+            let notes = store.notes(task_id)?;
+            println!("notes       {}", notes.len());
+            for n in &notes {
+                println!(
+                    "  {} {} [{}]: {}",
+                    n.created_at,
+                    n.author,
+                    n.tags.join(", "),
+                    n.text
+                );
+            }
             println!("decisions   {}", decisions.len());
             for d in &decisions {
                 println!(

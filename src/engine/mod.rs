@@ -8,6 +8,7 @@ pub mod agents;
 pub mod agreement;
 pub mod bundle;
 pub mod config;
+pub mod curate;
 pub mod embedder;
 pub mod env;
 pub mod filter;

@@ -129,6 +129,13 @@ pub enum Action {
     // similar tuples
     /// Tuples: list the selected tuple's nearest neighbours in the store (embedding cosine).
     Similar,
+    // bulk decisions (issue #33)
+    /// Tuples: mark / unmark the selected tuple and move down (State diff: fold, as `z a`).
+    Mark,
+    /// Tuples: mark every tuple the current search and filters show.
+    MarkAll,
+    /// Tuples: invert the marks of the tuples shown.
+    MarkInvert,
 }
 
 /// One registry entry.
@@ -369,25 +376,25 @@ pub const REGISTRY: &[ActionSpec] = &[
     spec(
         Action::DecideKeep,
         "decide_keep",
-        "Filter: keep the tuple (asks for a reason)",
+        "Filter: keep the tuple (asks for a reason); on Tuples: the marked tuples",
         &["K"],
     ),
     spec(
         Action::DecideModify,
         "decide_modify",
-        "Filter: modify_query — edit the instruction, then a reason",
+        "Filter: modify_query — edit the instruction, then a reason; on Tuples: the marked tuples",
         &["M"],
     ),
     spec(
         Action::DecideReject,
         "decide_reject",
-        "Filter: reject the tuple (asks for a reason)",
+        "Filter: reject the tuple (asks for a reason); on Tuples: the marked tuples",
         &["R"],
     ),
     spec(
         Action::UndoDecision,
         "undo_decision",
-        "Filter: undo the last decision (a compensating record)",
+        "Filter: undo the last decision (a compensating record); on Tuples: the last bulk group",
         &["u"],
     ),
     // live jobs
@@ -443,8 +450,8 @@ pub const REGISTRY: &[ActionSpec] = &[
     spec(
         Action::StateFold,
         "state_fold",
-        "State diff: fold / unfold the tree node (enter too); / n N search here",
-        &["space"],
+        "State diff: fold / unfold the tree node (space, enter too); / n N search here",
+        &["z a"],
     ),
     // reward & rollouts screens
     spec(
@@ -525,6 +532,25 @@ pub const REGISTRY: &[ActionSpec] = &[
         "similar",
         "Tuples: nearest neighbours of the selected tuple (embedding cosine)",
         &["="],
+    ),
+    // bulk decisions
+    spec(
+        Action::Mark,
+        "mark",
+        "Tuples: mark / unmark the tuple for a bulk decision (K R M on the marked, u undoes the group, esc clears)",
+        &["space"],
+    ),
+    spec(
+        Action::MarkAll,
+        "mark_all",
+        "Tuples: mark every tuple the search and filters show",
+        &["*"],
+    ),
+    spec(
+        Action::MarkInvert,
+        "mark_invert",
+        "Tuples: invert the marks of the tuples shown",
+        &["~"],
     ),
 ];
 

@@ -32,6 +32,10 @@ pub struct TaskRow {
     pub r_init: Option<f64>,
     /// Worst critic severity among the tuple's votes (`P0` worst … `P3`; empty when unvoted).
     pub severity: String,
+    /// The tuple's tags in force (its newest note's), space-separated; empty without notes.
+    pub tags: String,
+    /// Two curators' decisions in force on it differ (search `contested:yes`).
+    pub contested: bool,
 }
 
 /// A tuple with its rounds, for the Inspector.
@@ -106,6 +110,10 @@ pub enum EngineCommand {
     LoadFilter(String),
     /// Apply a curator's decision or undo through the engine's decision interface.
     Decide(super::filter_data::DecideCmd),
+    /// Decide the marked tuples as one group (issue #33).
+    DecideBulk(super::bulk_data::BulkCmd),
+    /// Undo a bulk decision group.
+    UndoGroup(super::bulk_data::UndoGroupCmd),
     // reward & rollouts screens
     /// Load the reward breakdowns of one tuple (Reward screen).
     LoadRewards(String),
@@ -147,6 +155,8 @@ pub enum DataUpdate {
     Filter(Box<super::filter_data::FilterData>),
     /// The result of a decision or undo.
     Decided(Box<super::filter_data::Decided>),
+    /// The result of a bulk decision or group undo.
+    Bulk(Box<super::bulk_data::BulkDone>),
     // live jobs
     /// From the job runner: a job of this workbench started or finished, or a notice.
     Job(super::jobs::JobUpdate),
@@ -174,12 +184,13 @@ pub fn load_rows(store: &Store) -> Result<Vec<TaskRow>, StoreError> {
            MIN(CASE WHEN w.endpoint = 'golden' THEN w.reward END) AS g, \
            MAX(CASE WHEN w.endpoint = 'initial' THEN w.reward END) AS i \
            FROM lr JOIN reward_runs w ON w.round_id = lr.id GROUP BY lr.task_id), \
-         sv AS (SELECT task_id, MIN(severity) AS s FROM votes WHERE severity IN ('P0', 'P1', 'P2', 'P3') GROUP BY task_id) \
+         sv AS (SELECT task_id, MIN(severity) AS s FROM votes WHERE severity IN ('P0', 'P1', 'P2', 'P3') GROUP BY task_id), \
+         nt AS (SELECT n.task_id, n.tags FROM notes n WHERE n.id = (SELECT MAX(m.id) FROM notes m WHERE m.task_id = n.task_id)) \
          SELECT t.task_id, t.instruction, t.apps, COALESCE(t.domain, ''), COALESCE(t.difficulty, ''), \
-           u.status, COALESCE(last.c, 0), rw.g, rw.i, COALESCE(sv.s, '') \
+           u.status, COALESCE(last.c, 0), rw.g, rw.i, COALESCE(sv.s, ''), COALESCE(nt.tags, '[]') \
          FROM tasks t JOIN tuples u ON u.task_id = t.task_id \
          LEFT JOIN last ON last.task_id = t.task_id LEFT JOIN rw ON rw.task_id = t.task_id \
-         LEFT JOIN sv ON sv.task_id = t.task_id \
+         LEFT JOIN sv ON sv.task_id = t.task_id LEFT JOIN nt ON nt.task_id = t.task_id \
          ORDER BY t.task_id";
     let mut stmt = store.conn().prepare(sql)?;
     let rows = stmt.query_map(params![], |r| {
@@ -195,9 +206,20 @@ pub fn load_rows(store: &Store) -> Result<Vec<TaskRow>, StoreError> {
             r_gold: r.get(7)?,
             r_init: r.get(8)?,
             severity: r.get(9)?,
+            tags: tag_words(&r.get::<String>(10)?),
+            contested: false,
         })
     })?;
-    rows.collect::<Result<_, crate::engine::store::StoreError>>()
+    let mut rows: Vec<TaskRow> = rows.collect::<Result<_, StoreError>>()?;
+    let split = crate::engine::curate::agreement::agreement(store)?.disagreements;
+    if !split.is_empty() {
+        let ids: std::collections::HashSet<&str> =
+            split.iter().map(|d| d.task_id.as_str()).collect();
+        for r in &mut rows {
+            r.contested = ids.contains(r.id.as_str());
+        }
+    }
+    Ok(rows)
 }
 
 /// The first `limit` tuples by id, with their round counts but without rewards (a fast first page).
@@ -219,9 +241,18 @@ pub fn load_rows_page(store: &Store, limit: usize) -> Result<Vec<TaskRow>, Store
             r_gold: None,
             r_init: None,
             severity: String::new(),
+            tags: String::new(),
+            contested: false,
         })
     })?;
     rows.collect::<Result<_, crate::engine::store::StoreError>>()
+}
+
+/// A note's tags (a JSON array) as space-separated words.
+fn tag_words(tags_json: &str) -> String {
+    serde_json::from_str::<Vec<String>>(tags_json)
+        .map(|v| v.join(" "))
+        .unwrap_or_default()
 }
 
 fn first_app(apps_json: &str) -> String {

@@ -1,5 +1,5 @@
 //! Field terms of the tuple search: `status:final`, `app:mail`, `diff:hard`, `sev:P0`,
-//! `domain:files`, `rounds:>2`, `gold:<1`, `init:>=0.5`. Text fields match by case-insensitive
+//! `domain:files`, `tag:leak`, `contested:yes`, `rounds:>2`, `gold:<1`, `init:>=0.5`. Text fields match by case-insensitive
 //! prefix; number fields compare with `<`, `<=`, `>`, `>=` or `=` (the default). A term whose field is
 //! unknown, or whose number does not parse, stays a free-text term for the fuzzy matcher.
 
@@ -27,6 +27,8 @@ pub enum FieldTerm {
     Text(fn(&TaskRow) -> &str, String),
     /// A number field compared with a value; rows without the number never match.
     Num(fn(&TaskRow) -> Option<f64>, Op, f64),
+    /// One of the tuple's tags starts with the (lower-cased) value.
+    Tag(String),
 }
 
 fn text_field(name: &str) -> Option<fn(&TaskRow) -> &str> {
@@ -36,6 +38,7 @@ fn text_field(name: &str) -> Option<fn(&TaskRow) -> &str> {
         "diff" | "difficulty" => |r| r.difficulty.as_str(),
         "sev" | "severity" => |r| r.severity.as_str(),
         "domain" => |r| r.domain.as_str(),
+        "contested" => |r| if r.contested { "yes" } else { "no" },
         _ => return None,
     })
 }
@@ -65,7 +68,16 @@ pub fn parse(query: &str) -> (Vec<FieldTerm>, Vec<String>) {
 
 /// Field names the search knows.
 pub const FIELDS: &[&str] = &[
-    "status", "app", "diff", "sev", "domain", "rounds", "gold", "init",
+    "status",
+    "app",
+    "diff",
+    "sev",
+    "domain",
+    "tag",
+    "contested",
+    "rounds",
+    "gold",
+    "init",
 ];
 
 /// The `name:` terms of a query that look like field terms but name no field, or whose number
@@ -86,6 +98,9 @@ pub fn unknown(query: &str) -> Vec<String> {
 }
 
 fn field_term(key: &str, value: &str) -> Option<FieldTerm> {
+    if key == "tag" {
+        return (!value.is_empty()).then(|| FieldTerm::Tag(value.to_string()));
+    }
     if let Some(f) = text_field(key) {
         return (!value.is_empty()).then(|| FieldTerm::Text(f, value.to_string()));
     }
@@ -109,6 +124,10 @@ impl FieldTerm {
     pub fn matches(&self, row: &TaskRow) -> bool {
         match self {
             FieldTerm::Text(f, v) => f(row).to_lowercase().starts_with(v.as_str()),
+            FieldTerm::Tag(v) => row
+                .tags
+                .split_whitespace()
+                .any(|t| t.to_lowercase().starts_with(v.as_str())),
             FieldTerm::Num(f, op, n) => f(row).is_some_and(|x| match op {
                 Op::Lt => x < *n,
                 Op::Le => x <= *n,
@@ -136,6 +155,8 @@ mod tests {
             r_gold: gold,
             r_init: Some(0.0),
             severity: "P1".into(),
+            tags: "leak Hard-query".into(),
+            contested: true,
         }
     }
 
@@ -164,6 +185,12 @@ mod tests {
             unknown("bogus:x rounds:abc status:final http://x a:"),
             ["bogus:x", "rounds:abc"]
         );
+        let (tag, _) = parse("tag:hard tag:lea");
+        assert!(tag.iter().all(|t| t.matches(&ok)), "tag prefix, any tag");
+        let (c, _) = parse("contested:yes");
+        assert!(c[0].matches(&ok));
+        let (tag, _) = parse("tag:flaky");
+        assert!(!tag[0].matches(&ok));
         let (eq, _) = parse("rounds:1 init:>=0");
         assert!(eq[0].matches(&row("x", 1, None)) && !eq[0].matches(&row("x", 2, None)));
         assert!(eq[1].matches(&row("x", 1, None)));

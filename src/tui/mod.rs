@@ -10,6 +10,7 @@
 
 pub mod action;
 pub mod app;
+pub mod bulk_data;
 pub mod data;
 pub mod diff;
 pub mod fields;

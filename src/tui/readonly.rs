@@ -9,6 +9,8 @@ pub fn writes(cmd: &EngineCommand) -> bool {
     matches!(
         cmd,
         EngineCommand::Decide(_)
+            | EngineCommand::DecideBulk(_)
+            | EngineCommand::UndoGroup(_)
             | EngineCommand::StartRun(_)
             | EngineCommand::StartRollouts { .. }
             | EngineCommand::PauseJob
@@ -21,7 +23,8 @@ pub fn writes(cmd: &EngineCommand) -> bool {
 pub fn describe(cmd: &EngineCommand) -> &'static str {
     match cmd {
         EngineCommand::Decide(d) if d.action == crate::engine::filter::Action::Undo => "undo",
-        EngineCommand::Decide(_) => "decisions",
+        EngineCommand::Decide(_) | EngineCommand::DecideBulk(_) => "decisions",
+        EngineCommand::UndoGroup(_) => "undo",
         EngineCommand::StartRun(_) => "starting a run",
         EngineCommand::StartRollouts { .. } => "launching rollouts",
         EngineCommand::PauseJob => "pausing a job",

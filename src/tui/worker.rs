@@ -179,6 +179,9 @@ pub fn handle(store: &Store, cmd: &EngineCommand) -> Vec<DataUpdate> {
             cmd: d.clone(),
             result: Err("decisions need the store worker's writing path (handle_write)".into()),
         }))),
+        EngineCommand::DecideBulk(_) | EngineCommand::UndoGroup(_) => Ok(DataUpdate::Error(
+            "bulk decisions need the store worker's writing path (handle_write)".into(),
+        )),
         // reward & rollouts screens
         EngineCommand::LoadRewards(id) => {
             super::reward_data::load_rewards(store, id).map(|r| DataUpdate::Rewards(Box::new(r)))
@@ -212,6 +215,8 @@ pub fn handle_write(store: &mut Store, cmd: &EngineCommand, readonly: bool) -> V
                 result,
             }))]
         }
+        EngineCommand::DecideBulk(b) => vec![super::bulk_data::decide(store, b)],
+        EngineCommand::UndoGroup(u) => vec![super::bulk_data::undo(store, u)],
         other => handle(store, other),
     }
 }

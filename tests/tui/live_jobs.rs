@@ -223,6 +223,8 @@ fn row(id: &str, status: &str) -> TaskRow {
         r_gold: None,
         r_init: None,
         severity: String::new(),
+        tags: String::new(),
+        contested: false,
     }
 }
 

@@ -129,13 +129,18 @@ pub fn meta_json(
         .decisions(id)?
         .into_iter()
         .map(|d| {
-            json!({
+            let mut j = json!({
                 "id": d.id, "actor": d.actor, "source": d.source, "before": d.before,
                 "after": d.after, "reason": d.reason, "time": d.created_at,
                 "compensates": d.compensates,
-            })
+            });
+            if let Some(g) = d.group_id {
+                j["group"] = json!(g);
+            }
+            j
         })
         .collect();
+    let notes = store.notes(id)?;
     let scores = final_round(rounds).map_or(
         Value::Null,
         |r| json!({"initial": reward_of(r, "initial"), "golden": reward_of(r, "golden")}),
@@ -169,6 +174,14 @@ pub fn meta_json(
     });
     if !screen_trials.is_empty() {
         meta["rollouts"]["screen_trials"] = Value::Array(screen_trials);
+    }
+    // Curators' notes (issue #33): every note, and the tags in force (the newest note's).
+    if let Some(last) = notes.last() {
+        meta["tags"] = json!(last.tags);
+        meta["notes"] = json!(notes
+            .iter()
+            .map(|n| json!({"author": n.author, "text": n.text, "tags": n.tags, "time": n.created_at}))
+            .collect::<Vec<_>>());
     }
     Ok(meta)
 }

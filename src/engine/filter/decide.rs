@@ -107,15 +107,32 @@ fn target(current: TupleStatus, action: &Action, source: DecisionSource) -> Opti
     })
 }
 
+/// Whether a tuple in status `status` may be decided by a person with `action` (what
+/// [`apply_in`] would accept); undo is not a decision here.
+pub fn decidable(status: &str, action: &Action) -> bool {
+    TupleStatus::parse(status)
+        .and_then(|s| target(s, action, DecisionSource::Human))
+        .is_some()
+}
+
 /// Applies one decision inside an open transaction. Returns the decision appended.
 pub fn apply_in(tx: &Tx<'_>, req: &DecisionRequest<'_>) -> Result<Decision, FilterError> {
+    apply_grouped_in(tx, req, None)
+}
+
+/// [`apply_in`] as part of the bulk decision `group` (issue #33) when one is given.
+pub fn apply_grouped_in(
+    tx: &Tx<'_>,
+    req: &DecisionRequest<'_>,
+    group: Option<&str>,
+) -> Result<Decision, FilterError> {
     if req.source == DecisionSource::Human && req.reason.trim().is_empty() {
         return Err(FilterError::Invalid(
             "a human decision needs a reason (--reason TEXT)".into(),
         ));
     }
-    let task = tx
-        .task(req.task_id)?
+    let (status, instruction) = tx
+        .status_and_instruction(req.task_id)?
         .ok_or_else(|| StoreError::UnknownTask(req.task_id.to_string()))?;
     if req.action == Action::Undo {
         return tx
@@ -129,12 +146,12 @@ pub fn apply_in(tx: &Tx<'_>, req: &DecisionRequest<'_>) -> Result<Decision, Filt
             ));
         }
     }
-    let current = TupleStatus::parse(&task.status)
-        .ok_or_else(|| StoreError::Invalid(format!("unknown status {}", task.status)))?;
+    let current = TupleStatus::parse(&status)
+        .ok_or_else(|| StoreError::Invalid(format!("unknown status {status}")))?;
     let after =
         target(current, &req.action, req.source).ok_or_else(|| FilterError::NotEligible {
             task: req.task_id.to_string(),
-            status: task.status.clone(),
+            status: status.clone(),
         })?;
     let reason = match &req.action {
         Action::ModifyQuery(q) => {
@@ -142,17 +159,23 @@ pub fn apply_in(tx: &Tx<'_>, req: &DecisionRequest<'_>) -> Result<Decision, Filt
         }
         a => format!("{}: {}", a.name(), req.reason),
     };
-    let decision = tx.record_decision(req.task_id, after, req.actor, req.source, &reason, None)?;
+    let decision = match group {
+        Some(g) => {
+            tx.record_grouped_decision(req.task_id, after, (req.actor, req.source), &reason, g)?
+        }
+        None => tx.record_decision(req.task_id, after, req.actor, req.source, &reason, None)?,
+    };
     let agg = req.aggregate;
     let mut payload = json!({
         "decision_id": decision.id,
         "action": req.action.name(),
         "revised_query": match &req.action { Action::ModifyQuery(q) => Some(q.trim()), _ => None },
-        "original_instruction": task.task.instruction,
+        "original_instruction": instruction,
         "severity": agg.and_then(|a| a.severity).map(|s| s.as_str()),
         "train_poor_fit": agg.is_some_and(|a| a.train_poor_fit),
         "actor": req.actor,
         "source": req.source.as_str(),
+        "group": group,
     });
     if let Some(a) = agg {
         payload["aggregate"] = serde_json::to_value(a).map_err(StoreError::from)?;
@@ -185,7 +208,7 @@ fn outcome_in(
     conn: &crate::engine::store::db::Conn,
     task_id: &str,
 ) -> Result<Option<FilterRecord>, StoreError> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT e.payload FROM events e WHERE e.kind = ?1 AND e.task_id = ?2 \
          AND NOT EXISTS (SELECT 1 FROM decisions c WHERE c.compensates = \
          CAST(json_extract(e.payload, '$.decision_id') AS INTEGER)) ORDER BY e.seq DESC LIMIT 1",

@@ -21,7 +21,8 @@ use serde::{Deserialize, Serialize};
 pub use aggregate::{aggregate, Aggregate, Ballot, Outcome, Quorum};
 pub use critic::{Critic, CriticInput, Review};
 pub use decide::{
-    apply, apply_in, apply_on_bus, effective_outcome, Action, DecisionRequest, FilterRecord,
+    apply, apply_grouped_in, apply_in, apply_on_bus, decidable, effective_outcome, Action,
+    DecisionRequest, FilterRecord,
 };
 pub use run::{filter_task, TupleVerdict};
 pub use vote::{parse_vote, validate_vote, CriticVote, Severity, Verdict, VoteError};

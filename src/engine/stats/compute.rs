@@ -233,6 +233,7 @@ pub fn compute_with(
         yield_per_stage,
         coverage_targets,
         costs,
+        agreement: crate::engine::curate::agreement::agreement(store)?,
     })
 }
 

@@ -188,4 +188,6 @@ pub struct Stats {
     pub coverage_targets: Vec<Target>,
     /// F.2.1: tokens and cost.
     pub costs: Costs,
+    /// Agreement between curators (issue #33): pairs, Cohen's κ, tuples decided differently.
+    pub agreement: crate::engine::curate::agreement::Agreement,
 }

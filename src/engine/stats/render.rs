@@ -225,5 +225,39 @@ pub fn render(s: &Stats) -> String {
     if let Some(per) = c.cost_per_final_tuple_usd {
         let _ = writeln!(out, "  per final tuple: ${per:.3}");
     }
+    render_agreement(&mut out, &s.agreement);
     out
+}
+
+/// The curators' agreement table (only when two curators decided a tuple in common).
+fn render_agreement(out: &mut String, a: &crate::engine::curate::agreement::Agreement) {
+    if a.pairs.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nCurator agreement (latest decision in force of each)"
+    );
+    let _ = writeln!(
+        out,
+        "  {:<32} {:>7} {:>7} {:>9} {:>7}",
+        "Curators", "Tuples", "Agreed", "Observed", "κ"
+    );
+    for p in &a.pairs {
+        let kappa = p.kappa.map_or("—".to_string(), |k| format!("{k:.3}"));
+        let _ = writeln!(
+            out,
+            "  {:<32} {:>7} {:>7} {:>8.1}% {:>7}",
+            format!("{} / {}", p.a, p.b),
+            p.tuples,
+            p.agreed,
+            p.observed * 100.0,
+            kappa
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  tuples decided differently: {}",
+        a.disagreeing_tuples
+    );
 }

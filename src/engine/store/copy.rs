@@ -47,7 +47,7 @@ const TABLES: &[(&str, &str, &str)] = &[
     ),
     (
         "decisions",
-        "id, task_id, actor, source, before, after, reason, created_at, compensates",
+        "id, task_id, actor, source, before, after, reason, created_at, compensates, group_id",
         "id",
     ),
     (
@@ -79,6 +79,7 @@ const TABLES: &[(&str, &str, &str)] = &[
         "rollout_id, seq, action_json, at_ms, duration_ms, error, screenshot_sha, settle_ms",
         "rollout_id, seq",
     ),
+    ("notes", "id, task_id, author, text, tags, created_at", "id"),
 ];
 
 /// One table's figures on both sides.

@@ -11,7 +11,7 @@ use super::{
 };
 
 const DECISION_COLUMNS: &str =
-    "id, task_id, actor, source, before, after, reason, created_at, compensates";
+    "id, task_id, actor, source, before, after, reason, created_at, compensates, group_id";
 
 fn decision_from_row(r: &Row<'_>) -> Result<Decision> {
     Ok(Decision {
@@ -24,6 +24,7 @@ fn decision_from_row(r: &Row<'_>) -> Result<Decision> {
         reason: r.get(6)?,
         created_at: r.get(7)?,
         compensates: r.get(8)?,
+        group_id: r.get(9)?,
     })
 }
 
@@ -39,7 +40,96 @@ impl Tx<'_> {
         reason: &str,
         at: Option<&str>,
     ) -> Result<Decision> {
-        self.append_decision(task_id, after.as_str(), actor, source, reason, at, None)
+        self.append_decision(
+            task_id,
+            after.as_str(),
+            actor,
+            source,
+            reason,
+            at,
+            None,
+            None,
+        )
+    }
+
+    /// A task's status and instruction (what a decision needs, without parsing the whole task).
+    pub fn status_and_instruction(&self, task_id: &str) -> Result<Option<(String, String)>> {
+        self.tx
+            .prepare_cached(
+                "SELECT u.status, t.instruction FROM tasks t JOIN tuples u ON u.task_id = t.task_id \
+                 WHERE t.task_id = ?1",
+            )?
+            .query_row(params![task_id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()
+    }
+
+    /// [`Tx::record_decision`] as part of the bulk decision `group` (issue #33).
+    pub fn record_grouped_decision(
+        &self,
+        task_id: &str,
+        after: TupleStatus,
+        who: (&str, DecisionSource),
+        reason: &str,
+        group: &str,
+    ) -> Result<Decision> {
+        let (actor, source) = who;
+        self.append_decision(
+            task_id,
+            after.as_str(),
+            actor,
+            source,
+            reason,
+            None,
+            None,
+            Some(group),
+        )
+    }
+
+    /// Undoes decision `id` of the bulk decision `group` if it is still its task's latest decision
+    /// in force (neither an undo nor undone, and no later decision in force on the task). The compensating
+    /// decision carries the same group id. `None` when the decision is no longer the latest.
+    pub fn undo_grouped_decision(
+        &self,
+        id: i64,
+        who: (&str, DecisionSource),
+        reason: &str,
+        group: &str,
+    ) -> Result<Option<Decision>> {
+        let target: Decision = self
+            .tx
+            .query_row(
+                &format!("SELECT {DECISION_COLUMNS} FROM decisions WHERE id = ?1"),
+                params![id],
+                decision_from_row,
+            )
+            .optional()?
+            .ok_or(StoreError::NoRow)?;
+        let latest: Option<i64> = self
+            .tx
+            .query_row(
+                "SELECT d.id FROM decisions d WHERE task_id = ?1 AND compensates IS NULL \
+                 AND NOT EXISTS (SELECT 1 FROM decisions c WHERE c.compensates = d.id) \
+                 ORDER BY id DESC LIMIT 1",
+                params![target.task_id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if latest != Some(id) {
+            return Ok(None);
+        }
+        let (actor, source) = who;
+        let reason = format!("undo decision #{id}: {reason}");
+        self.append_decision(
+            &target.task_id,
+            &target.before,
+            actor,
+            source,
+            &reason,
+            None,
+            Some(id),
+            Some(group),
+        )
+        .map(Some)
     }
 
     /// Undoes the latest decision of a task that is not itself undone, by appending a compensating
@@ -76,6 +166,7 @@ impl Tx<'_> {
             &reason,
             None,
             Some(target.id),
+            None,
         )
         .map(Some)
     }
@@ -90,6 +181,7 @@ impl Tx<'_> {
         reason: &str,
         at: Option<&str>,
         compensates: Option<i64>,
+        group: Option<&str>,
     ) -> Result<Decision> {
         let before: String = self
             .tx
@@ -101,14 +193,14 @@ impl Tx<'_> {
             .optional()?
             .ok_or_else(|| StoreError::UnknownTask(task_id.to_string()))?;
         let time = at.map(str::to_string).unwrap_or_else(now);
-        let id: i64 = self.tx.prepare_cached("INSERT INTO decisions (task_id, actor, source, before, after, reason, created_at, compensates) \
-             VALUES (?1,?2,?3,?4,?5,?6,?7,?8) RETURNING id")?.query_row(params![task_id, actor, source.as_str(), before, after, reason, time, compensates], |r| r.get(0),
+        let id: i64 = self.tx.prepare_cached("INSERT INTO decisions (task_id, actor, source, before, after, reason, created_at, compensates, group_id) \
+             VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9) RETURNING id")?.query_row(params![task_id, actor, source.as_str(), before, after, reason, time, compensates, group], |r| r.get(0),
         )?;
         self.tx
             .prepare_cached("UPDATE tuples SET status = ?2, updated_at = ?3 WHERE task_id = ?1")?
             .execute(params![task_id, after, time])?;
         let payload = serde_json::json!({"id": id, "actor": actor, "source": source.as_str(),
-            "before": before, "after": after, "compensates": compensates});
+            "before": before, "after": after, "compensates": compensates, "group": group});
         self.append_event("decision", Some(task_id), &payload)?;
         Ok(Decision {
             id,
@@ -120,6 +212,7 @@ impl Tx<'_> {
             reason: reason.to_string(),
             created_at: time,
             compensates,
+            group_id: group.map(str::to_string),
         })
     }
 
@@ -185,6 +278,38 @@ impl Store {
         ))?;
         let rows = stmt.query_map(params![task_id], decision_from_row)?;
         rows.collect::<Result<_>>()
+    }
+
+    /// Every decision of the bulk decision `group` (its undos included), oldest first.
+    pub fn group_decisions(&self, group: &str) -> Result<Vec<Decision>> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {DECISION_COLUMNS} FROM decisions WHERE group_id = ?1 ORDER BY id"
+        ))?;
+        let rows = stmt.query_map(params![group], decision_from_row)?;
+        rows.collect::<Result<_>>()
+    }
+
+    /// Every tuple's status, by task id (what a bulk decision checks before writing).
+    pub fn statuses(&self) -> Result<std::collections::HashMap<String, String>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT task_id, status FROM tuples")?;
+        let rows = stmt.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect::<Result<_>>()
+    }
+
+    /// The newest bulk decision group with a decision by `actor` not yet undone, if any.
+    pub fn latest_open_group(&self, actor: &str) -> Result<Option<String>> {
+        self.conn
+            .query_row(
+                "SELECT d.group_id FROM decisions d WHERE d.group_id IS NOT NULL AND d.actor = ?1 \
+                 AND d.compensates IS NULL \
+                 AND NOT EXISTS (SELECT 1 FROM decisions c WHERE c.compensates = d.id) \
+                 ORDER BY d.id DESC LIMIT 1",
+                params![actor],
+                |r| r.get(0),
+            )
+            .optional()
     }
 
     /// The effective status derived from the decision log alone (`pending` without decisions).

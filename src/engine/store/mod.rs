@@ -22,6 +22,7 @@ mod decisions;
 mod embeddings;
 mod events;
 pub mod medium;
+mod notes;
 mod records;
 mod rounds;
 mod runs;
@@ -42,6 +43,7 @@ use db::Conn;
 
 pub use blobs::sha256_hex;
 pub use events::Event;
+pub use notes::Note;
 pub use records::*;
 pub use schema::SCHEMA_VERSION;
 pub use screens::ScreenshotDir;

@@ -199,6 +199,8 @@ pub struct Decision {
     pub created_at: String,
     /// The decision this one undoes, if it is an undo.
     pub compensates: Option<i64>,
+    /// The bulk decision it belongs to (issue #33), if any.
+    pub group_id: Option<String>,
 }
 
 /// The scripts of one round (texts; stored content-addressed).

@@ -25,6 +25,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/v10.sql"),
     include_str!("migrations/v11.sql"),
     include_str!("migrations/v12.sql"),
+    include_str!("migrations/v13.sql"),
 ];
 
 /// The PostgreSQL mirror of each entry of [`MIGRATIONS`] (same index, same schema semantics).
@@ -41,6 +42,7 @@ const PG_MIGRATIONS: &[&str] = &[
     include_str!("migrations/pg/v10.sql"),
     include_str!("migrations/pg/v11.sql"),
     include_str!("migrations/pg/v12.sql"),
+    include_str!("migrations/pg/v13.sql"),
 ];
 
 /// The schema version this binary writes.

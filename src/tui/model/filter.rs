@@ -37,6 +37,8 @@ pub struct FilterState {
     pub load_failed: bool,
     /// Tuples decided in this session, latest last (what undo undoes first).
     pub decided: Vec<String>,
+    /// The curation guidelines shown beside the decision (`[curate] guidelines`): file name, text.
+    pub guidelines: Option<(String, String)>,
 }
 
 impl Default for FilterState {
@@ -50,6 +52,7 @@ impl Default for FilterState {
             busy: false,
             load_failed: false,
             decided: Vec::new(),
+            guidelines: None,
         }
     }
 }
@@ -145,6 +148,26 @@ fn start(m: &mut Model, a: Action) -> Vec<EngineCommand> {
     let Some(task) = decidable(m, "decisions") else {
         return Vec::new();
     };
+    // Refuse before asking for a reason a tuple the engine would refuse after (issue #33).
+    let probe = if a == Action::DecideReject {
+        Decision::Reject
+    } else {
+        Decision::Keep
+    };
+    let status = m
+        .filter
+        .current()
+        .map(|d| d.status.clone())
+        .unwrap_or_default();
+    if !crate::engine::filter::decidable(&status, &probe) {
+        m.say(
+            Level::Warning,
+            format!(
+                "{task} has status {status}: only tuples past the agreement loop can be decided — nothing asked"
+            ),
+        );
+        return Vec::new();
+    }
     m.filter.prompt = match a {
         Action::DecideKeep => Prompt::reason(task, Decision::Keep),
         Action::DecideReject => Prompt::reason(task, Decision::Reject),

@@ -1,6 +1,7 @@
 //! The pure model: all workbench state and `update(Msg) -> Vec<EngineCommand>`. It does no I/O;
 //! the event loop feeds it keys and worker results and forwards the commands it returns.
 
+pub mod bulk;
 pub mod filmstrip;
 pub mod filter;
 pub mod filter_prompt;
@@ -226,6 +227,7 @@ impl Model {
             DataUpdate::States(st) => self.state_diff.accept(*st),
             DataUpdate::Filter(d) => self.filter.accept(*d),
             DataUpdate::Decided(d) => return filter::decided(self, *d),
+            DataUpdate::Bulk(b) => return bulk::done(self, *b),
             DataUpdate::Job(u) => self.job_update(u),
             // reward & rollouts screens
             DataUpdate::Rewards(r) => self.reward.accept(*r),
@@ -334,6 +336,9 @@ impl Model {
         if self.screen == Screen::Rollouts && self.rollouts.form.is_some() {
             return rollouts::form_key(self, k);
         }
+        if self.tuples.bulk.is_some() {
+            return bulk::prompt_key(self, k);
+        }
         if self.tuples.searching {
             match k.code {
                 Code::Enter => self.tuples.searching = false,
@@ -426,6 +431,7 @@ impl Model {
     /// True while keys are text (a search, a prompt, the editor, a form, the palette).
     pub fn typing(&self) -> bool {
         self.tuples.searching
+            || self.tuples.bulk.is_some()
             || self.state_diff.searching
             || self.filter.capturing()
             || (self.screen == Screen::Rollouts && self.rollouts.form.is_some())
@@ -486,8 +492,14 @@ impl Model {
         let page = self.page();
         match self.screen {
             Screen::Tuples => {
-                if let Some(cmds) = similar::act(self, a) {
+                if let Some(cmds) = similar::act(self, a).or_else(|| bulk::act(self, a)) {
                     return cmds;
+                }
+                let unvoted = self.tuples.rows.iter().all(|r| r.severity.is_empty());
+                if a == Action::FilterSeverity && self.tuples.severity.is_none() && unvoted {
+                    let say = "no critic votes in the store: no severity to filter by (`tuplewright filter` votes)";
+                    self.say(notice::Level::Warning, say);
+                    return Vec::new();
                 }
                 let t = &mut self.tuples;
                 let refilter = |t: &mut TuplesState| vec![EngineCommand::View(t.request())];

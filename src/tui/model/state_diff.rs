@@ -285,7 +285,7 @@ impl StateDiffState {
                 self.show_masked = !self.show_masked;
                 self.rebuild();
             }
-            Action::StateFold | Action::Open => self.toggle_fold(),
+            Action::StateFold | Action::Mark | Action::Open => self.toggle_fold(),
             _ => {}
         }
         Vec::new()

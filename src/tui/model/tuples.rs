@@ -43,6 +43,14 @@ pub struct TuplesState {
     pub complete: bool,
     /// A tuple to select once a view shows it (an undone tuple the current view had left out).
     pub want: Option<String>,
+    /// Tuples marked for a bulk decision (issue #33), by id; kept across searches and filters.
+    pub marked: std::collections::HashSet<String>,
+    /// The reason (or instruction) line of a bulk decision, when open.
+    pub bulk: Option<super::bulk::BulkPrompt>,
+    /// A bulk decision or group undo is with the store worker.
+    pub bulk_busy: bool,
+    /// `[curate] conflict`, sent with each bulk decision.
+    pub policy: crate::engine::curate::ConflictPolicy,
 }
 
 impl TuplesState {

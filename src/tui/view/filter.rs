@@ -260,6 +260,19 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         Constraint::Length(if reason_open { 3 } else { 1 }),
     ])
     .areas(area);
+    let main = match &fs.guidelines {
+        Some((file, text)) if area.width >= 100 => {
+            let [left, right] =
+                Layout::horizontal([Constraint::Min(50), Constraint::Percentage(38)]).areas(main);
+            let title = format!("Guidelines · {file}");
+            let g = Paragraph::new(text.as_str())
+                .wrap(Wrap { trim: false })
+                .block(super::titled(&title, theme));
+            f.render_widget(g, right);
+            left
+        }
+        _ => main,
+    };
     let title = format!("Filter · {id}");
     let block = super::titled(&title, theme);
     match fs.current() {

@@ -15,6 +15,15 @@ use ratatui::style::Style;
 
 /// Draws the tuple list.
 pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
+    let area = match &model.tuples.bulk {
+        Some(p) => {
+            let [list, line] =
+                Layout::vertical([Constraint::Min(3), Constraint::Length(3)]).areas(area);
+            draw_prompt(f, line, p, theme);
+            list
+        }
+        None => area,
+    };
     let area = if model.similar.open {
         let h = (area.height / 2).clamp(5, 14);
         let [list, panel] =
@@ -64,6 +73,13 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
                 crate::tui::fields::FIELDS.join(" ")
             ),
             theme.style(Role::Alert),
+        ));
+    }
+    if !t.marked.is_empty() {
+        let busy = if t.bulk_busy { " (recording…)" } else { "" };
+        title.push(Span::styled(
+            format!("● {} marked{busy} ", t.marked.len()),
+            theme.style(Role::Modified),
         ));
     }
     if t.loaded && !t.complete {
@@ -138,6 +154,12 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         let r = &t.rows[i as usize];
         let (id_marks, instr_marks) = row_marks(&t.query, &r.id, &r.instruction);
         let (glyph, role) = status_glyph(&r.status);
+        // A marked tuple shows ● in place of its status glyph (in reverse, so NO_COLOR sees it).
+        let (glyph, role) = if t.marked.contains(&r.id) {
+            ("●", Role::Selection)
+        } else {
+            (glyph, role)
+        };
         let mut cells = vec![
             Cell::from(Span::styled(
                 format!("{glyph} {}", clip(&r.status, 13)),
@@ -193,4 +215,20 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
     }
     let mut state = TableState::default().with_selected(Some(t.selected - offset));
     f.render_stateful_widget(table, inner, &mut state);
+}
+
+/// The bulk decision's input line.
+fn draw_prompt(
+    f: &mut Frame<'_>,
+    area: Rect,
+    p: &crate::tui::model::bulk::BulkPrompt,
+    theme: &Theme,
+) {
+    let block = Block::default().borders(Borders::ALL).title(Span::styled(
+        format!(" {} ", p.label()),
+        theme.style(Role::Title),
+    ));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    f.render_widget(Line::from(format!("{}▏", p.input)), inner);
 }

@@ -1,0 +1,100 @@
+//! Bulk decisions from the workbench (issue #33): the commands the model sends for the marked
+//! tuples and for a group undo, run on the store worker through the engine's
+//! [`crate::engine::curate::bulk`] functions (the same ones `override --where` and
+//! `override --undo-group` use), and what comes back.
+
+use std::time::Instant;
+
+use crate::engine::curate::bulk::{
+    apply_group, latest_group, undo_group, BulkOutcome, BulkRequest, UndoOutcome,
+};
+use crate::engine::curate::ConflictPolicy;
+use crate::engine::filter::Action;
+use crate::engine::store::Store;
+
+use super::data::DataUpdate;
+
+/// One decision on the marked tuples.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BulkCmd {
+    /// The marked tuples, in list order.
+    pub task_ids: Vec<String>,
+    /// keep, reject or modify_query.
+    pub action: Action,
+    /// The one reason.
+    pub reason: String,
+    /// The curator.
+    pub actor: String,
+    /// `[curate] conflict`.
+    pub policy: ConflictPolicy,
+}
+
+/// Undo a bulk decision group (`None`: the curator's latest group still in force).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UndoGroupCmd {
+    /// The group, if known.
+    pub group: Option<String>,
+    /// The curator.
+    pub actor: String,
+}
+
+/// What a bulk command did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BulkResult {
+    /// Decided.
+    Applied(BulkOutcome),
+    /// A group undone.
+    Undone(UndoOutcome),
+}
+
+/// The answer to a bulk command.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BulkDone {
+    /// What happened, or why nothing was written.
+    pub result: Result<BulkResult, String>,
+    /// How long the store took, in milliseconds.
+    pub millis: u128,
+}
+
+/// Runs a bulk decision on the worker's connection.
+pub fn decide(store: &mut Store, cmd: &BulkCmd) -> DataUpdate {
+    let t = Instant::now();
+    let req = BulkRequest {
+        task_ids: &cmd.task_ids,
+        action: cmd.action.clone(),
+        actor: &cmd.actor,
+        reason: &cmd.reason,
+        policy: cmd.policy,
+    };
+    let result = apply_group(store, &req)
+        .map(BulkResult::Applied)
+        .map_err(|e| e.to_string());
+    done(result, t)
+}
+
+/// Runs a group undo on the worker's connection.
+pub fn undo(store: &mut Store, cmd: &UndoGroupCmd) -> DataUpdate {
+    let t = Instant::now();
+    let group = match &cmd.group {
+        Some(g) => Ok(Some(g.clone())),
+        None => latest_group(store, &cmd.actor).map_err(|e| e.to_string()),
+    };
+    let result = match group {
+        Ok(Some(g)) => undo_group(store, &g, &cmd.actor, "undone from the workbench")
+            .map(BulkResult::Undone)
+            .map_err(|e| e.to_string()),
+        Ok(None) => Err(format!(
+            "no bulk decision by {} left to undo (the Filter screen's u undoes one tuple's decision)",
+            cmd.actor
+        )),
+        Err(e) => Err(e),
+    };
+    done(result, t)
+}
+
+fn done(result: Result<BulkResult, String>, t: Instant) -> DataUpdate {
+    DataUpdate::Bulk(Box::new(BulkDone {
+        result,
+        millis: t.elapsed().as_millis(),
+    }))
+}

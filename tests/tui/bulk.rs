@@ -1,0 +1,176 @@
+//! Issue 33: bulk decisions driven through the action registry (keys → actions → the store
+//! worker's writing path → the engine), on a voted copy of the fixture store: marks (`space`, `*`
+//! over a search, `~`), one reason for the marked set, one decision per tuple under one group id,
+//! `u` undoing the group; TestBackend + insta snapshots of the marked list and the prompt.
+
+use tuplewright::engine::filter::{decidable, Action};
+use tuplewright::engine::store::Store;
+use tuplewright::tui::model::{Model, Msg};
+use tuplewright::tui::theme::Theme;
+
+use super::filter_fixture::{keys_w, model_on, type_text, voted_copy};
+use super::snapshots::{render, scrub};
+
+fn statuses(store: &Store) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = store.statuses().unwrap().into_iter().collect();
+    v.sort();
+    v
+}
+
+fn snap(m: &Model, name: &str, no_color: bool) {
+    let theme = Theme::builtin("dark", no_color).expect("theme");
+    let text = render(m, &theme, 80, 24);
+    let text = regex::Regex::new(r"g\d{8}T\d{6}-[0-9a-f]{6}")
+        .unwrap()
+        .replace_all(&text, "gGROUP-ID-XXXXXXXXXX");
+    insta::assert_snapshot!(name, scrub(&text));
+}
+
+#[test]
+fn bulk_reject_of_marked_tuples_is_one_group_and_u_undoes_it() {
+    let (_dir, path) = voted_copy();
+    let (mut m, mut store) = model_on(&path, false);
+    m.update(Msg::Resize(80, 24));
+    let before = statuses(&store);
+    keys_w(&mut m, &mut store, "space space");
+    assert_eq!(m.tuples.marked.len(), 2, "space marks and moves down");
+    keys_w(&mut m, &mut store, "k space");
+    assert_eq!(m.tuples.marked.len(), 1, "space again unmarks");
+    keys_w(&mut m, &mut store, "space");
+    let marked: Vec<String> = tuplewright::tui::model::bulk::marked_ids(&m);
+    assert_eq!(marked.len(), 2);
+    keys_w(&mut m, &mut store, "R");
+    assert!(
+        m.tuples.bulk.is_some(),
+        "R on marked tuples asks for one reason"
+    );
+    type_text(&mut m, &mut store, "duplicate batch");
+    snap(&m, "bulk_reason_prompt_80x24", false);
+    keys_w(&mut m, &mut store, "enter");
+    assert!(!m.tuples.bulk_busy, "the worker answered");
+    let eligible: Vec<&String> = marked
+        .iter()
+        .filter(|id| {
+            decidable(
+                &before.iter().find(|(t, _)| t == *id).unwrap().1,
+                &Action::Reject,
+            )
+        })
+        .collect();
+    assert!(!eligible.is_empty(), "{before:?}");
+    let notice = m.notice.clone().unwrap_or_default();
+    assert!(
+        notice.contains(&format!("{} decided", eligible.len())),
+        "{notice}"
+    );
+    assert!(
+        m.tuples.marked.is_empty(),
+        "marks cleared after the decision"
+    );
+    let groups: Vec<Option<String>> = eligible
+        .iter()
+        .map(|id| {
+            let d = store.decisions(id).unwrap().pop().unwrap();
+            assert_eq!(d.after, "dropped");
+            assert_eq!(d.actor, "curator");
+            assert!(d.reason.contains("duplicate batch"), "{}", d.reason);
+            d.group_id
+        })
+        .collect();
+    assert!(
+        groups[0].is_some() && groups.iter().all(|g| *g == groups[0]),
+        "{groups:?}"
+    );
+    snap(&m, "bulk_after_reject_80x24", true);
+    // u on Tuples undoes the whole group.
+    keys_w(&mut m, &mut store, "u");
+    let notice = m.notice.clone().unwrap_or_default();
+    assert!(notice.contains("undone"), "{notice}");
+    assert_eq!(statuses(&store), before, "every tuple back where it was");
+    // And again: nothing left to undo, said so.
+    keys_w(&mut m, &mut store, "u");
+    let notice = m.notice.clone().unwrap_or_default();
+    assert!(notice.contains("no bulk decision"), "{notice}");
+}
+
+#[test]
+fn star_marks_what_the_search_shows_and_tilde_inverts() {
+    let (_dir, path) = voted_copy();
+    let (mut m, mut store) = model_on(&path, false);
+    let all = m.tuples.rows.len();
+    let first = m.tuples.rows[0].id.clone();
+    keys_w(&mut m, &mut store, "/");
+    type_text(&mut m, &mut store, &first);
+    keys_w(&mut m, &mut store, "enter *");
+    assert_eq!(m.tuples.marked.len(), m.tuples.view.len());
+    assert!(m.tuples.marked.contains(&first));
+    let shown = m.tuples.marked.len();
+    assert!(shown < all, "only what the search shows");
+    keys_w(&mut m, &mut store, "c ~");
+    assert_eq!(m.tuples.view.len(), all);
+    assert_eq!(
+        m.tuples.marked.len(),
+        all - shown,
+        "inverted over the whole list"
+    );
+    assert!(!m.tuples.marked.contains(&first));
+    keys_w(&mut m, &mut store, "esc");
+    assert!(m.tuples.marked.is_empty(), "esc clears the marks");
+}
+
+#[test]
+fn bulk_keep_in_readonly_mode_is_refused_before_asking() {
+    let (_dir, path) = voted_copy();
+    let (mut m, mut store) = model_on(&path, true);
+    let before = statuses(&store);
+    keys_w(&mut m, &mut store, "* K");
+    assert!(m.tuples.bulk.is_none(), "no prompt in read-only mode");
+    assert!(m.notice.clone().unwrap_or_default().contains("read-only"));
+    assert_eq!(statuses(&store), before);
+}
+
+#[test]
+fn k_on_a_tuple_that_cannot_be_decided_refuses_before_asking_for_a_reason() {
+    use tuplewright::engine::store::{DecisionSource, TupleStatus};
+    let (_dir, path) = voted_copy();
+    {
+        let mut store = Store::open(&path, std::time::Duration::from_secs(5)).unwrap();
+        let first = {
+            let mut v: Vec<String> = store.statuses().unwrap().into_keys().collect();
+            v.sort();
+            v.remove(0)
+        };
+        store
+            .write(|tx| {
+                let (to, who) = (TupleStatus::LoopFailed, DecisionSource::Policy);
+                tx.record_decision(&first, to, "loop", who, "failed", None)
+            })
+            .unwrap();
+    }
+    let (mut m, mut store) = model_on(&path, false);
+    let before = statuses(&store);
+    keys_w(&mut m, &mut store, "6 K");
+    assert!(
+        !m.filter.capturing(),
+        "no reason asked for a loop_failed tuple"
+    );
+    let notice = m.notice.clone().unwrap_or_default();
+    assert!(
+        notice.contains("loop_failed") && notice.contains("nothing asked"),
+        "{notice}"
+    );
+    assert_eq!(statuses(&store), before);
+}
+
+#[test]
+fn e_on_a_store_without_votes_says_why_nothing_is_filtered() {
+    let (mut m, store) = super::fixture::loaded_model();
+    assert!(
+        m.tuples.rows.iter().all(|r| r.severity.is_empty()),
+        "fixture has no votes"
+    );
+    super::fixture::keys(&mut m, &store, "e");
+    let notice = m.notice.clone().unwrap_or_default();
+    assert!(notice.contains("no critic votes"), "{notice:?}");
+    assert!(m.tuples.severity.is_none());
+}
