@@ -26,17 +26,18 @@ use tuplewright::engine::taskgen::phrasing::CATEGORIES;
 use tuplewright::engine::taskgen::recipes::RECIPES;
 use tuplewright::engine::taskgen::seeds::Seeds;
 use tuplewright::engine::taskgen::taxonomy::{default_skills_dir, load_app, parse, Taxonomy};
-use tuplewright::engine::taskgen::{Pass, TaskgenConfig, TaskgenError, APPS};
+use tuplewright::engine::taskgen::{apps, Pass, TaskgenConfig, TaskgenError};
 
 pub(crate) fn taxonomies() -> Vec<Taxonomy> {
-    APPS.iter()
+    apps()
+        .iter()
         .map(|a| load_app(&default_skills_dir(), a).unwrap())
         .collect()
 }
 
 fn batch(n: usize, pass: Option<Pass>, seed: u64) -> Vec<Value> {
     let req = Request {
-        apps: APPS.iter().map(|s| s.to_string()).collect(),
+        apps: apps().iter().map(|s| s.to_string()).collect(),
         n,
         pass,
         seed,

@@ -17,10 +17,10 @@ use super::ui_oracle_files::{python, shell_quote, terminal_steps};
 use super::ui_oracle_web::{planner_for, session_of};
 use super::ui_plan::{PlanStep, Target, UiPlanner};
 use super::RolloutError;
+use crate::apps::issue_tracker::ui::planner::{create_issue, issue_changes, open_project};
+use crate::apps::team_chat::ui::planner::in_channel;
 use crate::engine::agents::TaskBrief;
 use crate::engine::screen::ScreenConfig;
-use crate::engine::ui::issue_tracker::planner::{create_issue, issue_changes, open_project};
-use crate::engine::ui::team_chat::planner::in_channel;
 use crate::engine::ui::{app_label, app_ui, CombinedScreen, WebApp, FOCUSED_APP, TASKBAR_BUTTON};
 
 use super::plan_steps::{role, submit, text};
@@ -205,10 +205,17 @@ pub fn act_cross(cfg: &ScreenConfig, ctx: &PolicyCtx<'_>) -> Result<PolicyRun, R
 mod tests {
     use super::*;
 
-    fn shipped(file: &str) -> Vec<Value> {
-        let path = format!("{}/assets/tasks/{file}", env!("CARGO_MANIFEST_DIR"));
-        let all: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        all["tasks"].as_array().unwrap().clone()
+    /// Every shipped task (each pack's and the cross-app files').
+    fn shipped_all() -> Vec<Value> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        crate::apps::shipped_task_files(root)
+            .into_iter()
+            .flat_map(|(_, path)| {
+                let all: Value =
+                    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+                all["tasks"].as_array().unwrap().clone()
+            })
+            .collect()
     }
 
     fn brief(task: &Value) -> TaskBrief {
@@ -238,9 +245,8 @@ mod tests {
 
     #[test]
     fn every_shipped_cross_app_task_has_a_plan_visiting_each_of_its_apps() {
-        let cross: Vec<Value> = ["cross.json", "mail.json", "team-chat.json", "files.json"]
-            .iter()
-            .flat_map(|f| shipped(f))
+        let cross: Vec<Value> = shipped_all()
+            .into_iter()
             .filter(|t| t["domains"].as_array().is_some_and(|d| d.len() > 1))
             .collect();
         assert_eq!(cross.len(), 11, "the shipped cross-app tasks");
@@ -266,7 +272,7 @@ mod tests {
 
     #[test]
     fn the_chat_template_adds_the_asked_labels_and_an_unknown_template_is_named() {
-        let task = shipped("cross.json")
+        let task = shipped_all()
             .into_iter()
             .find(|t| t["task_id"] == "cross_chat-to-issue_002")
             .unwrap();

@@ -79,7 +79,7 @@ fn leaf_apps(leaf: &Leaf) -> Vec<&'static str> {
         "cross_file_chat" => vec!["team-chat", "files"],
         "cross_file_mail" => vec!["mail", "files"],
         "cross_chat_issue" => vec!["issue-tracker", "team-chat"],
-        _ => super::APPS
+        _ => super::apps()
             .iter()
             .copied()
             .filter(|a| *a == leaf.app)

@@ -37,14 +37,7 @@ pub struct WebApp {
 
 /// What the taskbar button of `app` says.
 pub fn app_label(app: &str) -> String {
-    match app {
-        "files" => "Files".into(),
-        "team-chat" => "Team chat".into(),
-        "mail" => "Mail".into(),
-        "issue-tracker" => "Issue tracker".into(),
-        "ecommerce-admin" => "Shop admin".into(),
-        other => other.into(),
-    }
+    crate::apps::get(app).map_or_else(|| app.to_string(), |p| p.label().to_string())
 }
 
 /// The window class of `app`'s browser window.

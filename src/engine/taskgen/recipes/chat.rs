@@ -16,14 +16,14 @@ const EMOJIS: [&str; 6] = [
 ];
 
 fn channels<'v>(ctx: &Ctx<'v>) -> Vec<&'v Value> {
-    list(&ctx.seeds.chat, "channels")
+    list(ctx.seeds.of("team-chat"), "channels")
         .into_iter()
         .filter(|c| c["isArchived"] != json!(true))
         .collect()
 }
 
 fn people<'v>(ctx: &Ctx<'v>) -> Vec<&'v Value> {
-    list(&ctx.seeds.chat, "users")
+    list(ctx.seeds.of("team-chat"), "users")
         .into_iter()
         .filter(|u| u["isBot"] != json!(true) && s(u, "id") != "U01")
         .collect()
@@ -106,7 +106,7 @@ pub fn react(ctx: &mut Ctx<'_>) -> Option<Draft> {
     let chans = channels(ctx);
     let ch = chans[ctx.idx(chans.len())];
     let name = s(ch, "name").to_string();
-    let msgs: Vec<&Value> = ctx.seeds.chat["messages"][s(ch, "id")]
+    let msgs: Vec<&Value> = ctx.seeds.of("team-chat")["messages"][s(ch, "id")]
         .as_array()?
         .iter()
         .filter(|m| {

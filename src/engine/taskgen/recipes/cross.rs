@@ -70,11 +70,11 @@ pub fn csv_issues(ctx: &mut Ctx<'_>) -> Option<Draft> {
 }
 
 pub fn issues_file(ctx: &mut Ctx<'_>) -> Option<Draft> {
-    let projects = list(&ctx.seeds.tracker, "projects");
+    let projects = list(ctx.seeds.of("issue-tracker"), "projects");
     let p = projects[ctx.idx(projects.len())];
     let (pid, pkey) = (s(p, "id").to_string(), s(p, "key").to_string());
     let status = *pick(ctx.rng, &["In Progress", "In Review"]);
-    let issues: Vec<&Value> = list(&ctx.seeds.tracker, "issues")
+    let issues: Vec<&Value> = list(ctx.seeds.of("issue-tracker"), "issues")
         .into_iter()
         .filter(|i| s(i, "projectId") == pid)
         .collect();
@@ -157,7 +157,7 @@ fn facts(ctx: &mut Ctx<'_>) -> (String, String, String, Vec<String>, String) {
 
 pub fn file_chat(ctx: &mut Ctx<'_>) -> Option<Draft> {
     let (noun, path, note, must, text) = facts(ctx);
-    let chans: Vec<&Value> = list(&ctx.seeds.chat, "channels")
+    let chans: Vec<&Value> = list(ctx.seeds.of("team-chat"), "channels")
         .into_iter()
         .filter(|c| c["isArchived"] != json!(true))
         .collect();
@@ -201,7 +201,7 @@ pub fn file_chat(ctx: &mut Ctx<'_>) -> Option<Draft> {
 
 pub fn file_mail(ctx: &mut Ctx<'_>) -> Option<Draft> {
     let (noun, path, note, must, text) = facts(ctx);
-    let contacts = list(&ctx.seeds.mail, "contacts");
+    let contacts = list(ctx.seeds.of("mail"), "contacts");
     let k = if ctx.difficulty == "hard" { 2 } else { 1 };
     let chosen = choose(ctx.rng, &contacts, k);
     let to: Vec<&str> = chosen.iter().map(|c| s(c, "email")).collect();
@@ -234,7 +234,7 @@ pub fn file_mail(ctx: &mut Ctx<'_>) -> Option<Draft> {
 }
 
 pub fn chat_issue(ctx: &mut Ctx<'_>) -> Option<Draft> {
-    let issues = list(&ctx.seeds.tracker, "issues");
+    let issues = list(ctx.seeds.of("issue-tracker"), "issues");
     let i = issues[ctx.idx(issues.len())];
     let key = s(i, "key").to_string();
     let status = ["To Do", "In Progress", "In Review", "Done"]
@@ -248,7 +248,7 @@ pub fn chat_issue(ctx: &mut Ctx<'_>) -> Option<Draft> {
     let prio = ["Highest", "High", "Medium", "Low"]
         .into_iter()
         .find(|x| *x != s(i, "priority"))?;
-    let users: Vec<&Value> = list(&ctx.seeds.chat, "users")
+    let users: Vec<&Value> = list(ctx.seeds.of("team-chat"), "users")
         .into_iter()
         .filter(|u| s(u, "id") != "U01" && u["isBot"] != json!(true))
         .collect();

@@ -36,7 +36,7 @@ pub fn subject_of(noun: &str) -> String {
 }
 
 pub fn send(ctx: &mut Ctx<'_>) -> Option<Draft> {
-    let contacts = list(&ctx.seeds.mail, "contacts");
+    let contacts = list(ctx.seeds.of("mail"), "contacts");
     let k = match ctx.difficulty {
         "easy" => 1,
         "medium" => 2,
@@ -72,7 +72,7 @@ pub fn send(ctx: &mut Ctx<'_>) -> Option<Draft> {
 /// Inbox messages grouped by sender name, as (name, messages).
 fn by_sender<'v>(ctx: &Ctx<'v>, pred: impl Fn(&Value) -> bool) -> Vec<(String, Vec<&'v Value>)> {
     let mut out: Vec<(String, Vec<&Value>)> = Vec::new();
-    for m in list(&ctx.seeds.mail, "messages") {
+    for m in list(ctx.seeds.of("mail"), "messages") {
         if s(m, "folder") != "inbox" || !pred(m) {
             continue;
         }
@@ -141,7 +141,7 @@ pub fn star(ctx: &mut Ctx<'_>) -> Option<Draft> {
 }
 
 pub fn label(ctx: &mut Ctx<'_>) -> Option<Draft> {
-    let labels = list(&ctx.seeds.mail, "labels");
+    let labels = list(ctx.seeds.of("mail"), "labels");
     let l = labels[ctx.idx(labels.len())];
     let (name, keys) = sender_group(ctx, |_| true)?;
     let lname = s(l, "name");
@@ -192,7 +192,7 @@ pub fn contact(ctx: &mut Ctx<'_>) -> Option<Draft> {
 }
 
 pub fn contact_edit(ctx: &mut Ctx<'_>) -> Option<Draft> {
-    let contacts = list(&ctx.seeds.mail, "contacts");
+    let contacts = list(ctx.seeds.of("mail"), "contacts");
     let c = contacts[ctx.idx(contacts.len())];
     let phone = format!("+1-555-{:04}", 1000 + ctx.serial % 9000);
     let mut changes = json!({"phone": phone});

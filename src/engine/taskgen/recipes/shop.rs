@@ -26,7 +26,7 @@ const TAGS: [&str; 6] = [
 ];
 
 fn products<'v>(ctx: &Ctx<'v>) -> Vec<&'v Value> {
-    list(&ctx.seeds.shop, "products")
+    list(ctx.seeds.of("ecommerce-admin"), "products")
 }
 
 fn titles(items: &[&Value]) -> Vec<String> {
@@ -210,7 +210,7 @@ pub fn discount(ctx: &mut Ctx<'_>) -> Option<Draft> {
 }
 
 pub fn customer_tag(ctx: &mut Ctx<'_>) -> Option<Draft> {
-    let customers = list(&ctx.seeds.shop, "customers");
+    let customers = list(ctx.seeds.of("ecommerce-admin"), "customers");
     let mut cities: Vec<(String, Vec<String>)> = Vec::new();
     for c in &customers {
         let city = s(c, "city").to_string();

@@ -38,14 +38,14 @@ const PROBLEMS: [&str; 8] = [
 ];
 
 fn issues<'v>(ctx: &Ctx<'v>, pred: impl Fn(&Value) -> bool) -> Vec<&'v Value> {
-    list(&ctx.seeds.tracker, "issues")
+    list(ctx.seeds.of("issue-tracker"), "issues")
         .into_iter()
         .filter(|i| pred(i))
         .collect()
 }
 
 fn user_name(ctx: &Ctx<'_>, id: &str) -> String {
-    list(&ctx.seeds.tracker, "users")
+    list(ctx.seeds.of("issue-tracker"), "users")
         .into_iter()
         .find(|u| s(u, "id") == id)
         .map(|u| s(u, "name").to_string())
@@ -98,7 +98,7 @@ pub fn comment(ctx: &mut Ctx<'_>) -> Option<Draft> {
 
 pub fn transition(ctx: &mut Ctx<'_>) -> Option<Draft> {
     let target = *pick(ctx.rng, &STATUSES);
-    let users = list(&ctx.seeds.tracker, "users");
+    let users = list(ctx.seeds.of("issue-tracker"), "users");
     let assignee = s(users[ctx.idx(users.len())], "id").to_string();
     let with_assignee = ctx.difficulty != "easy";
     let pool = issues(ctx, |i| {
@@ -178,9 +178,9 @@ pub fn next_key(ctx: &Ctx<'_>, project_key: &str) -> String {
 }
 
 pub fn create(ctx: &mut Ctx<'_>) -> Option<Draft> {
-    let projects = list(&ctx.seeds.tracker, "projects");
+    let projects = list(ctx.seeds.of("issue-tracker"), "projects");
     let p = projects[ctx.idx(projects.len())];
-    let users = list(&ctx.seeds.tracker, "users");
+    let users = list(ctx.seeds.of("issue-tracker"), "users");
     let assignee = s(users[ctx.idx(users.len())], "id").to_string();
     let summary = format!(
         "{} {} ({})",
@@ -218,7 +218,7 @@ pub fn create(ctx: &mut Ctx<'_>) -> Option<Draft> {
 }
 
 pub fn sprint(ctx: &mut Ctx<'_>) -> Option<Draft> {
-    let sprints: Vec<&Value> = list(&ctx.seeds.tracker, "sprints")
+    let sprints: Vec<&Value> = list(ctx.seeds.of("issue-tracker"), "sprints")
         .into_iter()
         .filter(|s_| s(s_, "state") != "closed")
         .collect();

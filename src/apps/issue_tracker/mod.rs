@@ -1,0 +1,23 @@
+//! The issue-tracker pack: its manifest, seed, shipped tasks, SKILL.md, taxonomy and scripted templates
+//! (embedded below), its web UI ([`ui`]) and ui-oracle planner ([`ui::planner`]).
+
+pub mod ui;
+
+use crate::apps::App;
+use crate::engine::rollout::ui_plan::UiPlanner;
+use crate::engine::ui::AppUi;
+
+/// The pack, as listed in the registry ([`crate::apps`]).
+pub struct Pack;
+
+impl App for Pack {
+    pack_files!("issue_tracker", seed, ["add_comment"]);
+
+    fn ui(&self) -> Option<&'static dyn AppUi> {
+        Some(&ui::IssueTracker)
+    }
+
+    fn planner(&self) -> Option<&'static dyn UiPlanner> {
+        Some(&ui::planner::IssueTrackerPlanner)
+    }
+}
