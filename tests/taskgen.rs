@@ -23,7 +23,7 @@ use tuplewright::engine::store::{Store, TaskFilter};
 use tuplewright::engine::taskgen::dedup::{cosine, embed, four_grams, Dedup, Repeat};
 use tuplewright::engine::taskgen::generate::{generate, Request};
 use tuplewright::engine::taskgen::phrasing::CATEGORIES;
-use tuplewright::engine::taskgen::recipes::RECIPES;
+use tuplewright::engine::taskgen::recipes::recipe_names;
 use tuplewright::engine::taskgen::seeds::Seeds;
 use tuplewright::engine::taskgen::taxonomy::{default_skills_dir, load_app, parse, Taxonomy};
 use tuplewright::engine::taskgen::{apps, Pass, TaskgenConfig, TaskgenError};
@@ -61,7 +61,7 @@ fn builtin_taxonomies_respect_the_limits_and_name_real_recipes_and_templates() {
         for l in &t.leaves {
             assert!(l.path.split('.').count() <= 4);
             assert!(
-                RECIPES.contains(&l.recipe.as_str()),
+                recipe_names().contains(&l.recipe.as_str()),
                 "{}:{} unknown recipe {}",
                 t.app,
                 l.path,

@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 
 use crate::engine::env::apps::{AppKind, AppManifest};
 use crate::engine::rollout::ui_plan::UiPlanner;
+use crate::engine::taskgen::recipes::Recipe;
 use crate::engine::ui::AppUi;
 
 /// A scripted-agent template embedded from a pack: (name, initial_setup.py, golden_patch.py,
@@ -48,6 +49,10 @@ pub trait App: Sync {
     /// The ui-oracle planner of the web UI, if the app has one.
     fn planner(&self) -> Option<&'static dyn UiPlanner> {
         None
+    }
+    /// The task-generation recipes named by `taxonomy.toml`'s leaves.
+    fn recipes(&self) -> &'static [(&'static str, Recipe)] {
+        &[]
     }
     /// A desktop app's seed home directory: (relative path, contents).
     fn home(&self) -> &'static [(&'static str, &'static [u8])] {

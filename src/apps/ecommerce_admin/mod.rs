@@ -1,9 +1,12 @@
 //! The ecommerce-admin pack: its manifest, seed, shipped tasks, SKILL.md, taxonomy and scripted templates
-//! (embedded below), its web UI ([`ui`]) and ui-oracle planner ([`ui::planner`]).
+//! (embedded below), its task-generation recipes (`recipe.rs`), its web UI ([`ui`]) and ui-oracle
+//! planner ([`ui::planner`]).
 
+mod recipe;
 pub mod ui;
 
 use crate::apps::App;
+use crate::engine::taskgen::recipes::Recipe;
 use crate::engine::rollout::ui_plan::UiPlanner;
 use crate::engine::ui::AppUi;
 
@@ -11,6 +14,10 @@ use crate::engine::ui::AppUi;
 pub struct Pack;
 
 impl App for Pack {
+    fn recipes(&self) -> &'static [(&'static str, Recipe)] {
+        recipe::RECIPES
+    }
+
     pack_files!("ecommerce_admin", seed, ["vendor_consolidation"]);
 
     fn ui(&self) -> Option<&'static dyn AppUi> {

@@ -1,7 +1,11 @@
 //! The files desktop pack: its manifest, shipped tasks, SKILL.md, taxonomy and scripted
-//! templates, and the seed home directory (`home/`) every environment's home starts from.
+//! templates, its task-generation recipes (`recipe.rs`), and the seed home directory (`home/`)
+//! every environment's home starts from.
+
+mod recipe;
 
 use crate::apps::App;
+use crate::engine::taskgen::recipes::Recipe;
 
 /// Embeds `home/<path>` for each listed path.
 macro_rules! seed_files {
@@ -33,6 +37,10 @@ const HOME: &[(&str, &[u8])] = seed_files![
 pub struct Pack;
 
 impl App for Pack {
+    fn recipes(&self) -> &'static [(&'static str, Recipe)] {
+        recipe::RECIPES
+    }
+
     pack_files!(
         "files",
         no_seed,

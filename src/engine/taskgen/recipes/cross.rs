@@ -206,7 +206,7 @@ pub fn file_mail(ctx: &mut Ctx<'_>) -> Option<Draft> {
     let chosen = choose(ctx.rng, &contacts, k);
     let to: Vec<&str> = chosen.iter().map(|c| s(c, "email")).collect();
     let names: Vec<String> = chosen.iter().map(|c| s(c, "name").to_string()).collect();
-    let subject = super::mail::subject_of(&noun);
+    let subject = super::subject_of(&noun);
     let v = ctx.idx(4);
     let core = match v {
         0 => format!(

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{and_list, Ctx, Draft};
+use crate::engine::taskgen::recipes::{and_list, Ctx, Draft, Recipe};
 use crate::engine::taskgen::phrasing::{pick, topic, DAYS};
 
 const PROJECTS: [&str; 6] = [
@@ -139,7 +139,7 @@ pub fn report(ctx: &mut Ctx<'_>) -> Option<Draft> {
         kw.replace(' ', "-"),
         ctx.serial % 1000
     );
-    let title = format!("{} summary", super::mail::subject_of(noun));
+    let title = format!("{} summary", crate::engine::taskgen::recipes::subject_of(noun));
     let out = format!(
         "Documents/reports/{}-summary-{}.md",
         kw.replace(' ', "-"),
@@ -225,3 +225,12 @@ pub fn csv(ctx: &mut Ctx<'_>) -> Option<Draft> {
     let slots = json!({"source": src, "source_text": text, "output": out, "columns": ["month", "region", "units"], "expected_rows": rows});
     Some(ctx.draft(v, core, context, "csv_extract", slots, vec!["files"]))
 }
+
+/// The pack's recipes by taxonomy `recipe` name.
+pub const RECIPES: &[(&str, Recipe)] = &[
+    ("files_json", json),
+    ("files_todo", todo),
+    ("files_report", report),
+    ("files_move", move_files),
+    ("files_csv", csv),
+];

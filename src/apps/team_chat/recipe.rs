@@ -1,8 +1,9 @@
-//! team-chat recipes.
+//! Task-generation recipes of this pack (one per taxonomy leaf `recipe`): team-chat.
 
 use serde_json::{json, Value};
 
-use super::{and_list, choose, Ctx, Draft};
+use crate::engine::taskgen::recipes::{and_list, choose, Ctx, Draft, Recipe};
+use crate::engine::taskgen::recipes::difficulty_for;
 use crate::engine::taskgen::phrasing::{pick, topic, DAYS, TIMES};
 use crate::engine::taskgen::seeds::{list, s};
 
@@ -152,16 +153,6 @@ pub fn react(ctx: &mut Ctx<'_>) -> Option<Draft> {
     Some(d)
 }
 
-/// The difficulty implied by a number of target records.
-pub fn difficulty_for(k: usize) -> String {
-    match k {
-        0 | 1 => "easy",
-        2 | 3 => "medium",
-        _ => "hard",
-    }
-    .into()
-}
-
 pub fn set_topic(ctx: &mut Ctx<'_>) -> Option<Draft> {
     let chans = channels(ctx);
     let k = if ctx.difficulty == "hard" { 3 } else { 1 };
@@ -297,3 +288,14 @@ pub fn invite(ctx: &mut Ctx<'_>) -> Option<Draft> {
     d.difficulty = difficulty_for(k);
     Some(d)
 }
+
+/// The pack's recipes by taxonomy `recipe` name.
+pub const RECIPES: &[(&str, Recipe)] = &[
+    ("chat_post", post),
+    ("chat_reply", reply),
+    ("chat_react", react),
+    ("chat_topic", set_topic),
+    ("chat_create", create),
+    ("chat_archive", archive),
+    ("chat_invite", invite),
+];

@@ -1,9 +1,9 @@
-//! mail recipes.
+//! Task-generation recipes of this pack (one per taxonomy leaf `recipe`): mail.
 
 use serde_json::{json, Value};
 
-use super::chat::difficulty_for;
-use super::{and_list, choose, Ctx, Draft};
+use crate::engine::taskgen::recipes::{and_list, choose, Ctx, Draft, Recipe};
+use crate::engine::taskgen::recipes::{difficulty_for, subject_of};
 use crate::engine::taskgen::phrasing::{pick, topic, DAYS, TIMES};
 use crate::engine::taskgen::seeds::{list, s};
 
@@ -25,15 +25,6 @@ const LAST: [&str; 10] = [
 const COMPANIES: [&str; 8] = [
     "Globex", "Initech", "Umbrella", "Hooli", "Stark", "Wayne", "Acme", "Soylent",
 ];
-
-/// A subject line from a topic noun ("the budget review" -> "Budget review").
-pub fn subject_of(noun: &str) -> String {
-    let t = noun.trim_start_matches("the ");
-    let mut c = t.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
-}
 
 pub fn send(ctx: &mut Ctx<'_>) -> Option<Draft> {
     let contacts = list(ctx.seeds.of("mail"), "contacts");
@@ -226,3 +217,13 @@ pub fn contact_edit(ctx: &mut Ctx<'_>) -> Option<Draft> {
     let slots = json!({"app": "mail", "collection": "contacts", "key_field": "id", "keys": [s(c, "id")], "changes": changes});
     Some(ctx.draft(v, core, context, "update_records", slots, vec!["mail"]))
 }
+
+/// The pack's recipes by taxonomy `recipe` name.
+pub const RECIPES: &[(&str, Recipe)] = &[
+    ("mail_send", send),
+    ("mail_move", move_),
+    ("mail_star", star),
+    ("mail_label", label),
+    ("mail_contact", contact),
+    ("mail_contact_edit", contact_edit),
+];

@@ -1,8 +1,8 @@
-//! issue-tracker recipes.
+//! Task-generation recipes of this pack (one per taxonomy leaf `recipe`): issue-tracker.
 
 use serde_json::{json, Value};
 
-use super::{and_list, choose, Ctx, Draft};
+use crate::engine::taskgen::recipes::{and_list, choose, Ctx, Draft, Recipe};
 use crate::engine::taskgen::phrasing::pick;
 use crate::engine::taskgen::seeds::{list, s};
 
@@ -274,3 +274,13 @@ pub fn points(ctx: &mut Ctx<'_>) -> Option<Draft> {
         vec!["issue-tracker"],
     ))
 }
+
+/// The pack's recipes by taxonomy `recipe` name.
+pub const RECIPES: &[(&str, Recipe)] = &[
+    ("tracker_comment", comment),
+    ("tracker_transition", transition),
+    ("tracker_priority", priority),
+    ("tracker_create", create),
+    ("tracker_sprint", sprint),
+    ("tracker_points", points),
+];

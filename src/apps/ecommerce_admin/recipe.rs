@@ -1,9 +1,9 @@
-//! ecommerce-admin recipes.
+//! Task-generation recipes of this pack (one per taxonomy leaf `recipe`): ecommerce-admin.
 
 use serde_json::{json, Value};
 
-use super::chat::difficulty_for;
-use super::{and_list, choose, Ctx, Draft};
+use crate::engine::taskgen::recipes::{and_list, choose, Ctx, Draft, Recipe};
+use crate::engine::taskgen::recipes::difficulty_for;
 use crate::engine::taskgen::phrasing::pick;
 use crate::engine::taskgen::seeds::{list, s};
 
@@ -240,3 +240,13 @@ pub fn customer_tag(ctx: &mut Ctx<'_>) -> Option<Draft> {
     d.difficulty = difficulty_for(k);
     Some(d)
 }
+
+/// The pack's recipes by taxonomy `recipe` name.
+pub const RECIPES: &[(&str, Recipe)] = &[
+    ("shop_price", price),
+    ("shop_inventory", inventory),
+    ("shop_status", status),
+    ("shop_vendor", vendor),
+    ("shop_discount", discount),
+    ("shop_customer_tag", customer_tag),
+];
