@@ -13,6 +13,10 @@ use std::sync::OnceLock;
 use crate::engine::env::apps::{AppKind, AppManifest};
 use crate::engine::rollout::ui_plan::UiPlanner;
 use crate::engine::taskgen::recipes::Recipe;
+
+pub mod check;
+pub mod list;
+pub mod new;
 use crate::engine::ui::AppUi;
 
 /// A scripted-agent template embedded from a pack: (name, initial_setup.py, golden_patch.py,

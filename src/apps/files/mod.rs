@@ -2,9 +2,11 @@
 //! templates, its task-generation recipes (`recipe.rs`), and the seed home directory (`home/`)
 //! every environment's home starts from.
 
+pub mod planner;
 mod recipe;
 
 use crate::apps::App;
+use crate::engine::rollout::ui_plan::UiPlanner;
 use crate::engine::taskgen::recipes::Recipe;
 
 /// Embeds `home/<path>` for each listed path.
@@ -46,6 +48,10 @@ impl App for Pack {
         no_seed,
         ["csv_extract", "json_edit", "md_checklist", "move_files", "write_report"]
     );
+
+    fn planner(&self) -> Option<&'static dyn UiPlanner> {
+        Some(&planner::FilesPlanner)
+    }
 
     fn home(&self) -> &'static [(&'static str, &'static [u8])] {
         HOME

@@ -56,6 +56,9 @@ pub struct AppManifest {
     /// Other names scripts and public bundles use for this app (`gmail` for `mail`).
     #[serde(default)]
     pub aliases: Vec<String>,
+    /// The pack this one was copied from by `apps new` (its `origin` is then `generated`).
+    #[serde(default)]
+    pub generated_from: Option<String>,
     /// The short label of its taskbar button on a combined screen (default: `title`).
     #[serde(default)]
     pub label: Option<String>,

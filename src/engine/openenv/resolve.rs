@@ -261,7 +261,10 @@ mod tests {
         let h = Hints::default();
         assert_eq!(builtin_aliases().len(), 6);
         for (from, to) in builtin_aliases() {
-            assert_eq!(r.resolve("t", &[from.clone()], &h).unwrap(), vec![to]);
+            assert_eq!(
+                r.resolve("t", std::slice::from_ref(&from), &h).unwrap(),
+                vec![to]
+            );
         }
         assert_eq!(r.resolve("t", &["Mail".into()], &h).unwrap(), vec!["mail"]);
     }

@@ -21,7 +21,9 @@ pub const SEED_TODAY: &str = "2026-03-05T10:00:00Z";
 
 /// The planner of a built-in web app (from its pack, [`crate::apps`]), if it has a UI.
 pub fn planner_for(app: &str) -> Option<&'static dyn UiPlanner> {
-    crate::apps::planner(app)
+    crate::apps::get(app)
+        .filter(|p| p.app.ui().is_some())
+        .and_then(|p| p.app.planner())
 }
 
 /// Performs `ctx`'s task of `app` through its UI.
