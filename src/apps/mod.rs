@@ -15,6 +15,7 @@ use crate::engine::rollout::ui_plan::UiPlanner;
 use crate::engine::taskgen::recipes::Recipe;
 
 pub mod check;
+pub mod cross;
 pub mod list;
 pub mod new;
 use crate::engine::ui::AppUi;

@@ -83,15 +83,15 @@ impl CombinedScreen {
         }
         let entries: Vec<TaskbarEntry> = apps
             .iter()
-            .map(|app| match app.as_str() {
-                "files" => files_entry(),
-                web => TaskbarEntry {
-                    label: app_label(web),
-                    classes: vec![app_class(web)],
+            .map(|app| match crate::apps::is_desktop(app) {
+                true => files_entry(),
+                false => TaskbarEntry {
+                    label: app_label(app),
+                    classes: vec![app_class(app)],
                 },
             })
             .collect();
-        for app in apps.iter().filter(|a| *a != "files") {
+        for app in apps.iter().filter(|a| !crate::apps::is_desktop(a)) {
             if !origins.iter().any(|(a, _)| a == app) {
                 return Err(ScreenError::Io(format!("no session of {app} for its window")).into());
             }
@@ -99,7 +99,7 @@ impl CombinedScreen {
         let mut screen = Screen::start(cfg, cfg.size_for(&apps[0]))?;
         let spec = WorkspaceSpec {
             home: home.to_path_buf(),
-            files: apps.iter().any(|a| a == "files"),
+            files: apps.iter().any(|a| crate::apps::is_desktop(a)),
             apps: origins.iter().map(|(a, _)| app_class(a)).collect(),
             taskbar: entries.clone(),
         };

@@ -1,8 +1,7 @@
 //! Recipes: one per taxonomy leaf. A recipe draws slot values from the app seeds (so targets exist),
 //! writes the goal sentence (never the method), the context (initial state, ground truth,
-//! checkpoints) and the scripted `template` + `slots` that realise the task.
-
-mod cross;
+//! checkpoints) and the scripted `template` + `slots` that realise the task. Each app's recipes
+//! are in its pack (`recipe.rs`), the cross-app ones in `src/apps/cross/recipe.rs`.
 
 use rand::rngs::StdRng;
 use rand::Rng;
@@ -128,11 +127,11 @@ pub type Recipe = fn(&mut Ctx<'_>) -> Option<Draft>;
 
 /// The cross-app recipes (each app's own are in its pack, [`crate::apps::App::recipes`]).
 const CROSS: &[(&str, Recipe)] = &[
-    ("cross_csv_issues", cross::csv_issues),
-    ("cross_issues_file", cross::issues_file),
-    ("cross_file_chat", cross::file_chat),
-    ("cross_file_mail", cross::file_mail),
-    ("cross_chat_issue", cross::chat_issue),
+    ("cross_csv_issues", crate::apps::cross::recipe::csv_issues),
+    ("cross_issues_file", crate::apps::cross::recipe::issues_file),
+    ("cross_file_chat", crate::apps::cross::recipe::file_chat),
+    ("cross_file_mail", crate::apps::cross::recipe::file_mail),
+    ("cross_chat_issue", crate::apps::cross::recipe::chat_issue),
 ];
 
 /// The recipe names known to the generator: every pack's, then the cross-app ones.

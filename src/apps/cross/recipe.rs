@@ -2,9 +2,20 @@
 
 use serde_json::{json, Value};
 
-use super::{and_list, choose, Ctx, Draft};
 use crate::engine::taskgen::phrasing::{pick, topic, DAYS, TIMES};
+use crate::engine::taskgen::recipes::{and_list, choose, Ctx, Draft};
 use crate::engine::taskgen::seeds::{list, s};
+
+/// The apps a cross-app recipe's tasks span (web apps first), `None` for any other recipe.
+pub fn apps_of(recipe: &str) -> Option<Vec<&'static str>> {
+    Some(match recipe {
+        "cross_csv_issues" | "cross_issues_file" => vec!["issue-tracker", "files"],
+        "cross_file_chat" => vec!["team-chat", "files"],
+        "cross_file_mail" => vec!["mail", "files"],
+        "cross_chat_issue" => vec!["issue-tracker", "team-chat"],
+        _ => return None,
+    })
+}
 
 const ROWS: [(&str, &str, &str); 10] = [
     ("Checkout total ignores gift cards", "bug", "High"),
@@ -206,7 +217,7 @@ pub fn file_mail(ctx: &mut Ctx<'_>) -> Option<Draft> {
     let chosen = choose(ctx.rng, &contacts, k);
     let to: Vec<&str> = chosen.iter().map(|c| s(c, "email")).collect();
     let names: Vec<String> = chosen.iter().map(|c| s(c, "name").to_string()).collect();
-    let subject = super::subject_of(&noun);
+    let subject = crate::engine::taskgen::recipes::subject_of(&noun);
     let v = ctx.idx(4);
     let core = match v {
         0 => format!(
