@@ -68,11 +68,15 @@ fn builtin_taxonomies_respect_the_limits_and_name_real_recipes_and_templates() {
                 l.recipe
             );
             for tpl in &l.templates {
+                // Cross-app templates are folders under skills/, an app's are in its pack.
                 let found = match tpl.split_once('/') {
                     Some((dir, name)) => skills.join(dir).join("templates").join(name).is_dir(),
-                    None => [t.app.as_str(), "_common"]
-                        .iter()
-                        .any(|d| skills.join(d).join("templates").join(tpl).is_dir()),
+                    None => tuplewright::engine::agents::scripted::templates::lookup(
+                        tpl,
+                        std::slice::from_ref(&t.app),
+                        None,
+                    )
+                    .is_ok(),
                 };
                 assert!(found, "{}:{} names missing template {tpl}", t.app, l.path);
             }
