@@ -1,8 +1,8 @@
 //! Adding an app (issue #29): `apps new calendar --from mail` in a copy of this source tree,
 //! an edit inside the new folder only, one registry line — then the rebuilt binary lists the
 //! app, serves it, runs its tasks and passes `apps check calendar`. A pack with Rust code
-//! needs the rebuild; the copy's target reuses this build's compiled dependencies (hard links),
-//! so only the crate itself compiles again.
+//! needs the rebuild; the copy's target starts from a copy of this build's compiled
+//! dependencies, so only the crate itself compiles again.
 
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -58,13 +58,15 @@ fn build_copy(copy: &Path) -> PathBuf {
     let debug = target.join("debug");
     std::fs::create_dir_all(&debug).unwrap();
     for sub in ["deps", "build", ".fingerprint"] {
+        // A real copy: the copy's build may rewrite build-script outputs and fingerprints, which
+        // must not reach this tree's target through shared (hard-linked) files.
         let st = Command::new("cp")
-            .arg("-al")
+            .arg("-a")
             .arg(profile_dir().join(sub))
             .arg(debug.join(sub))
             .status()
             .unwrap();
-        assert!(st.success(), "hard-linking {sub}");
+        assert!(st.success(), "copying {sub}");
     }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)

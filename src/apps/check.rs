@@ -237,6 +237,15 @@ mod tests {
     }
 
     #[test]
+    fn rendered_scripts_keep_the_shipped_app_ports_line_made_from_the_manifests() {
+        let prelude = crate::engine::agents::scripted::render::prelude();
+        let line = "APP_PORTS = {\"team-chat\": 3101, \"mail\": 3102, \"issue-tracker\": 3103, \
+                    \"ecommerce-admin\": 3104}\n";
+        assert!(prelude.contains(line), "{prelude}");
+        assert_eq!(prelude.matches("APP_PORTS = ").count(), 1);
+    }
+
+    #[test]
     fn a_skill_without_its_bitter_lessons_is_named_with_its_file() {
         let text = "## 1. Concepts\n## 2. State\n## 3. initial_setup.py\n## 4. golden_patch.py\n\
                     ```\n## 6. Bitter lessons\n```\n## 5. reward.py\n";

@@ -238,7 +238,7 @@ fn rewrite_manifest(
 }
 
 /// New task ids and apps: `<old app>_…` ids become `<new>_…` (others get a `<new>_` prefix) and
-/// the old app in `domain`/`domains` becomes the new one.
+/// the old app in `domain`, `domains` and the slots (`app`) becomes the new one.
 fn rewrite_tasks(path: &Path, old: &str, name: &str) -> Result<(), NewError> {
     let text = std::fs::read_to_string(path).map_err(io("read", path))?;
     let mut doc: Value = serde_json::from_str(&text).map_err(|e| NewError::Io {
@@ -261,6 +261,9 @@ fn rewrite_tasks(path: &Path, old: &str, name: &str) -> Result<(), NewError> {
             if task.get("domain").and_then(Value::as_str) == Some(old) {
                 task["domain"] = Value::String(name.into());
             }
+            if let Some(slots) = task.get_mut("slots") {
+                rename_values(slots, old, name);
+            }
             if let Some(domains) = task.get_mut("domains").and_then(Value::as_array_mut) {
                 for d in domains.iter_mut().filter(|d| d.as_str() == Some(old)) {
                     *d = Value::String(name.into());
@@ -271,6 +274,17 @@ fn rewrite_tasks(path: &Path, old: &str, name: &str) -> Result<(), NewError> {
     let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
     out.push('\n');
     std::fs::write(path, out).map_err(io("write", path))
+}
+
+/// Every string value equal to `old` in `v` (e.g. the `app` slot of the shared templates)
+/// becomes `name`.
+fn rename_values(v: &mut Value, old: &str, name: &str) {
+    match v {
+        Value::String(s) if s == old => *s = name.into(),
+        Value::Array(items) => items.iter_mut().for_each(|i| rename_values(i, old, name)),
+        Value::Object(map) => map.values_mut().for_each(|i| rename_values(i, old, name)),
+        _ => {}
+    }
 }
 
 /// The registry text with `    <module>,` added as the last line of the `packs! {` block.
