@@ -50,7 +50,6 @@ fn batch(n: usize, pass: Option<Pass>, seed: u64) -> Vec<Value> {
 
 #[test]
 fn builtin_taxonomies_respect_the_limits_and_name_real_recipes_and_templates() {
-    let skills = default_skills_dir();
     for t in taxonomies() {
         assert!(
             t.leaves.len() >= 5,
@@ -68,16 +67,13 @@ fn builtin_taxonomies_respect_the_limits_and_name_real_recipes_and_templates() {
                 l.recipe
             );
             for tpl in &l.templates {
-                // Cross-app templates are folders under skills/, an app's are in its pack.
-                let found = match tpl.split_once('/') {
-                    Some((dir, name)) => skills.join(dir).join("templates").join(name).is_dir(),
-                    None => tuplewright::engine::agents::scripted::templates::lookup(
-                        tpl,
-                        std::slice::from_ref(&t.app),
-                        None,
-                    )
-                    .is_ok(),
-                };
+                // Cross-app templates are under skills/, an app's in its pack: both embedded.
+                let found = tuplewright::engine::agents::scripted::templates::lookup(
+                    tpl,
+                    std::slice::from_ref(&t.app),
+                    None,
+                )
+                .is_ok();
                 assert!(found, "{}:{} names missing template {tpl}", t.app, l.path);
             }
         }
