@@ -15,7 +15,7 @@ use tuplewright::engine::taskgen::embed::Embedder;
 use tuplewright::engine::taskgen::generate::{generate, Request};
 use tuplewright::engine::taskgen::seeds::Seeds;
 use tuplewright::engine::taskgen::taxonomy::{default_skills_dir, load_app};
-use tuplewright::engine::taskgen::{TaskgenConfig, APPS};
+use tuplewright::engine::taskgen::{apps, TaskgenConfig};
 
 fn env(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -33,14 +33,14 @@ fn main() {
         .filter_map(|s| s.trim().parse().ok())
         .filter(|&b| b > 0)
         .collect();
-    let taxonomies: Vec<_> = APPS
+    let taxonomies: Vec<_> = apps()
         .iter()
         .map(|a| load_app(&default_skills_dir(), a).expect("built-in taxonomy"))
         .collect();
     let seeds = Seeds::builtin().expect("built-in seeds");
     let cfg = TaskgenConfig::default();
     let req = Request {
-        apps: APPS.iter().map(|s| s.to_string()).collect(),
+        apps: apps().iter().map(|s| s.to_string()).collect(),
         n,
         pass: None,
         seed: 1,

@@ -1,6 +1,6 @@
 //! Agreement-loop benchmark on the embedded default: scripted agents, built-in apps, real sandbox.
 //!
-//! Runs every shipped task (assets/tasks/*.json) through the loop with `--jobs 4` and reports
+//! Runs every shipped task (each pack's tasks.json and assets/tasks/*.json) through the loop with `--jobs 4` and reports
 //! verified tuples per minute, the median wall time per verified tuple, and the median *engine
 //! overhead* per verified tuple = its wall time minus the wall time of the sandboxed script runs
 //! (setup, golden patch, rewards) recorded for it. Targets (issue 5): overhead ≤ 1 s (median),
@@ -35,8 +35,12 @@ fn main() -> anyhow::Result<()> {
         .unwrap_or(4);
     let dir = tempfile::tempdir()?;
     let mut store = Store::open(&dir.path().join("bench.db"), Duration::from_secs(10))?;
-    let tasks_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tasks");
-    let summary = import_paths(&mut store, &[tasks_dir], &mut |_, _| {})?;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files: Vec<_> = tuplewright::apps::shipped_task_files(root)
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect();
+    let summary = import_paths(&mut store, &files, &mut |_, _| {})?;
     anyhow::ensure!(
         summary.problems.is_empty(),
         "task files have problems: {:?}",

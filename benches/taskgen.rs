@@ -16,7 +16,7 @@ use tuplewright::engine::taskgen::embed::{Embedder, OnError};
 use tuplewright::engine::taskgen::generate::{generate_with, Hooks, Request};
 use tuplewright::engine::taskgen::seeds::Seeds;
 use tuplewright::engine::taskgen::taxonomy::{default_skills_dir, load_app};
-use tuplewright::engine::taskgen::{TaskgenConfig, APPS};
+use tuplewright::engine::taskgen::{apps, TaskgenConfig};
 
 fn env(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -28,7 +28,7 @@ fn env(name: &str, default: usize) -> usize {
 fn main() {
     let n = env("TW_BENCH_N", 10_000);
     let runs = env("TW_BENCH_RUNS", 3).max(1);
-    let taxonomies: Vec<_> = APPS
+    let taxonomies: Vec<_> = apps()
         .iter()
         .map(|a| load_app(&default_skills_dir(), a).expect("built-in taxonomy"))
         .collect();
@@ -58,7 +58,7 @@ fn main() {
     let mut times = Vec::new();
     for run in 0..runs {
         let req = Request {
-            apps: APPS.iter().map(|s| s.to_string()).collect(),
+            apps: apps().iter().map(|s| s.to_string()).collect(),
             n,
             pass: None,
             seed: run as u64,

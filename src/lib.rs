@@ -6,6 +6,7 @@
 //!   It never depends on a terminal crate; a test enforces that.
 //! - [`cli`]: the command-line face (clap) — thin wrappers that call into the engine.
 
+pub mod apps;
 pub mod cli;
 pub mod engine;
 pub mod tui;

@@ -34,7 +34,7 @@ const TASK: &str = "files_csv-filter_001";
 
 /// A task file holding the shipped files task [`TASK`] only.
 fn task_file(dir: &Path) -> PathBuf {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tasks/files.json");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/apps/files/tasks.json");
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(src).unwrap()).unwrap();
     let list = v
@@ -43,7 +43,11 @@ fn task_file(dir: &Path) -> PathBuf {
         .or_else(|| v["tasks"].as_array().cloned())
         .unwrap();
     let one: Vec<_> = list.into_iter().filter(|t| t["task_id"] == TASK).collect();
-    assert_eq!(one.len(), 1, "{TASK} is shipped in assets/tasks/files.json");
+    assert_eq!(
+        one.len(),
+        1,
+        "{TASK} is shipped in src/apps/files/tasks.json"
+    );
     let out = dir.join("tasks.json");
     std::fs::write(&out, serde_json::to_string(&one).unwrap()).unwrap();
     out

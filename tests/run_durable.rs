@@ -377,13 +377,10 @@ fn every_shipped_task_passes_the_scripted_preflight() {
     use tuplewright::engine::store::StoredTask;
     let g = ScriptedGenerator::default();
     let d = ScriptedDiscriminator::default();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tasks");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut checked = 0;
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        if e.path().extension().is_none_or(|x| x != "json") {
-            continue;
-        }
-        let text = std::fs::read_to_string(e.path()).unwrap();
+    for (_, path) in tuplewright::apps::shipped_task_files(root) {
+        let text = std::fs::read_to_string(path).unwrap();
         for t in parse_file(&text, "shipped").unwrap() {
             let task = StoredTask {
                 task: t.unwrap(),

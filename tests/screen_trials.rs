@@ -260,8 +260,7 @@ fn env_try_serves_the_desktop_over_loopback_vnc_and_records_the_persons_result()
     );
     let task = shipped_support::shipped_task("files.json", id);
     let command =
-        tuplewright::engine::rollout::ui_oracle_files::files_command("move_files", &task["slots"])
-            .unwrap();
+        tuplewright::apps::files::planner::files_command("move_files", &task["slots"]).unwrap();
     let text = format!("{command} && printf '\\033]2;%s\\007' person-done");
     xdotool(&display, &["type", "--delay", "2", &text]);
     xdotool(&display, &["key", "Return"]);

@@ -23,20 +23,21 @@ use tuplewright::engine::store::{Store, TaskFilter};
 use tuplewright::engine::taskgen::dedup::{cosine, embed, four_grams, Dedup, Repeat};
 use tuplewright::engine::taskgen::generate::{generate, Request};
 use tuplewright::engine::taskgen::phrasing::CATEGORIES;
-use tuplewright::engine::taskgen::recipes::RECIPES;
+use tuplewright::engine::taskgen::recipes::recipe_names;
 use tuplewright::engine::taskgen::seeds::Seeds;
 use tuplewright::engine::taskgen::taxonomy::{default_skills_dir, load_app, parse, Taxonomy};
-use tuplewright::engine::taskgen::{Pass, TaskgenConfig, TaskgenError, APPS};
+use tuplewright::engine::taskgen::{apps, Pass, TaskgenConfig, TaskgenError};
 
 pub(crate) fn taxonomies() -> Vec<Taxonomy> {
-    APPS.iter()
+    apps()
+        .iter()
         .map(|a| load_app(&default_skills_dir(), a).unwrap())
         .collect()
 }
 
 fn batch(n: usize, pass: Option<Pass>, seed: u64) -> Vec<Value> {
     let req = Request {
-        apps: APPS.iter().map(|s| s.to_string()).collect(),
+        apps: apps().iter().map(|s| s.to_string()).collect(),
         n,
         pass,
         seed,
@@ -49,7 +50,6 @@ fn batch(n: usize, pass: Option<Pass>, seed: u64) -> Vec<Value> {
 
 #[test]
 fn builtin_taxonomies_respect_the_limits_and_name_real_recipes_and_templates() {
-    let skills = default_skills_dir();
     for t in taxonomies() {
         assert!(
             t.leaves.len() >= 5,
@@ -60,19 +60,20 @@ fn builtin_taxonomies_respect_the_limits_and_name_real_recipes_and_templates() {
         for l in &t.leaves {
             assert!(l.path.split('.').count() <= 4);
             assert!(
-                RECIPES.contains(&l.recipe.as_str()),
+                recipe_names().contains(&l.recipe.as_str()),
                 "{}:{} unknown recipe {}",
                 t.app,
                 l.path,
                 l.recipe
             );
             for tpl in &l.templates {
-                let found = match tpl.split_once('/') {
-                    Some((dir, name)) => skills.join(dir).join("templates").join(name).is_dir(),
-                    None => [t.app.as_str(), "_common"]
-                        .iter()
-                        .any(|d| skills.join(d).join("templates").join(tpl).is_dir()),
-                };
+                // Cross-app templates are under skills/, an app's in its pack: both embedded.
+                let found = tuplewright::engine::agents::scripted::templates::lookup(
+                    tpl,
+                    std::slice::from_ref(&t.app),
+                    None,
+                )
+                .is_ok();
                 assert!(found, "{}:{} names missing template {tpl}", t.app, l.path);
             }
         }

@@ -10,12 +10,12 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 use shipped_support::{brief_of, holds, shipped_task, store_of, tw};
+use tuplewright::apps::ecommerce_admin::ui::planner::EcommerceAdminPlanner;
 use tuplewright::engine::env::{AppRegistry, ServerConfig, SessionStore};
 use tuplewright::engine::rollout::screen::ComputerAction;
 use tuplewright::engine::rollout::ui_exec::Executor;
 use tuplewright::engine::rollout::ui_plan::UiPlanner;
 use tuplewright::engine::screen::ScreenConfig;
-use tuplewright::engine::ui::ecommerce_admin::planner::EcommerceAdminPlanner;
 use tuplewright::engine::ui::{Today, UiOptions, WebScreen};
 
 const APP: &str = "ecommerce-admin";

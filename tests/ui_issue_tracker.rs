@@ -9,12 +9,12 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use shipped_support::{brief_of, holds, shipped_task, store_of, tw};
+use tuplewright::apps::issue_tracker::ui::planner::IssueTrackerPlanner;
 use tuplewright::engine::agents::TaskBrief;
 use tuplewright::engine::env::{AppRegistry, ServerConfig, SessionStore};
 use tuplewright::engine::rollout::ui_exec::Executor;
 use tuplewright::engine::rollout::ui_plan::UiPlanner;
 use tuplewright::engine::screen::ScreenConfig;
-use tuplewright::engine::ui::issue_tracker::planner::IssueTrackerPlanner;
 use tuplewright::engine::ui::{Today, UiOptions, WebScreen};
 
 fn current(store: &SessionStore, sid: &str) -> Value {

@@ -9,13 +9,13 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use shipped_support::{store_of, tw};
+use tuplewright::apps::mail::ui::planner::MailPlanner;
 use tuplewright::engine::agents::TaskBrief;
 use tuplewright::engine::env::{AppRegistry, ServerConfig, SessionStore};
 use tuplewright::engine::rollout::screen::ComputerAction;
 use tuplewright::engine::rollout::ui_exec::Executor;
 use tuplewright::engine::rollout::ui_plan::UiPlanner;
 use tuplewright::engine::screen::ScreenConfig;
-use tuplewright::engine::ui::mail::planner::MailPlanner;
 use tuplewright::engine::ui::{Today, UiOptions, WebScreen};
 
 fn norm(v: &Value) -> String {
@@ -103,7 +103,7 @@ fn meets(task: &Value, seed: &Value, state: &Value) -> Result<(), String> {
 #[test]
 
 fn mail_planner_plans_for_shipped_tasks_reach_their_ground_truth_through_the_screen() {
-    let tasks: Value = serde_json::from_str(include_str!("../assets/tasks/mail.json")).unwrap();
+    let tasks: Value = serde_json::from_str(include_str!("../src/apps/mail/tasks.json")).unwrap();
     let task = |id: &str| {
         tasks["tasks"]
             .as_array()

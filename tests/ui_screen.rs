@@ -212,13 +212,13 @@ fn meets(task: &Value, state: &Value) -> Result<(), String> {
 /// bottom of the details page, people to add) and plans that must read the page before toggling.
 #[test]
 fn team_chat_planner_plans_for_shipped_tasks_reach_their_ground_truth_through_the_screen() {
+    use tuplewright::apps::team_chat::ui::planner::TeamChatPlanner;
     use tuplewright::engine::agents::TaskBrief;
     use tuplewright::engine::rollout::screen::ComputerAction;
     use tuplewright::engine::rollout::ui_plan::UiPlanner;
-    use tuplewright::engine::ui::team_chat::planner::TeamChatPlanner;
 
     let tasks: Value =
-        serde_json::from_str(include_str!("../assets/tasks/team-chat.json")).unwrap();
+        serde_json::from_str(include_str!("../src/apps/team_chat/tasks.json")).unwrap();
     let task = |id: &str| {
         tasks["tasks"]
             .as_array()

@@ -4,7 +4,7 @@ import os
 import urllib.parse
 import urllib.request
 
-APP_PORTS = {"team-chat": 3101, "mail": 3102, "issue-tracker": 3103, "ecommerce-admin": 3104}
+APP_PORTS = {"team-chat": 3101, "mail": 3102, "issue-tracker": 3103, "ecommerce-admin": 3104}  # written from the packs' manifests at render time
 
 
 def web_sid():

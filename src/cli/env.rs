@@ -167,7 +167,7 @@ fn apps(args: AppsArgs) -> anyhow::Result<ExitCode> {
         let m = &app.manifest;
         let kind = match m.kind {
             AppKind::StateApi => "state-api",
-            AppKind::Files => "files",
+            AppKind::Files => "files", // not the app: the manifest kind
         };
         if args.json {
             let line = serde_json::json!({"name": m.name, "kind": kind, "port": m.port, "title": m.title,

@@ -7,6 +7,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod agents;
+mod apps;
+mod apps_check;
 mod config_cmd;
 mod context;
 pub mod env;
@@ -106,6 +108,8 @@ pub enum Command {
     Synth(synth::SynthArgs),
     /// Environments: serve the built-in apps' state API, list the apps.
     Env(env::EnvArgs),
+    /// App packs: list the environments, check a pack's conformance, copy a pack to a new app.
+    Apps(apps::AppsArgs),
     /// LLM providers for the agents: check a provider spec with one tiny request.
     Agents(agents::AgentsArgs),
     /// Run agent-written Python in the bubblewrap sandbox (`run`), or build its virtualenv (`setup`).
@@ -184,6 +188,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Config(args) => config_cmd::run(&cli, &args),
             Command::Synth(args) => synth::run(&cli, &args),
             Command::Env(args) => env::run(&cli, args),
+            Command::Apps(args) => apps::run(&cli, &args),
             Command::Screen(args) => screen::run(&cli, &args),
             Command::Osworld(args) => osworld::run(&cli, &args),
             Command::Agents(args) => agents::run(args),

@@ -22,7 +22,7 @@ use crate::engine::taskgen::llm::LlmAuthor;
 use crate::engine::taskgen::report::{matrix_of, report};
 use crate::engine::taskgen::seeds::Seeds;
 use crate::engine::taskgen::taxonomy::{default_skills_dir, load_app};
-use crate::engine::taskgen::{Pass, TaskgenConfig, APPS};
+use crate::engine::taskgen::{Pass, TaskgenConfig};
 
 /// The pass to run.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -60,7 +60,7 @@ tuplewright taskgen --report\n  tuplewright taskgen --report --input tasks.json"
 #[derive(Debug, Args)]
 pub struct TaskgenArgs {
     /// App(s) to generate for (repeatable; default: all five built-in apps).
-    #[arg(long = "app", value_parser = clap::builder::PossibleValuesParser::new(APPS))]
+    #[arg(long = "app", value_parser = clap::builder::PossibleValuesParser::new(crate::apps::names()))]
     pub apps: Vec<String>,
     /// Number of tasks.
     #[arg(long, default_value_t = 100)]
@@ -194,7 +194,10 @@ pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let apps: Vec<String> = if args.apps.is_empty() {
-        APPS.iter().map(|s| s.to_string()).collect()
+        crate::engine::taskgen::apps()
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
     } else {
         args.apps.clone()
     };

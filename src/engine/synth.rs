@@ -70,7 +70,8 @@ const LENGTHS: &[(usize, usize, u32)] = &[
 ];
 
 const DESKTOP_APPS: &[&str] = &[
-    "calc", "writer", "impress", "pdf", "terminal", "vscode", "files",
+    "calc", "writer", "impress", "pdf", "terminal", "vscode",
+    "files", // not the app: an OSWorld category
 ];
 const WEB_APPS: &[&str] = &[
     "slack",

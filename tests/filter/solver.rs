@@ -9,12 +9,12 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use tuplewright::apps::team_chat::ui::planner::TeamChatPlanner;
 use tuplewright::engine::rollout::screen::ComputerAction as A;
 use tuplewright::engine::rollout::ui_plan::{PlanStep, Target, TargetResolver, UiPlanner};
 use tuplewright::engine::rollout::vlm::{LiveScreen, ScreenProvision, TaskScreen};
 use tuplewright::engine::rollout::{PolicyCtx, RolloutError};
 use tuplewright::engine::screen::ScreenConfig;
-use tuplewright::engine::ui::team_chat::planner::TeamChatPlanner;
 use tuplewright::engine::ui::WebResolver;
 
 /// What the stand-in does in one trial.

@@ -18,13 +18,11 @@ pub const BUSY: Duration = Duration::from_secs(10);
 /// `n` tasks made from the shipped ones (ids suffixed `_cK` once the originals are used up).
 pub fn many_tasks(dir: &Path, n: usize) -> PathBuf {
     let mut base = Vec::new();
-    let mut files: Vec<PathBuf> =
-        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tasks"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+    let files: Vec<PathBuf> =
+        tuplewright::apps::shipped_task_files(Path::new(env!("CARGO_MANIFEST_DIR")))
+            .into_iter()
+            .map(|(_, p)| p)
             .collect();
-    files.sort();
     for f in files {
         let v: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();

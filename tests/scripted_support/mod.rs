@@ -26,20 +26,12 @@ use tuplewright::engine::sandbox::{
 
 pub const WEB_APPS: [&str; 4] = ["team-chat", "mail", "issue-tracker", "ecommerce-admin"];
 
-/// Every task shipped in assets/tasks/*.json, as briefs (apps = `domains`).
+/// Every shipped task (each pack's tasks.json, assets/tasks/*.json), as briefs (apps = `domains`),
+/// labelled with the app (or `cross`).
 pub fn shipped_tasks() -> Vec<(String, TaskBrief)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/tasks");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    paths.sort();
-    for path in paths {
-        if path.extension().and_then(|e| e.to_str()) != Some("json") {
-            continue;
-        }
-        let file = path.file_stem().unwrap().to_string_lossy().to_string();
+    for (file, path) in tuplewright::apps::shipped_task_files(&root) {
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         for task in doc["tasks"].as_array().unwrap() {
             out.push((file.clone(), brief(task)));

@@ -24,13 +24,16 @@ pub fn tw(store: &Path, args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// The shipped task `id` of `assets/tasks/<file>`.
+/// The shipped task `id` of the task file labelled `<file>` without `.json` (an app's pack's
+/// tasks.json, or `assets/tasks/cross.json`).
 pub fn shipped_task(file: &str, id: &str) -> Value {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let all: Value = serde_json::from_str(
-        &std::fs::read_to_string(root.join("assets/tasks").join(file)).unwrap(),
-    )
-    .unwrap();
+    let label = file.trim_end_matches(".json");
+    let (_, path) = tuplewright::apps::shipped_task_files(root)
+        .into_iter()
+        .find(|(l, _)| l == label)
+        .unwrap();
+    let all: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let task: Vec<Value> = all["tasks"]
         .as_array()
         .unwrap()

@@ -12,7 +12,7 @@ use tuplewright::engine::taskgen::embed::{normalised, EmbedError, Embedder, OnEr
 use tuplewright::engine::taskgen::generate::{generate_with, Hooks, Request};
 use tuplewright::engine::taskgen::matrix::{Cell, Matrix};
 use tuplewright::engine::taskgen::seeds::Seeds;
-use tuplewright::engine::taskgen::{TaskgenConfig, APPS};
+use tuplewright::engine::taskgen::{apps, TaskgenConfig};
 
 use super::embed_standin::vector;
 use super::taxonomies;
@@ -198,7 +198,7 @@ fn batched_generation_keeps_no_near_duplicate_pair_and_numbers_tasks_contiguousl
     cfg.embeddings.batch_size = 16;
     let n = 150;
     let req = Request {
-        apps: APPS.iter().map(|s| s.to_string()).collect(),
+        apps: apps().iter().map(|s| s.to_string()).collect(),
         n,
         pass: None,
         seed: 4,

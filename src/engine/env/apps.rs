@@ -1,5 +1,5 @@
-//! The built-in apps: a manifest (`manifest.toml`) and a default seed (`seed.json`) each,
-//! embedded in the binary so it works from any directory; an override directory can replace
+//! The built-in apps: a manifest (`manifest.toml`) and a default seed (`seed.json`) each, from
+//! their packs ([`crate::apps`]), embedded in the binary so it works from any directory; an override directory can replace
 //! or add apps.
 
 use std::collections::BTreeMap;
@@ -53,6 +53,15 @@ pub struct AppManifest {
     /// Entity notes.
     #[serde(default)]
     pub entities: Vec<EntityNote>,
+    /// Other names scripts and public bundles use for this app (`gmail` for `mail`).
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// The pack this one was copied from by `apps new` (its `origin` is then `generated`).
+    #[serde(default)]
+    pub generated_from: Option<String>,
+    /// The short label of its taskbar button on a combined screen (default: `title`).
+    #[serde(default)]
+    pub label: Option<String>,
     /// The declared state schema (`[state]`: top-level key → `list`, `map`, `lists` or
     /// `config`): what the probes empty, and what a setup's state must fit.
     #[serde(default)]
@@ -119,33 +128,6 @@ impl App {
     }
 }
 
-macro_rules! builtin {
-    ($name:literal) => {
-        (
-            $name,
-            include_str!(concat!("../../../assets/apps/", $name, "/manifest.toml")),
-            Some(include_str!(concat!(
-                "../../../assets/apps/",
-                $name,
-                "/seed.json"
-            ))),
-        )
-    };
-}
-
-/// The embedded apps: (name, manifest text, seed text).
-const BUILTIN: &[(&str, &str, Option<&str>)] = &[
-    builtin!("team-chat"),
-    builtin!("mail"),
-    builtin!("issue-tracker"),
-    builtin!("ecommerce-admin"),
-    (
-        "files",
-        include_str!("../../../assets/apps/files/manifest.toml"),
-        None,
-    ),
-];
-
 /// All known apps by name.
 #[derive(Debug, Clone, Default)]
 pub struct AppRegistry {
@@ -156,8 +138,12 @@ impl AppRegistry {
     /// The embedded apps only.
     pub fn builtin() -> Result<AppRegistry, EnvError> {
         let mut reg = AppRegistry::default();
-        for (name, manifest, seed) in BUILTIN {
-            let app = App::parse(name, manifest, *seed)?;
+        for pack in crate::apps::all() {
+            let app = App::parse(
+                pack.app.dir(),
+                pack.app.manifest_text(),
+                pack.app.seed_text(),
+            )?;
             reg.apps.insert(app.manifest.name.clone(), Arc::new(app));
         }
         Ok(reg)

@@ -1,34 +1,14 @@
 //! The files desktop domain: provisions a fresh per-environment home directory from the seed
-//! tree (`assets/apps/files/home/`, embedded), or from an override directory.
+//! tree (the desktop pack's `home/`, embedded), or from an override directory.
 
 use std::path::{Path, PathBuf};
 
 use super::EnvError;
 
-macro_rules! seed_files {
-    ($($path:literal),* $(,)?) => {
-        &[$(($path, include_bytes!(concat!("../../../assets/apps/files/home/", $path)) as &[u8])),*]
-    };
+/// The embedded seed home of the built-in desktop pack: (relative path, contents).
+pub fn seed_home() -> &'static [(&'static str, &'static [u8])] {
+    crate::apps::desktop().map(|p| p.app.home()).unwrap_or(&[])
 }
-
-/// The embedded seed home: (relative path, contents).
-pub const SEED_HOME: &[(&str, &[u8])] = seed_files![
-    "Documents/meeting-notes-2026-03-02.md",
-    "Documents/project-plan.md",
-    "Documents/budget-q1.csv",
-    "Documents/vendors.json",
-    "Documents/reports/sales-2025.csv",
-    "Documents/reports/summary.md",
-    "Downloads/invoice-10442.txt",
-    "Downloads/customers-export.csv",
-    "Desktop/todo.md",
-    "Desktop/contacts.csv",
-    "Pictures/README.md",
-    "Projects/website/config.json",
-    "Projects/website/CHANGELOG.md",
-    "Projects/analytics/events.json",
-    ".config/app-settings.json",
-];
 
 /// Creates `dest` (which must not exist) holding the seed home; built in a temp sibling and
 /// renamed into place, so `dest` is either complete or absent. With `override_dir`, that
@@ -56,7 +36,7 @@ pub fn provision_home(dest: &Path, override_dir: Option<&Path>) -> Result<usize,
     let count = match override_dir {
         Some(src) => copy_tree(src, tmp.path())?,
         None => {
-            for (rel, data) in SEED_HOME {
+            for (rel, data) in seed_home() {
                 let path = tmp.path().join(rel);
                 if let Some(dir) = path.parent() {
                     std::fs::create_dir_all(dir)
@@ -64,7 +44,7 @@ pub fn provision_home(dest: &Path, override_dir: Option<&Path>) -> Result<usize,
                 }
                 std::fs::write(&path, data).map_err(|e| EnvError::io("write", &path, e))?;
             }
-            SEED_HOME.len()
+            seed_home().len()
         }
     };
     let tmp_path: PathBuf = tmp.keep();

@@ -233,7 +233,7 @@ fn files_domain_provisions_a_fresh_home() {
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("envs/e1/home");
     let n = files::provision_home(&home, None).unwrap();
-    assert_eq!(n, files::SEED_HOME.len());
+    assert_eq!(n, files::seed_home().len());
     let csv = std::fs::read_to_string(home.join("Documents/budget-q1.csv")).unwrap();
     assert!(csv.starts_with("category,january,february,march,owner\n"));
     let v: Value =

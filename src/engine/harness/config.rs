@@ -21,7 +21,8 @@ pub struct LoopConfig {
     /// Where per-run environment homes and state-API sessions live (removed afterwards).
     /// Empty = a fresh directory under the system temp dir.
     pub work_dir: PathBuf,
-    /// Directory holding `<app>/SKILL.md`; empty = `./skills`, then the source tree's `skills/`.
+    /// Directory whose `<app>/SKILL.md` overrides the pack's; empty = `./skills`, then the source
+    /// tree's `skills/`.
     pub skills_dir: PathBuf,
     /// Highest score the reward may give a probe state (noop, empty state, destructive) before the
     /// round fails: 0.0 = no credit at all where the task was not done.

@@ -12,8 +12,6 @@ use crate::engine::store::{StateEndpoint, StateSnapshot};
 use super::envs::TaskEnv;
 use super::HarnessError;
 
-/// The environment name of the file-system domain.
-pub const FILES_ENV: &str = "files";
 /// Largest file whose text is kept in a files-domain state.
 const MAX_TEXT: usize = 16 * 1024;
 /// Most files kept in a files-domain state.
@@ -46,7 +44,7 @@ pub fn capture(
         };
         out.push(StateSnapshot {
             endpoint,
-            env: FILES_ENV.into(),
+            env: crate::apps::desktop().map_or_else(String::new, |p| p.name().to_string()),
             json: home.to_string(),
             volatile: Vec::new(),
         });

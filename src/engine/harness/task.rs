@@ -114,7 +114,10 @@ pub fn brief_for(
     let skills = apps
         .iter()
         .map(|a| {
-            let text = std::fs::read_to_string(dir.join(a).join("SKILL.md")).unwrap_or_default();
+            let text = std::fs::read_to_string(dir.join(a).join("SKILL.md"))
+                .ok()
+                .or_else(|| crate::apps::get(a).map(|p| p.app.skill_text().to_string()))
+                .unwrap_or_default();
             (a.clone(), text)
         })
         .collect();

@@ -27,5 +27,5 @@ pub mod tls;
 
 pub use external::{Dialect, ExternalApp, ExternalAppConfig};
 pub use hints::Hints;
-pub use resolve::{AppResolver, AppsConfig, BUILTIN_ALIASES};
+pub use resolve::{builtin_aliases, AppResolver, AppsConfig};
 pub use schema::{FieldKind, StateSchema};

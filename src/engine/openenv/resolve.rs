@@ -9,15 +9,19 @@ use serde::{Deserialize, Serialize};
 use super::hints::{hub_host, Hints};
 use crate::engine::sandbox::Localise;
 
-/// Names the public ecosystem uses for the built-in apps (OSWorld's `os` is the files domain).
-pub const BUILTIN_ALIASES: &[(&str, &str)] = &[
-    ("os", "files"),
-    ("slack", "team-chat"),
-    ("gmail", "mail"),
-    ("jira", "issue-tracker"),
-    ("linear", "issue-tracker"),
-    ("shopify", "ecommerce-admin"),
-];
+/// Names the public ecosystem uses for the built-in apps (OSWorld's `os` is the files domain):
+/// each pack's `aliases` ([`crate::apps`]), as (alias, app).
+pub fn builtin_aliases() -> Vec<(String, String)> {
+    crate::apps::all()
+        .iter()
+        .flat_map(|p| {
+            p.manifest
+                .aliases
+                .iter()
+                .map(move |a| (a.clone(), p.name().to_string()))
+        })
+        .collect()
+}
 
 /// Category names that name no app: the app is the one the scripts reach.
 pub const CATEGORIES: &[&str] = &["mock_websites", "mock_website", "mock-websites"];
@@ -55,10 +59,9 @@ fn norm(name: &str) -> String {
 impl AppResolver {
     /// The built-in aliases over `known` app names.
     pub fn builtin(known: Vec<String>) -> AppResolver {
-        let aliases = BUILTIN_ALIASES
-            .iter()
+        let aliases = builtin_aliases()
+            .into_iter()
             .filter(|(_, to)| known.iter().any(|k| k == to))
-            .map(|(from, to)| (from.to_string(), to.to_string()))
             .collect();
         AppResolver {
             known,
@@ -256,8 +259,12 @@ mod tests {
     fn ecosystem_names_map_to_builtin_apps() {
         let r = AppResolver::builtin(known());
         let h = Hints::default();
-        for (from, to) in BUILTIN_ALIASES {
-            assert_eq!(r.resolve("t", &[from.to_string()], &h).unwrap(), vec![*to]);
+        assert_eq!(builtin_aliases().len(), 6);
+        for (from, to) in builtin_aliases() {
+            assert_eq!(
+                r.resolve("t", std::slice::from_ref(&from), &h).unwrap(),
+                vec![to]
+            );
         }
         assert_eq!(r.resolve("t", &["Mail".into()], &h).unwrap(), vec!["mail"]);
     }

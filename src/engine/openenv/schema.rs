@@ -3,7 +3,7 @@
 //! (`engine::probes`), and a setup whose state does not fit the schema of the app it runs on is an
 //! invalid task ([`StateSchema::misfit`]).
 //!
-//! Built-in apps declare theirs in `assets/apps/<app>/manifest.toml` (`[state]`), external apps in
+//! Built-in apps declare theirs in their pack's `manifest.toml` (`src/apps/<pack>/`) (`[state]`), external apps in
 //! `[[apps.external]] state = {…}`; otherwise it is inferred from sample states ([`infer`]).
 
 use std::collections::BTreeMap;

@@ -143,7 +143,7 @@ pub fn open_display(
 ) -> Result<GuestDisplay, OsworldError> {
     match apps {
         [] => Err(OsworldError::Task("the task names no app".into())),
-        [only] if only == "files" => {
+        [only] if crate::apps::is_desktop(only) => {
             let (screen, _) = open_screen(cfg, apps, env).map_err(infra)?;
             Ok(screen.into())
         }
@@ -168,7 +168,7 @@ pub fn open_display(
         }
         _ => {
             let mut webs = Vec::new();
-            for app in apps.iter().filter(|a| *a != "files") {
+            for app in apps.iter().filter(|a| !crate::apps::is_desktop(a)) {
                 webs.push(WebApp {
                     app: app.clone(),
                     store: builtin_store(app, env)?,

@@ -104,7 +104,7 @@ print("TW_RESULT " + json.dumps(out))
 const CLEAR_PY: &str = r#"
 import json, os, shutil
 HOME, MODE, n = "__HOME__", "__MODE__", 0
-if MODE == "files":
+if MODE == "files":  # not the app: a clearing mode
     for root, dirs, files in os.walk(HOME):
         for d in dirs:
             if os.path.islink(os.path.join(root, d)):
@@ -259,7 +259,7 @@ impl RemoteEnv {
 
     /// Deletes the home's files and links (`files_only`) or everything in it; returns how many.
     pub fn clear_home(&self, files_only: bool) -> Result<usize, OsworldError> {
-        let mode = if files_only { "files" } else { "all" };
+        let mode = if files_only { "files" } else { "all" }; // not the app: a guest mode
         let n = self.helper("tw_clear_home.py", CLEAR_PY, mode)?;
         Ok(n.as_u64().unwrap_or(0) as usize)
     }

@@ -49,10 +49,13 @@ pub fn screen_kind(apps: &[String], env: &TaskEnv) -> Result<ScreenKind, Rollout
         )));
     }
     match apps {
-        [only] if only == "files" => Ok(ScreenKind::Desktop),
+        [only] if crate::apps::is_desktop(only) => Ok(ScreenKind::Desktop),
         [] => Err(RolloutError::Task("the task names no app".into())),
         _ => {
-            let web: Vec<&String> = apps.iter().filter(|a| *a != "files").collect();
+            let web: Vec<&String> = apps
+                .iter()
+                .filter(|a| !crate::apps::is_desktop(a))
+                .collect();
             if web.len() > 1 || apps.len() > web.len() {
                 return Err(RolloutError::Policy(format!(
                     "a task spanning {} gets a combined screen (ui_oracle_cross::open_combined), \
@@ -82,7 +85,7 @@ pub fn open_screen(
 ) -> Result<(Screen, Shot), RolloutError> {
     let kind = screen_kind(apps, env)?;
     let size = cfg.size_for(match &kind {
-        ScreenKind::Desktop => "files",
+        ScreenKind::Desktop => apps.first().map_or("", String::as_str),
         ScreenKind::Web { app, .. } => app,
     });
     let mut screen = Screen::start(cfg, size)?;

@@ -40,14 +40,14 @@ impl Policy for UiOraclePolicy {
     }
     fn act(&self, ctx: &PolicyCtx<'_>) -> Result<PolicyRun, RolloutError> {
         match ctx.brief.apps.as_slice() {
-            [only] if only == "files" => self.files.act(ctx),
+            [only] if crate::apps::is_desktop(only) => self.files.act(ctx),
             [only] if planner_for(only).is_some() => {
                 let planner = planner_for(only)
                     .ok_or_else(|| RolloutError::Policy(format!("no UI planner for app {only}")))?;
                 act_web(&self.files.screen, only, planner, ctx)
             }
             [only] => Err(RolloutError::Policy(format!(
-                "no UI planner for app {only} yet (files and team-chat tasks only)"
+                "no UI planner for app {only} (its pack has none)"
             ))),
             [] => Err(RolloutError::Task("the task names no app".into())),
             _ => act_cross(&self.files.screen, ctx),

@@ -5,15 +5,14 @@
 //! (`printf '\033]2;…\007'`), which the [`DesktopResolver`] sees as a window of that name. Every
 //! effect is a `computer_use` action; the harness then scores the final state with reward.py.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::drive::guest_screen;
 use super::policy::{Policy, PolicyCtx, PolicyKind, PolicyRun};
 use super::screen_env::open_screen;
 use super::ui_exec::Executor;
-use super::ui_plan::{PlanStep, Rect, Target, TargetResolver, UiPlanner};
+use super::ui_plan::{PlanStep, Rect, Target, TargetResolver};
 use super::RolloutError;
-use crate::engine::agents::TaskBrief;
 use crate::engine::osworld::GuestClient;
 use crate::engine::screen::{DesktopWindow, DesktopWindows, ScreenConfig};
 
@@ -100,93 +99,6 @@ pub fn python(slots: &Value, code: &str) -> String {
     format!("python3 -c {}", shell_quote(&program))
 }
 
-/// The slots a template needs, or an error naming the missing one.
-fn pick(slots: &Value, keys: &[&str], template: &str) -> Result<Value, String> {
-    let mut out = serde_json::Map::new();
-    for k in keys {
-        let v = slots
-            .get(*k)
-            .ok_or_else(|| format!("template {template}: slot `{k}` missing"))?;
-        out.insert((*k).to_string(), v.clone());
-    }
-    Ok(Value::Object(out))
-}
-
-/// The shell command that does a files template's effect.
-pub fn files_command(template: &str, slots: &Value) -> Result<String, String> {
-    Ok(match template {
-        "csv_extract" => python(
-            &pick(slots, &["output", "columns", "expected_rows"], template)?,
-            "p='/home/user/'+S['output'];os.makedirs(os.path.dirname(p),exist_ok=True);\
-             f=open(p,'w',newline='');w=csv.writer(f);w.writerow(S['columns']);\
-             w.writerows(S['expected_rows']);f.close()",
-        ),
-        "json_edit" => python(
-            &pick(slots, &["path", "changes"], template)?,
-            "p='/home/user/'+S['path'];d=json.load(open(p));\
-             [functools.reduce(lambda n,k:n.setdefault(k,{}),key.split('.')[:-1],d)\
-             .__setitem__(key.split('.')[-1],v) for key,v in S['changes'].items()];\
-             f=open(p,'w');json.dump(d,f,indent=1);f.close()",
-        ),
-        "md_checklist" => python(
-            &pick(slots, &["path", "check", "add"], template)?,
-            "p='/home/user/'+S['path'];L=open(p).read().splitlines();\
-             o=['- [x] '+l[6:] if l.startswith('- [ ] ') and l[6:].strip() in S['check'] else l \
-             for l in L]+['- [ ] '+i for i in S['add']];f=open(p,'w');\
-             f.write(chr(10).join(o)+chr(10));f.close()",
-        ),
-        "write_report" => python(
-            &pick(slots, &["path", "content"], template)?,
-            "p='/home/user/'+S['path'];os.makedirs(os.path.dirname(p),exist_ok=True);\
-             f=open(p,'w');f.write(S['content']);f.close()",
-        ),
-        "move_files" => {
-            let files = slots
-                .get("files")
-                .and_then(Value::as_array)
-                .ok_or_else(|| format!("template {template}: slot `files` missing"))?;
-            let mut parts = Vec::new();
-            for f in files {
-                let field = |k: &str| {
-                    f.get(k)
-                        .and_then(Value::as_str)
-                        .ok_or_else(|| format!("template {template}: files[].{k} missing"))
-                };
-                let to = format!("/home/user/{}", field("to")?);
-                let from = format!("/home/user/{}/{}", field("from")?, field("name")?);
-                parts.push(format!(
-                    "mkdir -p {} && mv {} {}/",
-                    shell_quote(&to),
-                    shell_quote(&from),
-                    shell_quote(&to)
-                ));
-            }
-            parts.join(" && ")
-        }
-        other => return Err(format!("template {other} has no desktop plan")),
-    })
-}
-
-/// Plans files tasks through the desktop's terminal.
-pub struct FilesPlanner;
-
-impl UiPlanner for FilesPlanner {
-    fn apps(&self) -> &[&'static str] {
-        &["files"]
-    }
-
-    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
-        let template = brief
-            .structured
-            .get("template")
-            .and_then(Value::as_str)
-            .ok_or_else(|| format!("task {} names no template", brief.task_id))?;
-        let template = template.rsplit('/').next().unwrap_or(template);
-        let slots = brief.structured.get("slots").cloned().unwrap_or(json!({}));
-        Ok(terminal_steps(&files_command(template, &slots)?))
-    }
-}
-
 /// Click the desktop's terminal, wait until it has the focus, type `command` (followed by the
 /// title change that says it succeeded), Return, and wait for that title.
 pub fn terminal_steps(command: &str) -> Vec<PlanStep> {
@@ -219,7 +131,8 @@ pub fn terminal_steps(command: &str) -> Vec<PlanStep> {
     ]
 }
 
-/// `ui-oracle` on files tasks: the desktop, the [`FilesPlanner`]'s plan, every step recorded.
+/// `ui-oracle` on a desktop app's tasks: the desktop, the planner of the app's pack, every step
+/// recorded.
 pub struct FilesUiOracle {
     /// `[screen]` settings.
     pub screen: ScreenConfig,
@@ -234,7 +147,10 @@ impl Policy for FilesUiOracle {
     }
     fn act(&self, ctx: &PolicyCtx<'_>) -> Result<PolicyRun, RolloutError> {
         // A task the planner cannot plan is the planner's miss, named before any screen starts.
-        let plan = FilesPlanner
+        let app = ctx.brief.apps.first().map_or("", String::as_str);
+        let planner = crate::apps::planner(app)
+            .ok_or_else(|| RolloutError::Policy(format!("no desktop planner for app {app}")))?;
+        let plan = planner
             .plan(ctx.brief)
             .map_err(|e| RolloutError::Policy(format!("ui-oracle: {e}")))?;
         // On an OSWorld guest: its screen, and its windows from `/accessibility`.

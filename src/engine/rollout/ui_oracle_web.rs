@@ -14,24 +14,16 @@ use super::RolloutError;
 use crate::engine::env::SessionStore;
 use crate::engine::harness::webapi::Backend;
 use crate::engine::screen::ScreenConfig;
-use crate::engine::ui::ecommerce_admin::planner::EcommerceAdminPlanner;
-use crate::engine::ui::issue_tracker::planner::IssueTrackerPlanner;
-use crate::engine::ui::mail::planner::MailPlanner;
-use crate::engine::ui::team_chat::planner::TeamChatPlanner;
 use crate::engine::ui::{Today, UiOptions, WebScreen};
 
 /// The fixed "today" of the shipped seeds: the UI stamps and labels dates from it.
 pub const SEED_TODAY: &str = "2026-03-05T10:00:00Z";
 
-/// The planner of a built-in web app, if this build has its UI.
+/// The planner of a built-in web app (from its pack, [`crate::apps`]), if it has a UI.
 pub fn planner_for(app: &str) -> Option<&'static dyn UiPlanner> {
-    match app {
-        "team-chat" => Some(&TeamChatPlanner),
-        "mail" => Some(&MailPlanner),
-        "issue-tracker" => Some(&IssueTrackerPlanner),
-        "ecommerce-admin" => Some(&EcommerceAdminPlanner),
-        _ => None,
-    }
+    crate::apps::get(app)
+        .filter(|p| p.app.ui().is_some())
+        .and_then(|p| p.app.planner())
 }
 
 /// Performs `ctx`'s task of `app` through its UI.

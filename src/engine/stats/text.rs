@@ -66,7 +66,7 @@ const APP_KEYWORDS: &[(&str, &[&str])] = &[
     ),
     ("vscode", &["vs code", "vscode", "visual studio code"]),
     (
-        "files",
+        "files", // not the app: an Appendix F category
         &["file manager", "nautilus", "files app", "folder"],
     ),
     ("gimp", &["gimp"]),
@@ -81,7 +81,7 @@ pub fn short_app(label: &str) -> String {
     match l {
         "vs_code" | "code" | "visual_studio_code" => "vscode".into(),
         "os" | "shell" | "bash" => "terminal".into(),
-        "nautilus" | "file_manager" => "files".into(),
+        "nautilus" | "file_manager" => "files".into(), // not the app: a category
         "google_chrome" | "browser" => "chrome".into(),
         other => other.to_string(),
     }

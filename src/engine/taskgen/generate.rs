@@ -74,21 +74,17 @@ pub struct Batch {
 }
 
 fn leaf_apps(leaf: &Leaf) -> Vec<&'static str> {
-    match leaf.recipe.as_str() {
-        "cross_csv_issues" | "cross_issues_file" => vec!["issue-tracker", "files"],
-        "cross_file_chat" => vec!["team-chat", "files"],
-        "cross_file_mail" => vec!["mail", "files"],
-        "cross_chat_issue" => vec!["issue-tracker", "team-chat"],
-        _ => super::APPS
+    crate::apps::cross::recipe::apps_of(&leaf.recipe).unwrap_or_else(|| {
+        super::apps()
             .iter()
             .copied()
             .filter(|a| *a == leaf.app)
-            .collect(),
-    }
+            .collect()
+    })
 }
 
 fn platform(apps: &[&str]) -> &'static str {
-    match (apps.len(), apps.contains(&"files")) {
+    match (apps.len(), apps.iter().any(|a| crate::apps::is_desktop(a))) {
         (1, true) => "desktop",
         (1, false) | (_, false) => "web",
         _ => "cross",
@@ -141,7 +137,7 @@ fn targets_present(slots: &Value) -> bool {
         "keys",
         "message_ids",
         "rows",
-        "files",
+        "files", // not the app: a slot name
         "to",
         "expected_keys",
         "from_vendors",

@@ -130,10 +130,13 @@ impl LlmAuthor {
             return Ok(s.clone());
         }
         let path = self.skills_dir.join(app).join("SKILL.md");
-        let text = std::fs::read_to_string(&path).map_err(|source| TaskgenError::Io {
-            path: path.clone(),
-            source,
-        })?;
+        let text = match crate::apps::get(app) {
+            Some(pack) if !path.exists() => pack.app.skill_text().to_string(),
+            _ => std::fs::read_to_string(&path).map_err(|source| TaskgenError::Io {
+                path: path.clone(),
+                source,
+            })?,
+        };
         let text = crate::engine::providers::head_tail(&text, SKILL_CHARS);
         cache.insert(app.to_string(), text.clone());
         Ok(text)

@@ -62,14 +62,10 @@ pub enum TaskgenError {
     },
 }
 
-/// The built-in apps with a taxonomy.
-pub const APPS: [&str; 5] = [
-    "team-chat",
-    "mail",
-    "issue-tracker",
-    "ecommerce-admin",
-    "files",
-];
+/// The built-in apps with a taxonomy: every pack ([`crate::apps`]), in registry order.
+pub fn apps() -> Vec<&'static str> {
+    crate::apps::names()
+}
 
 /// Configuration of task generation (`[taskgen]` in tuplewright.toml; CLI flags override it).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

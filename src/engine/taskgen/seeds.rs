@@ -1,21 +1,14 @@
-//! Slot pools drawn from the built-in apps' default seeds (`assets/apps/<app>/seed.json`), so every
+//! Slot pools drawn from the built-in apps' default seeds (each pack's `seed.json`), so every
 //! generated slot names something that exists in the environment the loop starts from.
 
 use serde_json::Value;
 
 use super::TaskgenError;
 
-/// The parsed default seeds of the web apps.
+/// The parsed default seeds of the apps that have one, by app name.
 #[derive(Debug, Clone)]
 pub struct Seeds {
-    /// team-chat.
-    pub chat: Value,
-    /// mail.
-    pub mail: Value,
-    /// issue-tracker.
-    pub tracker: Value,
-    /// ecommerce-admin.
-    pub shop: Value,
+    by_app: std::collections::BTreeMap<String, Value>,
 }
 
 fn parse(app: &str, text: &str) -> Result<Value, TaskgenError> {
@@ -26,23 +19,21 @@ fn parse(app: &str, text: &str) -> Result<Value, TaskgenError> {
 }
 
 impl Seeds {
-    /// The seeds compiled into the binary.
+    /// The seeds compiled into the binary (every pack's `seed.json`, [`crate::apps`]).
     pub fn builtin() -> Result<Self, TaskgenError> {
-        Ok(Self {
-            chat: parse(
-                "team-chat",
-                include_str!("../../../assets/apps/team-chat/seed.json"),
-            )?,
-            mail: parse("mail", include_str!("../../../assets/apps/mail/seed.json"))?,
-            tracker: parse(
-                "issue-tracker",
-                include_str!("../../../assets/apps/issue-tracker/seed.json"),
-            )?,
-            shop: parse(
-                "ecommerce-admin",
-                include_str!("../../../assets/apps/ecommerce-admin/seed.json"),
-            )?,
-        })
+        let mut by_app = std::collections::BTreeMap::new();
+        for pack in crate::apps::all() {
+            if let Some(text) = pack.app.seed_text() {
+                by_app.insert(pack.name().to_string(), parse(pack.name(), text)?);
+            }
+        }
+        Ok(Self { by_app })
+    }
+
+    /// The default seed of `app` (`null` when it has none).
+    pub fn of(&self, app: &str) -> &Value {
+        static NULL: Value = Value::Null;
+        self.by_app.get(app).unwrap_or(&NULL)
     }
 }
 

@@ -1,4 +1,4 @@
-//! Feature taxonomies (paper A.2.1): `skills/<app>/taxonomy.toml`, a tree of TOML tables whose leaves
+//! Feature taxonomies (paper A.2.1): each pack's `taxonomy.toml` (or `skills/<app>/taxonomy.toml`), a tree of TOML tables whose leaves
 //! (tables with a `description`) are atomic UI capabilities. Limits: depth <= 4, branching <= 12.
 
 use std::path::{Path, PathBuf};
@@ -38,9 +38,16 @@ pub struct Taxonomy {
     pub leaves: Vec<Leaf>,
 }
 
-/// Loads `<skills>/<app>/taxonomy.toml`.
+/// Loads `<skills>/<app>/taxonomy.toml` when that file exists (a user's override), else the
+/// taxonomy of the app's pack (`src/apps/<pack>/taxonomy.toml`, embedded).
 pub fn load_app(skills: &Path, app: &str) -> Result<Taxonomy, TaskgenError> {
     let file = skills.join(app).join("taxonomy.toml");
+    if !file.exists() {
+        if let Some(pack) = crate::apps::get(app) {
+            let file = Path::new(pack.app.dir()).join("taxonomy.toml");
+            return parse(pack.app.taxonomy_text(), &file, app);
+        }
+    }
     let text = std::fs::read_to_string(&file).map_err(|e| TaskgenError::Io {
         path: file.clone(),
         source: e,

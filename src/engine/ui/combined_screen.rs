@@ -37,14 +37,7 @@ pub struct WebApp {
 
 /// What the taskbar button of `app` says.
 pub fn app_label(app: &str) -> String {
-    match app {
-        "files" => "Files".into(),
-        "team-chat" => "Team chat".into(),
-        "mail" => "Mail".into(),
-        "issue-tracker" => "Issue tracker".into(),
-        "ecommerce-admin" => "Shop admin".into(),
-        other => other.into(),
-    }
+    crate::apps::get(app).map_or_else(|| app.to_string(), |p| p.label().to_string())
 }
 
 /// The window class of `app`'s browser window.
@@ -90,15 +83,15 @@ impl CombinedScreen {
         }
         let entries: Vec<TaskbarEntry> = apps
             .iter()
-            .map(|app| match app.as_str() {
-                "files" => files_entry(),
-                web => TaskbarEntry {
-                    label: app_label(web),
-                    classes: vec![app_class(web)],
+            .map(|app| match crate::apps::is_desktop(app) {
+                true => files_entry(),
+                false => TaskbarEntry {
+                    label: app_label(app),
+                    classes: vec![app_class(app)],
                 },
             })
             .collect();
-        for app in apps.iter().filter(|a| *a != "files") {
+        for app in apps.iter().filter(|a| !crate::apps::is_desktop(a)) {
             if !origins.iter().any(|(a, _)| a == app) {
                 return Err(ScreenError::Io(format!("no session of {app} for its window")).into());
             }
@@ -106,7 +99,7 @@ impl CombinedScreen {
         let mut screen = Screen::start(cfg, cfg.size_for(&apps[0]))?;
         let spec = WorkspaceSpec {
             home: home.to_path_buf(),
-            files: apps.iter().any(|a| a == "files"),
+            files: apps.iter().any(|a| crate::apps::is_desktop(a)),
             apps: origins.iter().map(|(a, _)| app_class(a)).collect(),
             taskbar: entries.clone(),
         };

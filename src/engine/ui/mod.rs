@@ -1,4 +1,5 @@
-//! Agent-facing web UIs of the built-in apps: server-rendered HTML over one state-API session.
+//! Agent-facing web UIs of the built-in apps (each in its pack, `src/apps/<pack>/ui/`):
+//! server-rendered HTML over one state-API session.
 //!
 //! [`start`] binds a loopback port of its own for one session of one app — the **agent-facing
 //! origin** of an environment. It serves the app's pages (rendered with maud from the session's
@@ -15,24 +16,21 @@
 //! The pages are deterministic: same state, same fixed "today" ([`Today`]), same HTML.
 
 mod cdp;
-mod clock;
+pub(crate) mod clock;
 mod combined_resolver;
 mod combined_screen;
-pub mod ecommerce_admin;
 mod form;
-pub mod issue_tracker;
-pub mod mail;
-mod page;
+pub mod kit;
+pub(crate) mod page;
 mod rendered;
 mod resolver;
 mod server;
-pub mod team_chat;
 mod web_screen;
 
 #[cfg(test)]
-mod test_forms;
+pub(crate) mod test_forms;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use cdp::Cdp;
 pub use clock::Today;
@@ -90,25 +88,16 @@ pub trait AppUi: Send + Sync {
     }
 }
 
-/// The UI of a built-in app, or `None` for an app without one.
+/// The UI of a built-in app (from its pack, [`crate::apps`]), or `None` for an app without one.
 pub fn app_ui(app: &str) -> Option<&'static dyn AppUi> {
-    match app {
-        "team-chat" => Some(&team_chat::TeamChat),
-        "mail" => Some(&mail::Mail),
-        "issue-tracker" => Some(&issue_tracker::IssueTracker),
-        "ecommerce-admin" => Some(&ecommerce_admin::EcommerceAdmin),
-        _ => None,
-    }
+    crate::apps::ui(app)
 }
-
-/// Names of the apps that have a UI.
-pub const APPS_WITH_UI: &[&str] = &["team-chat", "mail", "issue-tracker", "ecommerce-admin"];
 
 /// Errors starting or serving a UI origin (infrastructure, never a score).
 #[derive(Debug, thiserror::Error)]
 pub enum UiError {
     /// The app has no web UI.
-    #[error("app {0:?} has no web UI (apps with one: {apps})", apps = APPS_WITH_UI.join(", "))]
+    #[error("app {0:?} has no web UI (apps with one: {apps})", apps = crate::apps::with_ui().join(", "))]
     NoUi(String),
     /// The loopback port could not be bound.
     #[error("binding the UI origin: {0}")]

@@ -25,6 +25,28 @@ fn comment_text(text: &str) -> String {
         .collect()
 }
 
+/// The prelude with its `APP_PORTS` line made from the packs' manifests ([`crate::apps`]): every
+/// app with a conventional port, in registry order.
+pub fn prelude() -> String {
+    let ports: Vec<String> = crate::apps::all()
+        .iter()
+        .filter_map(|p| Some(format!("\"{}\": {}", p.name(), p.manifest.port?)))
+        .collect();
+    let line = format!("APP_PORTS = {{{}}}", ports.join(", "));
+    PRELUDE
+        .lines()
+        .map(|l| {
+            if l.starts_with("APP_PORTS = ") {
+                line.as_str()
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + if PRELUDE.ends_with('\n') { "\n" } else { "" }
+}
+
 /// A full script: header comment, prelude, `S = …`, body.
 pub fn script(role: &str, template_id: &str, slots: &Value, body: &str) -> String {
     let mut out = String::with_capacity(PRELUDE.len() + body.len() + 512);
@@ -33,7 +55,7 @@ pub fn script(role: &str, template_id: &str, slots: &Value, body: &str) -> Strin
         "# {role} written by tuplewright's scripted agent: a procedural generator that fills the\n# template `{}` with the task's structured slots (no language model involved).\n",
         comment_text(template_id)
     ));
-    out.push_str(PRELUDE);
+    out.push_str(&prelude());
     out.push_str(&slots_statement(slots));
     out.push_str(body);
     if !out.ends_with('\n') {

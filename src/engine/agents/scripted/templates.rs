@@ -1,5 +1,6 @@
 //! The script templates of the scripted agents: `skills/<dir>/templates/<name>/{initial_setup.py,
-//! golden_patch.py,reward.py,template.toml}`, embedded in the binary, with an optional override
+//! golden_patch.py,reward.py,template.toml}` for cross-app ones and `src/apps/<pack>/templates/`
+//! for each app's, embedded in the binary, with an optional override
 //! directory of the same layout (read at call time, so users can edit templates without recompiling).
 
 use std::path::Path;
@@ -49,21 +50,11 @@ macro_rules! embedded {
     };
 }
 
-/// Embedded templates: (id, setup, golden, reward, template.toml).
+/// Embedded cross-app templates (`_common`, `cross`): (id, setup, golden, reward, template.toml).
+/// Each app's own templates are in its pack ([`crate::apps::template`]).
 pub const EMBEDDED: &[(&str, &str, &str, &str, &str)] = embedded![
     ("_common", "update_records"),
     ("_common", "create_record"),
-    ("team-chat", "post_message"),
-    ("team-chat", "thread_reply"),
-    ("team-chat", "add_reaction"),
-    ("mail", "send_email"),
-    ("issue-tracker", "add_comment"),
-    ("ecommerce-admin", "vendor_consolidation"),
-    ("files", "json_edit"),
-    ("files", "move_files"),
-    ("files", "csv_extract"),
-    ("files", "md_checklist"),
-    ("files", "write_report"),
     ("cross", "csv_to_issues"),
     ("cross", "issues_to_file"),
     ("cross", "chat_to_issue"),
@@ -152,7 +143,12 @@ pub fn lookup(
                 return from_dir(id, &path);
             }
         }
-        if let Some((_, setup, golden, reward, meta)) = EMBEDDED.iter().find(|t| t.0 == id) {
+        let embedded = EMBEDDED
+            .iter()
+            .find(|t| t.0 == id)
+            .map(|t| (t.1, t.2, t.3, t.4))
+            .or_else(|| crate::apps::template(dir, name).map(|t| (t.1, t.2, t.3, t.4)));
+        if let Some((setup, golden, reward, meta)) = embedded {
             return Ok(Template {
                 id: id.clone(),
                 setup: (*setup).to_string(),
@@ -191,9 +187,13 @@ pub fn required_slots(tpl: &Template) -> std::collections::BTreeSet<String> {
         .collect()
 }
 
-/// Ids of every embedded template.
-pub fn embedded_ids() -> Vec<&'static str> {
-    EMBEDDED.iter().map(|t| t.0).collect()
+/// Ids of every embedded template (cross-app ones, then each pack's).
+pub fn embedded_ids() -> Vec<String> {
+    EMBEDDED
+        .iter()
+        .map(|t| t.0.to_string())
+        .chain(crate::apps::template_ids())
+        .collect()
 }
 
 #[cfg(test)]
@@ -203,7 +203,7 @@ mod tests {
     #[test]
     fn every_embedded_template_parses_and_references_resolve() {
         for id in embedded_ids() {
-            let t = lookup(id, &[], None).unwrap();
+            let t = lookup(&id, &[], None).unwrap();
             assert!(!t.meta.fault_slot.is_empty(), "{id}");
             assert!(t.reward.contains("rubric.finish()"), "{id}");
         }

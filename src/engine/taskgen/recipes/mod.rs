@@ -1,13 +1,7 @@
 //! Recipes: one per taxonomy leaf. A recipe draws slot values from the app seeds (so targets exist),
 //! writes the goal sentence (never the method), the context (initial state, ground truth,
-//! checkpoints) and the scripted `template` + `slots` that realise the task.
-
-mod chat;
-mod cross;
-mod files;
-mod mail;
-mod shop;
-mod tracker;
+//! checkpoints) and the scripted `template` + `slots` that realise the task. Each app's recipes
+//! are in its pack (`recipe.rs`), the cross-app ones in `src/apps/cross/recipe.rs`.
 
 use rand::rngs::StdRng;
 use rand::Rng;
@@ -109,83 +103,52 @@ pub fn and_list(items: &[String]) -> String {
     }
 }
 
-/// The recipe names known to the generator.
-pub const RECIPES: [&str; 35] = [
-    "chat_post",
-    "chat_reply",
-    "chat_react",
-    "chat_topic",
-    "chat_create",
-    "chat_archive",
-    "chat_invite",
-    "mail_send",
-    "mail_move",
-    "mail_star",
-    "mail_label",
-    "mail_contact",
-    "mail_contact_edit",
-    "tracker_comment",
-    "tracker_transition",
-    "tracker_priority",
-    "tracker_create",
-    "tracker_sprint",
-    "tracker_points",
-    "shop_price",
-    "shop_inventory",
-    "shop_status",
-    "shop_vendor",
-    "shop_discount",
-    "shop_customer_tag",
-    "files_json",
-    "files_todo",
-    "files_report",
-    "files_move",
-    "files_csv",
-    "cross_csv_issues",
-    "cross_issues_file",
-    "cross_file_chat",
-    "cross_file_mail",
-    "cross_chat_issue",
+/// The difficulty implied by a number of target records.
+pub fn difficulty_for(k: usize) -> String {
+    match k {
+        0 | 1 => "easy",
+        2 | 3 => "medium",
+        _ => "hard",
+    }
+    .into()
+}
+
+/// A subject line from a topic noun ("the budget review" -> "Budget review").
+pub fn subject_of(noun: &str) -> String {
+    let t = noun.trim_start_matches("the ");
+    let mut c = t.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// A recipe: draws one task draft, `None` when the seed cannot serve it.
+pub type Recipe = fn(&mut Ctx<'_>) -> Option<Draft>;
+
+/// The cross-app recipes (each app's own are in its pack, [`crate::apps::App::recipes`]).
+const CROSS: &[(&str, Recipe)] = &[
+    ("cross_csv_issues", crate::apps::cross::recipe::csv_issues),
+    ("cross_issues_file", crate::apps::cross::recipe::issues_file),
+    ("cross_file_chat", crate::apps::cross::recipe::file_chat),
+    ("cross_file_mail", crate::apps::cross::recipe::file_mail),
+    ("cross_chat_issue", crate::apps::cross::recipe::chat_issue),
 ];
+
+/// The recipe names known to the generator: every pack's, then the cross-app ones.
+pub fn recipe_names() -> Vec<&'static str> {
+    crate::apps::all()
+        .iter()
+        .flat_map(|p| p.app.recipes().iter().map(|(n, _)| *n))
+        .chain(CROSS.iter().map(|(n, _)| *n))
+        .collect()
+}
 
 /// Runs a recipe; `None` when the name is unknown or the seed cannot serve it.
 pub fn run(recipe: &str, ctx: &mut Ctx<'_>) -> Option<Draft> {
-    match recipe {
-        "chat_post" => chat::post(ctx),
-        "chat_reply" => chat::reply(ctx),
-        "chat_react" => chat::react(ctx),
-        "chat_topic" => chat::set_topic(ctx),
-        "chat_create" => chat::create(ctx),
-        "chat_archive" => chat::archive(ctx),
-        "chat_invite" => chat::invite(ctx),
-        "mail_send" => mail::send(ctx),
-        "mail_move" => mail::move_(ctx),
-        "mail_star" => mail::star(ctx),
-        "mail_label" => mail::label(ctx),
-        "mail_contact" => mail::contact(ctx),
-        "mail_contact_edit" => mail::contact_edit(ctx),
-        "tracker_comment" => tracker::comment(ctx),
-        "tracker_transition" => tracker::transition(ctx),
-        "tracker_priority" => tracker::priority(ctx),
-        "tracker_create" => tracker::create(ctx),
-        "tracker_sprint" => tracker::sprint(ctx),
-        "tracker_points" => tracker::points(ctx),
-        "shop_price" => shop::price(ctx),
-        "shop_inventory" => shop::inventory(ctx),
-        "shop_status" => shop::status(ctx),
-        "shop_vendor" => shop::vendor(ctx),
-        "shop_discount" => shop::discount(ctx),
-        "shop_customer_tag" => shop::customer_tag(ctx),
-        "files_json" => files::json(ctx),
-        "files_todo" => files::todo(ctx),
-        "files_report" => files::report(ctx),
-        "files_move" => files::move_files(ctx),
-        "files_csv" => files::csv(ctx),
-        "cross_csv_issues" => cross::csv_issues(ctx),
-        "cross_issues_file" => cross::issues_file(ctx),
-        "cross_file_chat" => cross::file_chat(ctx),
-        "cross_file_mail" => cross::file_mail(ctx),
-        "cross_chat_issue" => cross::chat_issue(ctx),
-        _ => None,
-    }
+    let found = crate::apps::all()
+        .iter()
+        .flat_map(|p| p.app.recipes().iter())
+        .chain(CROSS.iter())
+        .find(|(n, _)| *n == recipe)?;
+    (found.1)(ctx)
 }

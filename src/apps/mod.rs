@@ -1,0 +1,271 @@
+//! App packs: every built-in environment is one folder `src/apps/<pack>/` holding everything that
+//! is that app's — `manifest.toml` (name, title, kind, port, aliases, state schema), `seed.json`,
+//! `tasks.json` (shipped tasks), `SKILL.md`, `taxonomy.toml`, `templates/` (scripted agent),
+//! and where Rust is needed its web UI (`ui/`, `ui.css`) and ui-oracle planner (`ui/planner.rs`).
+//!
+//! [`packs!`] below is the **one registry**: one line per pack. Nothing else in the crate names an
+//! app; the CLI, the workbench, rollout, taskgen, stats, openenv and the screens ask this module.
+//! A pack is reached through the [`App`] trait, which its `mod.rs` implements (mostly by embedding
+//! its files with [`pack_files!`]).
+
+use std::sync::OnceLock;
+
+use crate::engine::env::apps::{AppKind, AppManifest};
+use crate::engine::rollout::ui_plan::UiPlanner;
+use crate::engine::taskgen::recipes::Recipe;
+
+pub mod check;
+pub mod cross;
+pub mod list;
+pub mod new;
+use crate::engine::ui::AppUi;
+
+/// A scripted-agent template embedded from a pack: (name, initial_setup.py, golden_patch.py,
+/// reward.py, template.toml).
+pub type PackTemplate = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+);
+
+/// One app pack. Data comes from the pack's files (embedded at compile time); code (a UI, a
+/// planner) is returned as trait objects where the pack has some.
+pub trait App: Sync {
+    /// The pack folder relative to the crate root (`src/apps/mail`): named in `apps check` failures.
+    fn dir(&self) -> &'static str;
+    /// `manifest.toml`: name, title, kind, port, aliases, entity notes and state schema.
+    fn manifest_text(&self) -> &'static str;
+    /// `seed.json`: the default state (`None` for a desktop app, whose seed is [`App::home`]).
+    fn seed_text(&self) -> Option<&'static str>;
+    /// `tasks.json`: the shipped tasks (a task-generation JSON array).
+    fn tasks_text(&self) -> &'static str;
+    /// `SKILL.md`: what agents are told about the app.
+    fn skill_text(&self) -> &'static str;
+    /// `taxonomy.toml`: the feature taxonomy task generation samples.
+    fn taxonomy_text(&self) -> &'static str;
+    /// `templates/<name>/`: the scripted agent's templates.
+    fn templates(&self) -> &'static [PackTemplate];
+    /// The server-rendered web UI, if the app has one.
+    fn ui(&self) -> Option<&'static dyn AppUi> {
+        None
+    }
+    /// The ui-oracle planner of the web UI, if the app has one.
+    fn planner(&self) -> Option<&'static dyn UiPlanner> {
+        None
+    }
+    /// The task-generation recipes named by `taxonomy.toml`'s leaves.
+    fn recipes(&self) -> &'static [(&'static str, Recipe)] {
+        &[]
+    }
+    /// A desktop app's seed home directory: (relative path, contents).
+    fn home(&self) -> &'static [(&'static str, &'static [u8])] {
+        &[]
+    }
+}
+
+/// Embeds a pack's data files: expands to the [`App`] methods `dir`, `manifest_text`,
+/// `seed_text`, `tasks_text`, `skill_text`, `taxonomy_text` and `templates` for the folder
+/// `src/apps/<dir>/` (seed: `seed` or `no_seed`; the list of template folders).
+macro_rules! pack_files {
+    ($dir:literal, seed, [$($t:literal),* $(,)?]) => {
+        fn seed_text(&self) -> Option<&'static str> {
+            Some(include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/seed.json")))
+        }
+        $crate::apps::pack_files!(@common $dir, [$($t),*]);
+    };
+    ($dir:literal, no_seed, [$($t:literal),* $(,)?]) => {
+        fn seed_text(&self) -> Option<&'static str> {
+            None
+        }
+        $crate::apps::pack_files!(@common $dir, [$($t),*]);
+    };
+    (@common $dir:literal, [$($t:literal),*]) => {
+        fn dir(&self) -> &'static str {
+            concat!("src/apps/", $dir)
+        }
+        fn manifest_text(&self) -> &'static str {
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/manifest.toml"))
+        }
+        fn tasks_text(&self) -> &'static str {
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/tasks.json"))
+        }
+        fn skill_text(&self) -> &'static str {
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/SKILL.md"))
+        }
+        fn taxonomy_text(&self) -> &'static str {
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/taxonomy.toml"))
+        }
+        fn templates(&self) -> &'static [$crate::apps::PackTemplate] {
+            &[$((
+                $t,
+                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/initial_setup.py")),
+                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/golden_patch.py")),
+                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/reward.py")),
+                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/template.toml")),
+            )),*]
+        }
+    };
+}
+pub(crate) use pack_files;
+
+/// Declares the packs: a module and a registry entry per line.
+macro_rules! packs {
+    ($($pack:ident),* $(,)?) => {
+        $(pub mod $pack;)*
+        /// Every built-in pack, in registry order.
+        static PACKS: &[&dyn App] = &[$(&$pack::Pack),*];
+    };
+}
+
+// The registry: one line per pack.
+packs! {
+    team_chat,
+    mail,
+    issue_tracker,
+    ecommerce_admin,
+    files,
+}
+
+/// A pack with its parsed manifest.
+pub struct Pack {
+    /// The pack's code and embedded files.
+    pub app: &'static dyn App,
+    /// The parsed `manifest.toml`.
+    pub manifest: AppManifest,
+}
+
+impl Pack {
+    /// The app's generic public name (`manifest.toml`'s `name`).
+    pub fn name(&self) -> &str {
+        &self.manifest.name
+    }
+
+    /// `web` or `desktop`.
+    pub fn kind(&self) -> &'static str {
+        match self.manifest.kind {
+            AppKind::StateApi => "web",
+            AppKind::Files => "desktop",
+        }
+    }
+
+    /// Whether the app is a desktop (a home directory and its file manager, no state server).
+    pub fn is_desktop(&self) -> bool {
+        self.manifest.kind == AppKind::Files
+    }
+
+    /// The short label of the app's taskbar button on a combined screen.
+    pub fn label(&self) -> &str {
+        self.manifest
+            .label
+            .as_deref()
+            .unwrap_or(&self.manifest.title)
+    }
+}
+
+/// Every built-in pack with its manifest, in registry order. A manifest that does not parse is
+/// a build defect the `apps_check` test names; such a pack is left out here.
+pub fn all() -> &'static [Pack] {
+    static ALL: OnceLock<Vec<Pack>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        PACKS
+            .iter()
+            .filter_map(|app| {
+                let manifest = toml::from_str(app.manifest_text()).ok()?;
+                Some(Pack {
+                    app: *app,
+                    manifest,
+                })
+            })
+            .collect()
+    })
+}
+
+/// The pack named `name` (its manifest name, e.g. `team-chat`).
+pub fn get(name: &str) -> Option<&'static Pack> {
+    all().iter().find(|p| p.name() == name)
+}
+
+/// Names of every built-in app, in registry order.
+pub fn names() -> Vec<&'static str> {
+    all().iter().map(|p| p.manifest.name.as_str()).collect()
+}
+
+/// The web UI of `app`, if it is a built-in app with one.
+pub fn ui(app: &str) -> Option<&'static dyn AppUi> {
+    get(app).and_then(|p| p.app.ui())
+}
+
+/// The ui-oracle planner of `app`, if it is a built-in app with a web UI.
+pub fn planner(app: &str) -> Option<&'static dyn UiPlanner> {
+    get(app).and_then(|p| p.app.planner())
+}
+
+/// Names of the apps with a web UI.
+pub fn with_ui() -> Vec<&'static str> {
+    all()
+        .iter()
+        .filter(|p| p.app.ui().is_some())
+        .map(|p| p.manifest.name.as_str())
+        .collect()
+}
+
+/// Whether `app` is a built-in desktop app.
+pub fn is_desktop(app: &str) -> bool {
+    get(app).is_some_and(Pack::is_desktop)
+}
+
+/// The first built-in desktop app (the files desktop today).
+pub fn desktop() -> Option<&'static Pack> {
+    all().iter().find(|p| p.is_desktop())
+}
+
+/// The embedded template `<app>/<name>` of a pack.
+pub fn template(app: &str, name: &str) -> Option<PackTemplate> {
+    get(app)?
+        .app
+        .templates()
+        .iter()
+        .find(|t| t.0 == name)
+        .copied()
+}
+
+/// Ids (`<app>/<name>`) of every pack template.
+pub fn template_ids() -> Vec<String> {
+    all()
+        .iter()
+        .flat_map(|p| {
+            p.app
+                .templates()
+                .iter()
+                .map(move |t| format!("{}/{}", p.name(), t.0))
+        })
+        .collect()
+}
+
+/// The shipped task files of the source checkout at `root`, sorted by label: each pack's
+/// `tasks.json` labelled with its app's name, and the cross-app files `assets/tasks/*.json`
+/// labelled with their stem (`cross`).
+pub fn shipped_task_files(root: &std::path::Path) -> Vec<(String, std::path::PathBuf)> {
+    let mut out: Vec<(String, std::path::PathBuf)> = all()
+        .iter()
+        .map(|p| {
+            (
+                p.name().to_string(),
+                root.join(p.app.dir()).join("tasks.json"),
+            )
+        })
+        .collect();
+    if let Ok(entries) = std::fs::read_dir(root.join("assets/tasks")) {
+        for path in entries.flatten().map(|e| e.path()) {
+            if path.extension().is_some_and(|x| x == "json") {
+                if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
+                    out.push((stem.to_string(), path.clone()));
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}

@@ -1,0 +1,172 @@
+//! Adding an app (issue #29): `apps new calendar --from mail` in a copy of this source tree,
+//! an edit inside the new folder only, one registry line — then the rebuilt binary lists the
+//! app, serves it, runs its tasks and passes `apps check calendar`. A pack with Rust code
+//! needs the rebuild; the copy's target starts from a copy of this build's compiled
+//! dependencies, so only the crate itself compiles again.
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Copies the source tree (not `target/`, `.git`, outputs or stores) to `to`.
+fn copy_tree(to: &Path) {
+    let skip = ["target", ".git", "output", "tuplewright.db"];
+    for entry in walkdir::WalkDir::new(ROOT).into_iter().filter_entry(|e| {
+        e.depth() != 1 || !skip.iter().any(|s| e.file_name().to_string_lossy() == *s)
+    }) {
+        let entry = entry.unwrap();
+        let rel = entry.path().strip_prefix(ROOT).unwrap();
+        let dst = to.join(rel);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dst).unwrap();
+        } else if entry.file_type().is_file() {
+            std::fs::copy(entry.path(), &dst).unwrap();
+        }
+    }
+}
+
+/// Files of `copy` whose content differs from this tree's, or that this tree lacks.
+fn changed_files(copy: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in walkdir::WalkDir::new(copy.join("src")) {
+        let entry = entry.unwrap();
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let rel = entry.path().strip_prefix(copy).unwrap();
+        let ours = std::fs::read(Path::new(ROOT).join(rel)).ok();
+        if ours.as_deref() != Some(std::fs::read(entry.path()).unwrap().as_slice()) {
+            out.push(rel.to_string_lossy().to_string());
+        }
+    }
+    out.sort();
+    out
+}
+
+/// This test binary's target profile directory (`…/target/debug`).
+fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().unwrap().parent().unwrap().to_path_buf()
+}
+
+fn build_copy(copy: &Path) -> PathBuf {
+    let target = copy.join("target");
+    let debug = target.join("debug");
+    std::fs::create_dir_all(&debug).unwrap();
+    for sub in ["deps", "build", ".fingerprint"] {
+        // A real copy: the copy's build may rewrite build-script outputs and fingerprints, which
+        // must not reach this tree's target through shared (hard-linked) files.
+        let st = Command::new("cp")
+            .arg("-a")
+            .arg(profile_dir().join(sub))
+            .arg(debug.join(sub))
+            .status()
+            .unwrap();
+        assert!(st.success(), "copying {sub}");
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .current_dir(copy)
+        .env("CARGO_TARGET_DIR", &target)
+        .args(["build", "--bin", "tuplewright"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    debug.join("tuplewright")
+}
+
+#[test]
+fn a_new_app_from_mail_is_one_folder_and_one_registry_line_and_passes_apps_check() {
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("src-copy");
+    copy_tree(&copy);
+    let made = Command::new(env!("CARGO_BIN_EXE_tuplewright"))
+        .args(["apps", "new", "calendar", "--from", "mail", "--root"])
+        .arg(&copy)
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    // The newcomer's edit, inside the new folder only.
+    let manifest = copy.join("src/apps/calendar/manifest.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace("title = \"calendar\"", "title = \"Calendar\""),
+    )
+    .unwrap();
+    let outside: Vec<String> = changed_files(&copy)
+        .into_iter()
+        .filter(|f| !f.starts_with("src/apps/calendar/"))
+        .collect();
+    assert_eq!(outside, ["src/apps/mod.rs"]);
+    let before = std::fs::read_to_string(Path::new(ROOT).join("src/apps/mod.rs")).unwrap();
+    let after = std::fs::read_to_string(copy.join("src/apps/mod.rs")).unwrap();
+    assert_eq!(after.lines().count(), before.lines().count() + 1);
+    assert!(after.contains("\n    calendar,\n"));
+
+    let bin = build_copy(&copy);
+    let work = tmp.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    // Listed, as a generated web app with mail's 22 tasks.
+    let out = Command::new(&bin)
+        .current_dir(&work)
+        .args(["apps", "list", "--json"])
+        .output()
+        .unwrap();
+    let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let cal = rows
+        .iter()
+        .find(|r| r["name"] == "calendar")
+        .expect("calendar listed");
+    assert_eq!(cal["origin"], "generated");
+    assert_eq!(cal["kind"], "web");
+    assert_eq!(cal["tasks"], 22);
+    assert_eq!(cal["screen"], true);
+    // Served: a fresh session is its seed.
+    let mut serve = Command::new(&bin)
+        .current_dir(&work)
+        .args(["env", "serve", "--app", "calendar", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(serve.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = serde_json::from_str::<Value>(&line).unwrap()["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let go: Value = ureq::get(&format!("{url}/go?sid=cal"))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_json()
+        .unwrap();
+    serve.kill().unwrap();
+    serve.wait().unwrap();
+    assert!(go["current_state"]["messages"].as_array().unwrap().len() > 10);
+    // Its tasks run (the loop accepts every one) and the whole conformance holds.
+    let check = Command::new(&bin)
+        .current_dir(&work)
+        .args(["apps", "check", "calendar", "--json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&check.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&check.stderr)));
+    assert_eq!(report[0]["ok"], true, "{report:#}");
+    assert!(check.status.success());
+}
