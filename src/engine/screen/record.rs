@@ -1,8 +1,8 @@
 //! Recording the input devices of a display with the X RECORD extension (Xvfb has it): every
 //! key, button and pointer motion the server processes — a person's through a VNC server, which
 //! injects with XTEST like [`super::Screen::act`] does — whoever sent it. A background thread
-//! reads the recording connection and hands each event, with the time it arrived and the keysyms
-//! of its key, to a channel; [`Drop`] disables the recording and joins the thread.
+//! reads the recording connection and hands each event, with the server's time of it and the
+//! keysyms of its key, to a channel; [`Drop`] disables the recording and joins the thread.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
@@ -59,10 +59,10 @@ pub enum RawInput {
     },
 }
 
-/// A recorded event and when it reached the recorder.
+/// A recorded event and when the server processed it (its timestamp, on this clock).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Recorded {
-    /// Arrival time.
+    /// When the server processed it.
     pub at: Instant,
     /// The event.
     pub input: RawInput,
@@ -136,9 +136,14 @@ impl InputRecorder {
             let Ok(cookie) = data.record_enable_context(context) else {
                 return;
             };
+            // Event times are the server's (milliseconds), placed on this clock by the server
+            // time of the start of data: gaps between events are the person's, not this
+            // thread's scheduling.
+            let mut anchor = (Instant::now(), 0u32);
             for reply in cookie {
                 let Ok(reply) = reply else { return };
                 if reply.category == 4 {
+                    anchor = (Instant::now(), reply.server_time);
                     let _ = started_tx.send(());
                 }
                 if reply.category != 0 {
@@ -149,8 +154,14 @@ impl InputRecorder {
                         if !matches!(input, RawInput::Motion { .. }) {
                             count.fetch_add(1, Ordering::SeqCst);
                         }
+                        let time = u32::from_ne_bytes([ev[4], ev[5], ev[6], ev[7]]);
+                        let at = anchor.0
+                            + std::time::Duration::from_millis(u64::from(
+                                time.wrapping_sub(anchor.1),
+                            ));
+                        // Never later than now (a server clock running ahead of this one).
                         let _ = tx.send(Recorded {
-                            at: Instant::now(),
+                            at: at.min(Instant::now()),
                             input,
                         });
                     }
