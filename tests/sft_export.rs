@@ -265,3 +265,122 @@ fn thoughts_come_from_a_stand_in_vlm_shown_the_frames_around_each_turn() {
     let back = read_back(rec, "uitars".parse().unwrap(), &coords);
     assert_eq!(back.len(), 4, "{back:?}");
 }
+
+/// `xdotool ARGS` on `display` (XTEST, as a VNC server injects a person's input); its stdout.
+fn xdotool(display: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new("xdotool")
+        .env("DISPLAY", display)
+        .args(args)
+        .output()
+        .expect("xdotool (.ci/setup)");
+    assert!(out.status.success(), "xdotool {args:?}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// Kills an `env try` that did not end (a failed assertion) once its done file is written.
+struct Child(std::process::Child, std::path::PathBuf);
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = std::fs::write(&self.1, "");
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        while std::time::Instant::now() < deadline {
+            if let Ok(Some(_)) = self.0.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn a_persons_env_try_is_recorded_as_actions_and_exports_as_sft_that_reads_back_as_them() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let id = "files_sort_001";
+    let store = store_of(dir.path(), "files.json", id);
+    let until = dir.path().join("done");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tuplewright"))
+        .args(["--no-tui", "--store"])
+        .arg(&store)
+        .args(["env", "try", id, "--json", "--until"])
+        .arg(&until)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut child = Child(child, until.clone());
+    let mut lines = std::io::BufReader::new(child.0.stdout.take().unwrap()).lines();
+    let access: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    let display = access["display"].as_str().unwrap().to_string();
+    // The person: clicks into the terminal, types the command that does the task, Return.
+    let term = xdotool(&display, &["search", "--sync", "--name", "^Terminal$"]);
+    xdotool(&display, &["windowactivate", "--sync", &term]);
+    xdotool(
+        &display,
+        &["mousemove", "--window", &term, "300", "100", "click", "1"],
+    );
+    let at = xdotool(&display, &["getmouselocation", "--shell"]);
+    let coord = |k: &str| -> i32 {
+        let line = at.lines().find(|l| l.starts_with(k)).unwrap();
+        line[k.len()..].parse().unwrap()
+    };
+    let click = A::LeftClick {
+        x: coord("X="),
+        y: coord("Y="),
+    };
+    let task = shipped_support::shipped_task("files.json", id);
+    let command =
+        tuplewright::engine::rollout::ui_oracle_files::files_command("move_files", &task["slots"])
+            .unwrap();
+    let text = format!("{command} && printf '\\033]2;%s\\007' person-done");
+    xdotool(&display, &["type", "--delay", "2", &text]);
+    xdotool(&display, &["key", "Return"]);
+    xdotool(&display, &["search", "--sync", "--name", "^person-done$"]);
+    std::fs::write(&until, "").unwrap();
+    let result: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    assert!(child.0.wait().unwrap().success(), "{result}");
+    assert_eq!(result["reward"], 1.0, "{result}");
+
+    // Stored: the first observation, then the person's actions, each ending with a frame.
+    let s = Store::open_readonly(&store, Duration::from_secs(5)).unwrap();
+    let stored = s.trial_steps(s.rollout_ids(id).unwrap()[0]).unwrap();
+    let shot = stored[0].screenshot.clone().unwrap();
+    let recorded: Vec<A> = stored[1..]
+        .iter()
+        .map(|st| serde_json::from_value(st.action.clone()).unwrap())
+        .collect();
+    let key = A::Key {
+        key: "Return".into(),
+    };
+    assert_eq!(recorded, vec![click, A::Type { text }, key]);
+    assert!(stored.last().unwrap().screenshot.is_some());
+
+    let export = dir.path().join("sft");
+    let (code, out, err) = tw(
+        &store,
+        &[
+            "export-trajectories",
+            "--format",
+            "sft",
+            "--wire",
+            "qwen-xml",
+            "--out",
+            export.to_str().unwrap(),
+            "--json",
+        ],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    let summary: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(summary["records"], 1, "{summary}");
+    let rec = &jsonl(&export.join("sft.jsonl"))[0];
+    assert_eq!(rec["source"], "human", "{rec}");
+    let wire: WireFormat = "qwen-xml".parse().unwrap();
+    let coords = Coords::new(wire.default_space(), shot.width, shot.height).unwrap();
+    let mut back = read_back(rec, wire, &coords);
+    assert_eq!(back.pop(), Some(A::Terminate { success: true }));
+    let want: Vec<A> = recorded.iter().map(|a| snap(a, &coords)).collect();
+    assert_eq!(back, want);
+}

@@ -1,7 +1,10 @@
 //! A person tries a task (`tuplewright env try`): the task's screen on V_init, shared over VNC
-//! (x11vnc from Debian; on loopback, or on another address with a VNC password) for a desktop, or the UI's URL for a web app; when the person is
-//! done (the `done` flag, Ctrl-C, or the `until` file appears) the final screenshot is kept and
-//! the harness scores the final state with reward.py like any trial, recorded as policy `human`.
+//! (x11vnc from Debian; on loopback, or on another address with a VNC password) for a desktop, or
+//! the UI's URL for a web app; when the person is done (the `done` flag, Ctrl-C, or the `until`
+//! file appears) the harness scores the final state with reward.py like any trial, recorded as
+//! policy `human`. On a screen, the person's input is recorded ([`super::human_record`]) as the
+//! trial's `computer_use` steps, with the first observation and after-frames, so the trial exports
+//! as SFT data (issue #36).
 
 use std::net::{IpAddr, SocketAddr, TcpListener};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
@@ -11,10 +14,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::human_record::InputLog;
 use super::policy::{Policy, PolicyCtx, PolicyKind, PolicyRun};
 use super::screen::ComputerAction;
 use super::screen_env::{open_screen, screen_kind, ScreenKind};
-use super::ui_plan::Step;
 use super::RolloutError;
 use crate::engine::screen::ScreenConfig;
 
@@ -173,6 +176,9 @@ impl Policy for HumanPolicy {
                 .insert(open_screen(&self.screen, &ctx.brief.apps, ctx.env)?)
                 .0
         };
+        // The person's input is recorded from before the first frame on.
+        let mut log = InputLog::start(&screen.display_name(), started)?;
+        log.observe_first(screen)?;
         let port = free_port(self.vnc_host)?;
         let mut vnc = Command::new(&self.x11vnc);
         vnc.args(vnc_access_args(
@@ -205,24 +211,28 @@ impl Policy for HumanPolicy {
         while !self.finished(ctx) {
             // A dead display or desktop program is infrastructure, never the person's score.
             screen.check()?;
-            std::thread::sleep(Duration::from_millis(100));
+            let idle = log.poll()?;
+            log.capture_after(screen, idle)?;
+            std::thread::sleep(Duration::from_millis(50));
         }
         let at = started.elapsed();
-        // The person's last input may still be drawing.
-        let settled = screen.settle()?;
-        let shot = screen.screenshot()?;
+        // The person's last input may still be drawing: `finish` settles before the last frame.
+        let steps = log.finish(screen)?;
+        let mut actions: Vec<serde_json::Value> = steps
+            .iter()
+            .filter(|s| s.action != ComputerAction::Screenshot)
+            .map(|s| serde_json::to_value(&s.action).unwrap_or(serde_json::Value::Null))
+            .collect();
+        actions.push(serde_json::json!({"human": "done", "after_ms": at.as_millis() as u64}));
         Ok(PolicyRun {
-            actions: vec![serde_json::json!({"human": "done", "after_ms": at.as_millis() as u64})],
-            transcript: format!("a person used the screen for {:.0} s", at.as_secs_f64()),
+            transcript: format!(
+                "a person used the screen for {:.0} s ({} action(s) recorded)",
+                at.as_secs_f64(),
+                actions.len() - 1
+            ),
+            actions,
             usage: Default::default(),
-            steps: vec![Step {
-                action: ComputerAction::Screenshot,
-                at_ms: at.as_millis() as u64,
-                duration_ms: started.elapsed().saturating_sub(at).as_millis() as u64,
-                error: None,
-                settle_ms: Some(settled.ms()),
-                screenshot_png: Some(shot.png),
-            }],
+            steps,
         })
     }
 }

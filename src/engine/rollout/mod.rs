@@ -20,6 +20,8 @@ pub mod command;
 pub mod drive;
 pub mod export;
 pub mod human;
+pub mod human_input;
+pub mod human_record;
 pub mod inclusion;
 pub mod judge;
 pub mod live_steps;
