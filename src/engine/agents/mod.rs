@@ -186,3 +186,4 @@ pub mod command;
 pub mod llm;
 pub mod replay;
 pub mod scripted;
+pub mod spec;
