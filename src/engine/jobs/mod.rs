@@ -15,6 +15,8 @@ use crate::engine::harness::TaskOutcome;
 
 pub mod rollout;
 pub mod run;
+pub mod taskgen;
+pub mod verify;
 
 /// One thing a job did, numbered from 1 in the order the job reported it.
 #[derive(Debug, Clone, PartialEq)]
