@@ -30,6 +30,7 @@ pub mod screen;
 pub mod screen_env;
 pub mod spec;
 pub mod stage;
+pub mod task_screen;
 pub mod trial;
 pub mod ui_exec;
 pub mod ui_oracle;
