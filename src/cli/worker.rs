@@ -55,7 +55,7 @@ pub struct WorkerArgs {
     pub stages: Vec<String>,
     /// The rollout stage's policy (`oracle`, `noop`, a VLM spec; as for `rollout --policy`).
     #[arg(long, default_value = "oracle")]
-    pub policy: String,
+    pub policy: crate::engine::rollout::spec::PolicySpec,
     /// Tasks run at once by this worker.
     #[arg(long, default_value_t = 1)]
     pub slots: usize,
