@@ -119,3 +119,10 @@ impl Default for RolloutConfig {
         }
     }
 }
+
+impl From<crate::engine::screen::ScreenError> for RolloutError {
+    /// A screen failure is always infrastructure: the rollout is discarded, never scored.
+    fn from(e: crate::engine::screen::ScreenError) -> Self {
+        RolloutError::Infra(e.to_string())
+    }
+}
