@@ -1,5 +1,8 @@
 //! Architecture guards: the engine stays free of terminal crates, and source files stay small.
 
+#[path = "architecture/areas.rs"]
+mod areas;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 

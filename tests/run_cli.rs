@@ -194,5 +194,9 @@ fn agents_section_of_the_config_file_drives_a_run_and_flags_override_it() {
         .unwrap();
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("generator `nonsense:x`"), "{err}");
+    // Parsed once, when the config file is read: the error names the key and the spec.
+    assert!(
+        err.contains("agents.generator") && err.contains("agent spec `nonsense:x`"),
+        "{err}"
+    );
 }

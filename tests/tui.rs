@@ -40,6 +40,8 @@ mod live_tmux;
 mod model;
 #[path = "tui/round_runs.rs"]
 mod round_runs;
+#[path = "tui/run_delivery.rs"]
+mod run_delivery;
 #[path = "tui/screen.rs"]
 mod screen;
 #[path = "tui/selection.rs"]

@@ -18,27 +18,33 @@ pub fn with_loop_runtime<T>(
     cancel: &Arc<AtomicBool>,
     f: impl FnOnce(&LoopRuntime<'_>) -> T,
 ) -> anyhow::Result<T> {
-    let isolation = if unsafe_no_sandbox {
-        Isolation::UnsafeNoSandbox
-    } else {
-        Isolation::Required
-    };
     let out = session::with_loop_runtime(
         config,
-        isolation,
+        isolation(unsafe_no_sandbox),
         agents,
         cancel,
-        |rt| {
-            install_ctrl_c(rt, cancel.clone());
-            if unsafe_no_sandbox {
-                eprintln!(
-                    "WARNING: --unsafe-no-sandbox: agent-written scripts run WITHOUT isolation"
-                );
-            }
-        },
+        |rt| on_start(rt, cancel, unsafe_no_sandbox),
         f,
     )?;
     Ok(out)
+}
+
+/// The isolation `--unsafe-no-sandbox` asks for.
+pub fn isolation(unsafe_no_sandbox: bool) -> Isolation {
+    if unsafe_no_sandbox {
+        Isolation::UnsafeNoSandbox
+    } else {
+        Isolation::Required
+    }
+}
+
+/// What a headless command does once its runtime is up: Ctrl-C sets `cancel`, and a warning when
+/// scripts run without the sandbox.
+pub fn on_start(rt: &tokio::runtime::Runtime, cancel: &Arc<AtomicBool>, unsafe_no_sandbox: bool) {
+    install_ctrl_c(rt, cancel.clone());
+    if unsafe_no_sandbox {
+        eprintln!("WARNING: --unsafe-no-sandbox: agent-written scripts run WITHOUT isolation");
+    }
 }
 
 fn install_ctrl_c(rt: &tokio::runtime::Runtime, cancel: Arc<AtomicBool>) {

@@ -4,25 +4,18 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Duration;
 
 use clap::Args;
 
 use super::context::{load_config, open_leases, open_store};
-use super::loop_env::with_loop_runtime;
 use super::Cli;
-use crate::engine::agents::llm::{LlmAgentConfig, LlmDiscriminator};
-use crate::engine::agents::replay::NoAgent;
-use crate::engine::agents::Discriminator;
-use crate::engine::harness::Bus;
-use crate::engine::providers::{provider_from_spec, ProviderConfig};
-use crate::engine::rollout::batch::{for_each_parallel, STAGE as ROLLOUT_STAGE};
-use crate::engine::rollout::command::CommandPolicy;
-use crate::engine::rollout::judge::Judge;
-use crate::engine::rollout::spec::{judge_from_spec, policy_from_spec};
-use crate::engine::rollout::stage::{Conclusion, StageOptions};
-use crate::engine::rollout::ui_oracle::NoopScreenPolicy;
-use crate::engine::rollout::{rollout_task, Policy, PolicyKind};
+use crate::engine::config::Config;
+use crate::engine::harness::{Bus, JobControl};
+use crate::engine::jobs::rollout::{RolloutEnv, RolloutSpec};
+use crate::engine::rollout::batch::TupleResult;
+use crate::engine::rollout::spec::PolicySpec;
+use crate::engine::rollout::stage::Conclusion;
+use crate::engine::rollout::PolicyKind;
 use crate::engine::store::{TaskFilter, TupleStatus};
 
 /// Arguments of `rollout`.
@@ -108,59 +101,50 @@ pub struct RolloutArgs {
     pub environments: Option<String>,
 }
 
-fn prompts_dir(arg: &Option<PathBuf>) -> PathBuf {
-    crate::engine::agents::build::prompts_dir(arg.as_deref(), "judge.md")
+/// The policy `--policy` names (`command` takes its command line from `--command`).
+fn policy_spec(args: &RolloutArgs) -> anyhow::Result<PolicySpec> {
+    if args.policy.trim() == "command" {
+        let cmd = args
+            .command
+            .clone()
+            .ok_or_else(|| anyhow::anyhow!("--policy command needs --command CMD"))?;
+        return Ok(PolicySpec::Command(cmd));
+    }
+    args.policy
+        .parse()
+        .map_err(|e| anyhow::anyhow!("--policy: {e}"))
 }
 
-/// Runs `rollout`.
-pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
-    let mut config = load_config(cli)?;
-    if let Some(e) = &args.environments {
-        config.agreement.environments = e.parse().map_err(|m| anyhow::anyhow!("--env: {m}"))?;
-    }
-    let store = open_store(cli, &config)?;
-    let defaults = &config.rollout;
-    let delta = args.delta.unwrap_or(defaults.delta);
-    let trivial_keep = args.trivial_keep.unwrap_or(defaults.trivial_keep_fraction);
-    let command_timeout = args
-        .command_timeout
-        .unwrap_or(defaults.command_timeout_secs);
-    let judge_spec = args
-        .judge
-        .clone()
-        .or_else(|| Some(defaults.judge.clone()).filter(|j| !j.trim().is_empty()));
-    if args.screen && args.policy != "noop" {
+/// The rollout job `args` ask for (tasks resolved against `store`).
+fn job_spec(
+    args: &RolloutArgs,
+    config: &Config,
+    store: &crate::engine::store::Store,
+) -> anyhow::Result<RolloutSpec> {
+    let policy = policy_spec(args)?;
+    if args.screen && policy != PolicySpec::Noop {
         anyhow::bail!("--screen applies to --policy noop (ui-oracle and the VLM teachers always use the screen)");
     }
-    let policy: Box<dyn Policy> = if args.screen {
-        Box::new(NoopScreenPolicy {
-            screen: config.screen.clone(),
-        })
-    } else if args.policy == "command" {
-        Box::new(CommandPolicy {
-            command: args
-                .command
-                .clone()
-                .ok_or_else(|| anyhow::anyhow!("--policy command needs --command CMD"))?,
-            timeout: Duration::from_secs_f64(command_timeout.max(1.0)),
-        })
-    } else {
-        policy_from_spec(&args.policy, defaults, &config.screen).map_err(|e| anyhow::anyhow!(e))?
-    };
-    if !(0.0..=1.0).contains(&trivial_keep) || delta <= 0.0 {
+    let mut spec = RolloutSpec::from_config(config, Vec::new(), policy);
+    let r = &mut spec.rollout;
+    r.delta = args.delta.unwrap_or(r.delta);
+    r.trivial_keep_fraction = args.trivial_keep.unwrap_or(r.trivial_keep_fraction);
+    r.command_timeout_secs = args.command_timeout.unwrap_or(r.command_timeout_secs);
+    if !(0.0..=1.0).contains(&r.trivial_keep_fraction) || r.delta <= 0.0 {
         anyhow::bail!("--trivial-keep must be in [0, 1] and --delta above 0");
     }
-    let teacher = policy.kind() == PolicyKind::Teacher;
-    let trials = args
+    if let Some(j) = &args.judge {
+        spec.judge = Some(j.trim().to_string()).filter(|j| !j.is_empty());
+    }
+    spec.noop_screen = args.screen;
+    let teacher = spec.policy.is_teacher() && !spec.noop_screen;
+    spec.trials = args
         .trials
-        .unwrap_or(if teacher { defaults.trials } else { 1 });
-    let judge: Option<Box<dyn Judge>> = match &judge_spec {
-        Some(spec) => Some(
-            judge_from_spec(spec, defaults, &prompts_dir(&args.prompts))
-                .map_err(|e| anyhow::anyhow!(e))?,
-        ),
-        None => None,
-    };
+        .unwrap_or(if teacher { spec.rollout.trials } else { 1 });
+    spec.refiner = args.discriminator.clone();
+    spec.prompts = args.prompts.clone();
+    spec.jobs = args.jobs.into();
+    spec.isolation = super::loop_env::isolation(args.unsafe_no_sandbox);
     let by_stage: &[TupleStatus] = if teacher {
         &[TupleStatus::Voted]
     } else {
@@ -172,74 +156,67 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
         ]
     };
     // Without --tasks the stage picks tuples by status, and the claim re-checks it.
-    let wanted = args.tasks.is_empty().then_some(by_stage);
-    let ids: Vec<String> = if let Some(wanted) = wanted {
-        store
+    if args.tasks.is_empty() {
+        spec.wanted = Some(by_stage.to_vec());
+        spec.tasks = store
             .list_tasks(&TaskFilter::default())?
             .into_iter()
-            .filter(|t| wanted.iter().any(|w| w.as_str() == t.status))
+            .filter(|t| by_stage.iter().any(|w| w.as_str() == t.status))
             .map(|t| t.task.task_id)
-            .collect()
+            .collect();
     } else {
-        args.tasks.clone()
-    };
+        spec.tasks = args.tasks.clone();
+    }
+    Ok(spec)
+}
+
+/// Runs `rollout`.
+pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
+    let mut config = load_config(cli)?;
+    if let Some(e) = &args.environments {
+        config.agreement.environments = e.parse().map_err(|m| anyhow::anyhow!("--env: {m}"))?;
+    }
+    let store = open_store(cli, &config)?;
+    let spec = job_spec(args, &config, &store)?;
+    // Refused before anything runs: a policy, judge or refiner that cannot be built.
+    let policy = spec.build_policy(&config)?;
+    spec.build_judge()?;
     // Screens and sandbox runs of this process obey the host's caps, whatever --jobs asks.
     super::worker::install_host_caps(&config)?;
     let leases = open_leases(cli, &config)?;
     let screenshots_dir = store.screenshots().root().display().to_string();
     let bus = Bus::new(store, vec![])?;
     let cancel = Arc::new(AtomicBool::new(false));
-    let refiner: Box<dyn Discriminator> = match &args.discriminator {
-        Some(spec) => {
-            let cfg = LlmAgentConfig {
-                prompts_dir: crate::engine::agents::build::prompts_dir(
-                    args.prompts.as_deref(),
-                    "discriminator.md",
-                ),
-                ..LlmAgentConfig::default()
-            };
-            let p = provider_from_spec(spec, &ProviderConfig::default())?;
-            Box::new(LlmDiscriminator::new(p, cfg)?.with_cancel(cancel.clone()))
-        }
-        None => Box::new(NoAgent),
+    // Ctrl-C (the runtime's flag) stops starting tuples; the handle's own flag stays unset.
+    let control = JobControl::new(JobControl::new_id("rollout"), Default::default());
+    let on_start = |rt: &tokio::runtime::Runtime| {
+        super::loop_env::on_start(rt, &cancel, args.unsafe_no_sandbox)
     };
-    let opts = StageOptions {
-        trials,
-        delta,
-        trivial_keep_fraction: trivial_keep,
-        judge: judge.as_deref(),
-        refine: args.discriminator.is_some(),
+    let env = RolloutEnv {
+        config: &config,
+        bus: &bus,
+        leases: &leases,
+        control: &control,
+        cancel: &cancel,
+        on_start: &on_start,
     };
-    let results = with_loop_runtime(
-        &config,
-        args.unsafe_no_sandbox,
-        (&NoAgent, refiner.as_ref()),
-        &cancel,
-        |rt| {
-            for_each_parallel(&ids, args.jobs.into(), rt.cancel, |id| {
-                leases.run_claimed(id, ROLLOUT_STAGE, wanted, || {
-                    rollout_task(rt, &bus, id, policy.as_ref(), &opts)
-                })
-            })
-        },
-    )?;
+    let results = crate::engine::jobs::rollout::run(&spec, &env, &|_| {})?;
     let mut ok = true;
     let mut rows = Vec::new();
     let mut refused = 0;
     for (id, r) in results {
         let r = match r {
-            Ok(Ok(r)) => r,
-            Ok(Err(claim)) => {
+            TupleResult::Done(r) => r,
+            TupleResult::Skipped(why) => {
                 refused += 1;
-                let why = claim.refusal().unwrap_or_default();
                 eprintln!("{id}: skipped, {why}");
                 rows.push(serde_json::json!({"task_id": id, "skipped": why}));
                 continue;
             }
-            Err(e) => {
+            TupleResult::ClaimFailed(e) => {
                 ok = false;
                 eprintln!("{id}: cannot claim the task: {e}");
-                rows.push(serde_json::json!({"task_id": id, "error": e.to_string()}));
+                rows.push(serde_json::json!({"task_id": id, "error": e}));
                 continue;
             }
         };

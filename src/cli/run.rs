@@ -4,21 +4,23 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use anyhow::Context as _;
 use clap::Args;
 
 use super::context::{load_config, open_leases, open_store};
-use super::loop_env::with_loop_runtime;
+use super::loop_env::isolation;
 use super::run_output::{events_listener, print_summary, Exported, Progress};
 use super::Cli;
+use crate::engine::agents::spec::AgentSpec;
 use crate::engine::bundle::deliver::Delivery;
-use crate::engine::bundle::export::ExportError;
 use crate::engine::bundle::import::import_paths;
 use crate::engine::bundle::nofollow::read_regular;
 use crate::engine::bundle::taskgen::parse_file;
-use crate::engine::harness::{run_batch, BatchOptions, BatchSummary, Bus, TaskOutcome};
+use crate::engine::harness::{BatchSummary, Bus, JobControl};
+use crate::engine::jobs::run::{RunEnv, RunSpec};
+use crate::engine::jobs::{JobEvent, JobEventKind};
 use crate::engine::store::TupleStatus;
 
 /// Arguments of `run`.
@@ -54,11 +56,11 @@ pub struct RunArgs {
     /// `anthropic:MODEL`, or an external coding-agent CLI `command:claude|codex|kimi|<argv template>`
     /// (see docs/command-agents.md).
     #[arg(long)]
-    pub generator: Option<String>,
+    pub generator: Option<AgentSpec>,
     /// Discriminator (default: [agents].discriminator): `scripted`, `openai:MODEL[@BASE_URL]`,
     /// `anthropic:MODEL`, or `command:claude|codex|kimi|<argv template>`.
     #[arg(long)]
-    pub discriminator: Option<String>,
+    pub discriminator: Option<AgentSpec>,
     /// Scripted Generator only: probability of a realistic mistake in early rounds (0.0-1.0;
     /// default: [agents.scripted].fault_rate, 0).
     #[arg(long)]
@@ -145,8 +147,8 @@ pub fn run(cli: &Cli, args: &RunArgs) -> anyhow::Result<ExitCode> {
     let reruns = super::run_plan::rerun_ids(&args.rerun, &all_ids)?;
     let plan = crate::engine::harness::rerun::plan(&store, &all_ids, &reruns)?;
     let cancel = Arc::new(AtomicBool::new(false));
-    let (generator, discriminator) =
-        super::run_agents::build(args, &config, cancel.clone()).context("building the agents")?;
+    // A spec that names no usable agent is refused before any task is touched.
+    drop(super::run_agents::build(args, &config, cancel.clone()).context("building the agents")?);
     let progress = Arc::new(Progress::new(plan.run.len(), cli.no_tui));
     let mut listeners = vec![progress.listener()];
     if let Some(path) = &args.events_jsonl {
@@ -163,69 +165,63 @@ pub fn run(cli: &Cli, args: &RunArgs) -> anyhow::Result<ExitCode> {
             ids.len()
         );
     }
-    let opts = BatchOptions {
-        jobs: config.agreement.jobs,
-        // Only unfinished tasks (re-runs were moved back to pending just now): a task someone
-        // decided meanwhile is skipped, never re-run.
-        statuses: Some(BatchOptions::resumable()),
-        leases: Some(leases),
+    let (generator, discriminator) = super::run_agents::specs(args, &config);
+    let spec = RunSpec {
+        tasks: ids,
+        scope: all_ids.clone(),
+        generator,
+        discriminator,
+        scripted: super::run_agents::scripted(args, &config),
+        delivery: (!args.no_export).then(|| Delivery {
+            out: args
+                .out
+                .clone()
+                .unwrap_or_else(|| config.export.out_dir.clone()),
+            url_prefix: config.export.url_prefix.clone(),
+        }),
+        isolation: isolation(args.unsafe_no_sandbox),
     };
-    let delivery = (!args.no_export).then(|| Delivery {
-        out: args
-            .out
-            .clone()
-            .unwrap_or_else(|| config.export.out_dir.clone()),
-        url_prefix: config.export.url_prefix.clone(),
-    });
-    let plan_of = |d: &Delivery, id: &str| bus.read(|s| d.plan(s, id));
-    // Export failures while the run goes on: (task, why). The reconciliation retries them.
-    let failed_exports = Mutex::new(Vec::new());
-    let summary = with_loop_runtime(
-        &config,
-        args.unsafe_no_sandbox,
-        (generator.as_ref(), discriminator.as_ref()),
-        &cancel,
-        |runtime| {
-            run_batch(runtime, &bus, &ids, &opts, &|task, outcome| {
-                let stored = bus.read(|s| s.last_round_no(task)).ok();
-                progress.task_done(task, outcome, stored);
-                // Delivered the moment it is accepted: a kill later loses no bundle.
-                if let (Some(d), TaskOutcome::Accepted { .. }) = (&delivery, outcome) {
-                    let done = plan_of(d, task)
-                        .map_err(ExportError::from)
-                        .and_then(|p| d.apply(task, p));
-                    if let Err(e) = done {
-                        let mut f = failed_exports.lock().unwrap_or_else(|p| p.into_inner());
-                        f.push((task.to_string(), e.to_string()));
-                    }
-                }
-            })
-        },
-    )?;
+    // The runtime's flag is the job's: Ctrl-C stops the rounds in flight at their next step.
+    let control = JobControl::new(JobControl::new_id("run"), cancel.clone());
+    let on_start = |rt: &tokio::runtime::Runtime| {
+        super::loop_env::on_start(rt, &cancel, args.unsafe_no_sandbox)
+    };
+    let env = RunEnv {
+        config: &config,
+        bus: &bus,
+        leases,
+        control: &control,
+        on_start: &on_start,
+    };
+    let sink = |e: &JobEvent| {
+        if let JobEventKind::TaskDone { task, outcome } = &e.kind {
+            let stored = bus.read(|s| s.last_round_no(task)).ok();
+            progress.task_done(task, outcome, stored);
+        }
+    };
+    let result = crate::engine::jobs::run::run(&spec, &env, &sink)?;
+    let summary = result.summary;
     progress.finish();
     // Every accepted tuple of the task files present (also those a previous, killed run accepted),
     // none a person rejected meanwhile.
     let mut export_failed = false;
-    let exported = match &delivery {
-        None => None,
-        Some(d) => match d.reconcile(&all_ids, &|id| plan_of(d, id)) {
-            Ok(sum) => Some(Exported {
-                out: d.out.clone(),
-                by_status: bus.read(|s| exported_statuses(s, &all_ids)),
-                count: sum.present,
-                skipped: sum.skipped,
-                withdrawn: sum.withdrawn,
-            }),
-            Err(e) => {
-                export_failed = true;
-                let f = failed_exports.lock().unwrap_or_else(|p| p.into_inner());
-                for (task, why) in f.iter() {
-                    eprintln!("export of {task} failed: {why}");
-                }
-                eprintln!("exporting to {} failed: {e}", d.out.display());
-                None
+    let exported = match (&spec.delivery, result.delivery) {
+        (Some(d), Some(Ok(sum))) => Some(Exported {
+            out: d.out.clone(),
+            by_status: bus.read(|s| exported_statuses(s, &all_ids)),
+            count: sum.present,
+            skipped: sum.skipped,
+            withdrawn: sum.withdrawn,
+        }),
+        (Some(d), Some(Err(e))) => {
+            export_failed = true;
+            for (task, why) in &result.failed_exports {
+                eprintln!("export of {task} failed: {why}");
             }
-        },
+            eprintln!("exporting to {} failed: {e}", d.out.display());
+            None
+        }
+        _ => None,
     };
     print_summary(
         &summary,

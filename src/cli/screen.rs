@@ -73,12 +73,8 @@ fn task_shot(cli: &Cli, a: &ShotArgs, id: &str) -> anyhow::Result<Vec<u8>> {
 
     let (config, _store, task, scripts) = super::env_try::tuple_of(cli, id, "screen shot --task")?;
     let mut screen = config.screen.clone();
-    if let Some(w) = a.common.width {
-        screen.width = w;
-    }
-    if let Some(h) = a.common.height {
-        screen.height = h;
-    }
+    // --width/--height win over `[screen.apps.<app>]` too: the task's app decides nothing here.
+    screen.override_size(a.common.width, a.common.height);
     let policy = NoopScreenPolicy { screen };
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let trial = super::loop_env::with_loop_runtime(

@@ -1,27 +1,20 @@
 //! `tuplewright taskgen`: generate balanced (t, c) tasks from the feature taxonomies, or report
 //! coverage against the A.2.5 targets.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
 use clap::{Args, ValueEnum};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::context::{load_config, open_store};
 use super::Cli;
-use crate::engine::bundle::taskgen::parse_task;
+use crate::engine::agents::spec::AgentSpec;
 use crate::engine::config::Config;
-use crate::engine::embedder::cache::{save, Cached};
-use crate::engine::embedder::{select, Backend, Kind};
-use crate::engine::providers::{provider_from_spec, ProviderConfig};
-use crate::engine::store::{StoreError, TaskFilter, Usage as StoredUsage};
-use crate::engine::taskgen::generate::{generate_with, Hooks, Request};
-use crate::engine::taskgen::llm::LlmAuthor;
+use crate::engine::embedder::{Backend, Kind};
+use crate::engine::jobs::taskgen::{TaskgenResult, TaskgenSpec};
 use crate::engine::taskgen::report::{matrix_of, report};
-use crate::engine::taskgen::seeds::Seeds;
-use crate::engine::taskgen::taxonomy::{default_skills_dir, load_app};
 use crate::engine::taskgen::{Pass, TaskgenConfig};
 
 /// The pass to run.
@@ -145,12 +138,9 @@ fn prompts_dir(arg: &Option<PathBuf>) -> PathBuf {
 }
 
 fn stored_tasks(cli: &Cli, config: &Config) -> anyhow::Result<Vec<Value>> {
-    let store = open_store(cli, config)?;
-    Ok(store
-        .list_tasks(&TaskFilter::default())?
-        .into_iter()
-        .map(|t| t.task.original_json)
-        .collect())
+    Ok(crate::engine::jobs::taskgen::stored_tasks(&open_store(
+        cli, config,
+    )?)?)
 }
 
 /// Runs `taskgen`.
@@ -201,121 +191,36 @@ pub fn run(cli: &Cli, args: &TaskgenArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.apps.clone()
     };
-    let skills = default_skills_dir();
-    let mut taxonomies = Vec::new();
-    for app in &apps {
-        taxonomies.push(load_app(&skills, app)?);
-    }
     let pass = args.pass.map(|p| match p {
         PassArg::Breadth => Pass::Breadth,
         PassArg::Gapfill => Pass::GapFill,
         PassArg::Edge => Pass::Edge,
     });
-    let prior = if args.no_store {
-        Vec::new()
-    } else {
-        stored_tasks(cli, &config)?
-    };
-    let req = Request {
+    let author: AgentSpec = cfg
+        .agent
+        .parse()
+        .map_err(|e| anyhow::anyhow!("--agent / [taskgen] agent: {e}"))?;
+    let spec = TaskgenSpec {
         apps,
         n: args.n,
         pass,
         seed: args.seed,
+        author,
+        prompts: prompts_dir(&args.prompts),
+        out: args.out.clone(),
+        venv: config.sandbox.venv_dir.clone(),
+        cfg,
     };
-    let author = match cfg.agent.as_str() {
-        "scripted" => None,
-        spec => Some(LlmAuthor::new(
-            provider_from_spec(spec, &ProviderConfig::default())?,
-            &prompts_dir(&args.prompts),
-            &skills,
-        )?),
+    let mut store = if args.no_store {
+        None
+    } else {
+        Some(open_store(cli, &config)?)
     };
-    let chosen = select(
-        &cfg.embeddings,
-        cfg.embeddings.backend,
-        &config.sandbox.venv_dir,
-    )?;
-    let cached = chosen.for_dedup().map(Cached::new);
-    if let (Some(c), false) = (&cached, args.no_store) {
-        let texts: Vec<&str> = prior
-            .iter()
-            .filter_map(|t| t["task_instruction"].as_str())
-            .collect();
-        c.preload(&open_store(cli, &config)?, &chosen.key, &texts)?;
-    }
-    let hooks = Hooks {
-        author: author.as_ref(),
-        embedder: cached
-            .as_ref()
-            .map(|c| c as &dyn crate::engine::taskgen::embed::Embedder),
-        on_embed_error: cfg.embeddings.on_error,
-    };
-    let batch = generate_with(&req, &cfg, &taxonomies, &Seeds::builtin()?, &prior, hooks)?;
-    let check = json!({"embedder": chosen.kind, "label": chosen.label, "degraded": chosen.degraded,
-        "floor": "hashed character 3-grams",
-        "cache_hits": cached.as_ref().map_or(0, Cached::hits),
-        "computed": cached.as_ref().map_or(0, Cached::computed)});
-    let doc = json!({"tasks": batch.tasks});
-    // The author's token usage, stored under the `taskgen` stage (costed by `stats`).
-    let llm_usage = author.as_ref().map(|a| {
-        let mut total = crate::engine::agents::Usage::default();
-        for u in a.usage() {
-            total.add(&u);
-        }
-        StoredUsage {
-            stage: "taskgen".into(),
-            model: a.name(),
-            input_tokens: total.input_tokens as i64,
-            output_tokens: total.output_tokens as i64,
-            cost_usd: Some(total.cost_usd),
-        }
-    });
-    if let Some(out) = &args.out {
-        let dir = out
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(std::path::Path::new("."));
-        let mut tmp = tempfile::NamedTempFile::new_in(dir)
-            .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-        tmp.write_all(serde_json::to_string_pretty(&doc)?.as_bytes())?;
-        tmp.persist(out)
-            .with_context(|| format!("writing {}", out.display()))?;
-    }
-    let summary = json!({"generated": batch.tasks.len(), "requested": args.n, "candidates": batch.candidates,
-        "exhausted_slots": batch.exhausted, "rejections": batch.rejections, "seed": args.seed,
-        "agent": cfg.agent, "embeddings": (chosen.kind == Kind::Endpoint).then(|| cfg.embeddings.model.clone()),
-        "near_duplicate_check": check,
-        "embedding_fallbacks": batch.embedding_fallbacks,
-        "llm_tokens": llm_usage.as_ref().map(|u| json!({"input": u.input_tokens, "output": u.output_tokens})),
-        "out": args.out.as_ref().map(|p| p.display().to_string())});
-    if !args.no_store {
-        let mut store = open_store(cli, &config)?;
-        let origin = args
-            .out
-            .as_ref()
-            .map_or("taskgen".to_string(), |p| p.display().to_string());
-        let records = batch
-            .tasks
-            .iter()
-            .enumerate()
-            .map(|(i, t)| parse_task(t, &format!("{origin}: tasks[{i}]"), &origin, true))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|p| anyhow::anyhow!("generated task rejected by the importer: {p}"))?;
-        store.write(|tx| -> Result<(), StoreError> {
-            for r in &records {
-                tx.upsert_task(r)?;
-            }
-            if let Some(c) = &cached {
-                let texts: Vec<&str> = records.iter().map(|r| r.instruction.as_str()).collect();
-                save(tx, &chosen.key, &c.fresh_for(&texts))?;
-            }
-            tx.append_event("taskgen", None, &summary)?;
-            if let Some(u) = &llm_usage {
-                tx.record_usage(None, None, u)?;
-            }
-            Ok(())
-        })?;
-    }
+    let TaskgenResult {
+        batch,
+        chosen,
+        summary,
+    } = crate::engine::jobs::taskgen::run(&spec, store.as_mut())?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {

@@ -8,13 +8,12 @@ use std::sync::Arc;
 use clap::Args;
 
 use super::context::{load_config, open_leases, open_store};
-use super::loop_env::with_loop_runtime;
 use super::Cli;
-use crate::engine::agents::replay::NoAgent;
 use crate::engine::bundle::import::import_paths;
 use crate::engine::bundle::public::read_bundle;
-use crate::engine::harness::verify::{verify_task, Verification};
+use crate::engine::harness::verify::Verification;
 use crate::engine::harness::Bus;
+use crate::engine::jobs::verify::{Verified, VerifyEnv, VerifySpec};
 use crate::engine::store::Store;
 
 /// Arguments of `verify`.
@@ -100,35 +99,34 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let leases = open_leases(cli, &config)?;
     let bus = Bus::new(store, vec![])?;
     let cancel = Arc::new(AtomicBool::new(false));
-    let results = with_loop_runtime(
-        &config,
-        args.unsafe_no_sandbox,
-        (&NoAgent, &NoAgent),
-        &cancel,
-        |rt| {
-            ids.iter()
-                .map(|id| {
-                    let r = leases.run_claimed(id, "verify", None, || verify_task(rt, &bus, id));
-                    (id.clone(), r)
-                })
-                .collect::<Vec<_>>()
-        },
-    )?;
+    let spec = VerifySpec {
+        tasks: ids,
+        isolation: super::loop_env::isolation(args.unsafe_no_sandbox),
+    };
+    let on_start = |rt: &tokio::runtime::Runtime| {
+        super::loop_env::on_start(rt, &cancel, args.unsafe_no_sandbox)
+    };
+    let env = VerifyEnv {
+        config: &config,
+        bus: &bus,
+        leases: &leases,
+        cancel: &cancel,
+        on_start: &on_start,
+    };
+    let results = crate::engine::jobs::verify::run(&spec, &env, &|_| {})?;
     let mut all_ok = true;
     let mut json_rows = Vec::new();
     let mut leased = 0;
     for (id, r) in results {
         let r = match r {
-            Ok(Ok(r)) => r,
-            Ok(Err(refused)) => {
+            Verified::Done(r) => r,
+            Verified::Skipped(why) => {
                 all_ok = false;
                 leased += 1;
-                let why = refused.refusal().unwrap_or_default();
                 eprintln!("{id}: skipped, {why}");
                 json_rows.push(serde_json::json!({"task_id": id, "ok": false, "skipped": why}));
                 continue;
             }
-            Err(e) => Err(e.into()),
         };
         match r {
             Ok(v) => {

@@ -55,7 +55,7 @@ pub struct WorkerArgs {
     pub stages: Vec<String>,
     /// The rollout stage's policy (`oracle`, `noop`, a VLM spec; as for `rollout --policy`).
     #[arg(long, default_value = "oracle")]
-    pub policy: String,
+    pub policy: crate::engine::rollout::spec::PolicySpec,
     /// Tasks run at once by this worker.
     #[arg(long, default_value_t = 1)]
     pub slots: usize,
@@ -74,10 +74,10 @@ pub struct WorkerArgs {
     pub max_rounds: Option<u32>,
     /// Generator (as for `run`; default: [agents].generator).
     #[arg(long)]
-    pub generator: Option<String>,
+    pub generator: Option<crate::engine::agents::spec::AgentSpec>,
     /// Discriminator (as for `run`; default: [agents].discriminator).
     #[arg(long)]
-    pub discriminator: Option<String>,
+    pub discriminator: Option<crate::engine::agents::spec::AgentSpec>,
     /// Scripted Generator only: probability of a realistic mistake in early rounds.
     #[arg(long)]
     pub fault_rate: Option<f64>,

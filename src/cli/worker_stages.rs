@@ -10,6 +10,7 @@ use crate::engine::config::Config;
 use crate::engine::filter::critic::Critic;
 use crate::engine::filter::Quorum;
 use crate::engine::rollout::policy::Policy;
+use crate::engine::rollout::spec::PolicySpec;
 use crate::engine::rollout::stage::StageOptions;
 use crate::engine::worker::stages::{PostStages, Stage};
 
@@ -45,7 +46,7 @@ pub struct Built {
 }
 
 /// Builds the critics and the policy the stages want.
-pub fn build(stages: &[Stage], policy: &str, config: &Config) -> anyhow::Result<Built> {
+pub fn build(stages: &[Stage], policy: &PolicySpec, config: &Config) -> anyhow::Result<Built> {
     let filter = stages.contains(&Stage::Filter);
     let (critics, quorum) = if filter {
         let voters = &config.filter.voters;
@@ -69,7 +70,8 @@ pub fn build(stages: &[Stage], policy: &str, config: &Config) -> anyhow::Result<
     };
     let policy = if stages.contains(&Stage::Rollout) {
         Some(
-            crate::engine::rollout::spec::policy_from_spec(policy, &config.rollout, &config.screen)
+            policy
+                .build(&config.rollout, &config.screen)
                 .map_err(|e| anyhow::anyhow!("--policy {policy}: {e}"))?,
         )
     } else {

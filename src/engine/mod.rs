@@ -14,6 +14,7 @@ pub mod env;
 pub mod filter;
 pub mod harness;
 pub mod hostcap;
+pub mod jobs;
 pub mod lease;
 pub mod limits;
 pub mod openenv;

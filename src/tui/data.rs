@@ -87,8 +87,8 @@ pub enum EngineCommand {
     StartRollouts {
         /// The tasks.
         task_ids: Vec<String>,
-        /// Policy name (as `tuplewright rollout --policy`).
-        policy: String,
+        /// The policy (as `tuplewright rollout --policy`), parsed.
+        policy: crate::engine::rollout::spec::PolicySpec,
         /// Trials per task.
         trials: u32,
         /// Temperature and max turns typed in the launch form, for a VLM policy.

@@ -18,14 +18,14 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::engine::agents::replay::NoAgent;
 use crate::engine::config::Config;
-use crate::engine::harness::session::with_loop_runtime;
-use crate::engine::harness::{run_batch_controlled, BatchOptions, Bus, JobControl};
+use crate::engine::harness::{Bus, JobControl};
+use crate::engine::jobs::rollout::{RolloutEnv, RolloutSpec};
+use crate::engine::jobs::run::{RunEnv, RunResult, RunSpec};
 use crate::engine::lease::LeaseKeeper;
-use crate::engine::rollout::batch::rollout_batch;
-use crate::engine::rollout::stage::StageOptions;
-use crate::engine::rollout::{Policy, RolloutConfig};
+use crate::engine::rollout::batch::TupleResult;
+use crate::engine::rollout::spec::PolicySpec;
+use crate::engine::rollout::Policy;
 use crate::engine::sandbox::Isolation;
 use crate::engine::store::{Store, TupleStatus};
 
@@ -252,47 +252,38 @@ fn start_run(
     let skipped = total - ids.len();
     let count = ids.len();
     let flag = Arc::new(AtomicBool::new(false));
-    // The agents of `[agents]` in tuplewright.toml (scripted by default) with the job's seed.
-    let agents = &settings.config.agents;
-    let mut scripted = agents.scripted.clone();
-    scripted.seed = settings.seed;
-    let (generator, discriminator) = crate::engine::agents::build::build(
-        &agents.generator,
-        &agents.discriminator,
-        &scripted,
+    // The run job of `--no-tui run`: the agents of `[agents]` (scripted by default) with the
+    // job's seed, each accepted tuple delivered to `[export] out_dir`.
+    let mut spec = RunSpec::from_config(&settings.config, ids);
+    spec.scripted.seed = settings.seed;
+    spec.isolation = settings.isolation;
+    // A spec that names no usable agent is refused before the job starts.
+    drop(crate::engine::agents::build::build(
+        &spec.generator,
+        &spec.discriminator,
+        &spec.scripted,
         flag.clone(),
-    )?;
+    )?);
     // The runtime's flag is the job's: cancel stops the rounds in flight at their next step.
-    let control = Arc::new(JobControl::new(JobControl::new_id("run"), flag.clone()));
+    let control = Arc::new(JobControl::new(JobControl::new_id("run"), flag));
     let (c2, b2, s2, o2) = (control.clone(), bus.clone(), settings.clone(), out.clone());
     let ended = Arc::new(AtomicBool::new(false));
     let e2 = ended.clone();
     let thread = std::thread::Builder::new()
         .name("tw-job".into())
         .spawn(move || {
-            let opts = BatchOptions {
-                jobs: s2.config.agreement.jobs,
-                statuses: Some(BatchOptions::resumable()),
-                leases: Some(leases),
+            let env = RunEnv {
+                config: &s2.config,
+                bus: &b2,
+                leases,
+                control: &c2,
+                on_start: &|_| {},
             };
-            let agents = (generator.as_ref(), discriminator.as_ref());
-            let res = with_loop_runtime(
-                &s2.config,
-                s2.isolation,
-                agents,
-                &flag,
-                |_| {},
-                |rt| run_batch_controlled(rt, &b2, &ids, &opts, &c2, &|_, _| {}),
-            );
+            let res = crate::engine::jobs::run::run(&spec, &env, &|_| {});
             let line = match res {
-                Ok(s) => format!(
-                    "job {} finished: {} accepted, {} rejected, {} infra failures, {} cancelled",
-                    c2.id(),
-                    s.accepted.len(),
-                    s.rejected.len(),
-                    s.infra_failures.len(),
-                    s.cancelled.len()
-                ),
+                Ok(r) => {
+                    finished_line(c2.id(), &r, spec.delivery.as_ref().map(|d| d.out.as_path()))
+                }
                 Err(e) => format!("job {} could not run: {e}", c2.id()),
             };
             e2.store(true, Ordering::SeqCst);
@@ -319,54 +310,55 @@ fn start_run(
     })
 }
 
-/// `oracle`, `noop`, `command:CMD` or a VLM spec (see [`crate::engine::rollout::spec`]).
+/// The line a finished run job leaves on the status line: the loop's counts and the delivery.
+fn finished_line(id: &str, r: &RunResult, out: Option<&std::path::Path>) -> String {
+    let s = &r.summary;
+    let delivered = match &r.delivery {
+        Some(Ok(d)) => format!(
+            "; {} bundle(s) in {}",
+            d.present,
+            out.map_or_else(|| "the output folder".into(), |p| p.display().to_string())
+        ),
+        Some(Err(e)) => format!("; delivering bundles failed: {e}"),
+        None => String::new(),
+    };
+    format!(
+        "job {id} finished: {} accepted, {} rejected, {} infra failures, {} cancelled{delivered}",
+        s.accepted.len(),
+        s.rejected.len(),
+        s.infra_failures.len(),
+        s.cancelled.len()
+    )
+}
+
+/// `oracle`, `noop`, `command:CMD` or a VLM spec (see [`PolicySpec`]).
 pub fn parse_policy(spec: &str) -> anyhow::Result<Box<dyn Policy + Send>> {
     let cfg = crate::engine::config::Config::default();
-    parse_policy_with(spec, &cfg.rollout, &cfg.screen)
+    let spec: PolicySpec = spec.parse()?;
+    Ok(spec.build(&cfg.rollout, &cfg.screen)?)
 }
 
-/// [`parse_policy`] with the project's `[rollout]` and `[screen]`.
-pub fn parse_policy_with(
-    spec: &str,
-    rollout: &RolloutConfig,
-    screen: &crate::engine::screen::ScreenConfig,
-) -> anyhow::Result<Box<dyn Policy + Send>> {
-    crate::engine::rollout::spec::policy_from_spec(spec, rollout, screen)
-        .map_err(|e| anyhow::anyhow!(e))
-}
-
+/// The rollout job of `tuplewright rollout`, on the selection, one tuple at a time.
 fn start_rollouts(
     settings: &JobSettings,
     ids: Vec<String>,
-    (policy, vlm): (&str, Option<VlmOverrides>),
+    (policy, vlm): (&PolicySpec, Option<VlmOverrides>),
     trials: u32,
     out: &Sender<DataUpdate>,
 ) -> anyhow::Result<Running> {
     if ids.is_empty() {
         anyhow::bail!("no tuple selected");
     }
+    let mut spec = RolloutSpec::from_config(&settings.config, ids, policy.clone());
     // The launch form's temperature and max turns over `[rollout.vlm]`.
-    let rollout_cfg = vlm.map_or_else(
-        || settings.config.rollout.clone(),
-        |o| o.apply(&settings.config.rollout),
-    );
-    let policy = parse_policy_with(policy, &rollout_cfg, &settings.config.screen)?;
-    // `[rollout] judge`, as `tuplewright rollout` uses it (empty = the reward score alone).
-    let judge = match rollout_cfg.judge.trim() {
-        "" => None,
-        spec => {
-            let probe = if crate::engine::rollout::vlm::judge::is_screen_judge_spec(spec) {
-                "judge_screen.md"
-            } else {
-                "judge.md"
-            };
-            let dir = crate::engine::agents::build::prompts_dir(None, probe);
-            Some(
-                crate::engine::rollout::spec::judge_from_spec(spec, &rollout_cfg, &dir)
-                    .map_err(|e| anyhow::anyhow!(e))?,
-            )
-        }
-    };
+    if let Some(o) = vlm {
+        spec.rollout = o.apply(&settings.config.rollout);
+    }
+    spec.trials = trials.max(1);
+    spec.isolation = settings.isolation;
+    // Refused before the job starts: a policy or judge that cannot be built.
+    spec.build_policy(&settings.config)?;
+    spec.build_judge()?;
     let bus = Arc::new(open_bus(settings)?);
     let leases = open_leases(settings)?;
     // A flag of the job's own: cancel takes effect between tuples (trials are never abandoned).
@@ -380,28 +372,28 @@ fn start_rollouts(
     let thread = std::thread::Builder::new()
         .name("tw-job".into())
         .spawn(move || {
-            let opts = StageOptions {
-                trials: trials.max(1),
-                delta: rollout_cfg.delta,
-                trivial_keep_fraction: rollout_cfg.trivial_keep_fraction,
-                judge: judge.as_deref(),
-                refine: false,
+            let rt_cancel = Arc::new(AtomicBool::new(false));
+            let env = RolloutEnv {
+                config: &s2.config,
+                bus: &b2,
+                leases: &leases,
+                control: &c2,
+                cancel: &rt_cancel,
+                on_start: &|_| {},
             };
-            let rt_cancel = AtomicBool::new(false);
-            let res = with_loop_runtime(
-                &s2.config,
-                s2.isolation,
-                (&NoAgent, &NoAgent),
-                &rt_cancel,
-                |_| {},
-                |rt| rollout_batch(rt, &b2, &ids, policy.as_ref(), &opts, &c2, &leases),
-            );
-            let line = match res {
+            let line = match crate::engine::jobs::rollout::run(&spec, &env, &|_| {}) {
                 Ok(r) => format!(
                     "job {} finished: {} tuples rolled out, {} failed",
                     c2.id(),
-                    r.len(),
-                    r.iter().filter(|(_, x)| x.is_err()).count()
+                    r.iter()
+                        .filter(|(_, x)| matches!(x, TupleResult::Done(_)))
+                        .count(),
+                    r.iter()
+                        .filter(|(_, x)| matches!(
+                            x,
+                            TupleResult::Done(Err(_)) | TupleResult::ClaimFailed(_)
+                        ))
+                        .count()
                 ),
                 Err(e) => format!("job {} could not run: {e}", c2.id()),
             };

@@ -67,7 +67,7 @@ fn readonly_refuses_writes_in_the_model_in_the_worker_and_in_sqlite() {
         EngineCommand::StartRun(vec![ids[1].clone()]),
         EngineCommand::StartRollouts {
             task_ids: vec![ids[1].clone()],
-            policy: "oracle".into(),
+            policy: "oracle".parse().expect("spec"),
             trials: 1,
             vlm: None,
         },

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use tuplewright::engine::bundle::import::import_paths;
 use tuplewright::engine::config::Config;
+use tuplewright::engine::rollout::spec::PolicySpec;
 use tuplewright::engine::sandbox::Isolation;
 use tuplewright::engine::store::{Event, Store};
 use tuplewright::tui::action::Screen;
@@ -378,9 +379,11 @@ pub fn pending_store(n: usize) -> (tempfile::TempDir, PathBuf, Vec<String>, Path
     (dir, path, ids, file)
 }
 
+/// The workbench's job runner on `path`; accepted tuples are delivered to `out/` beside the store.
 pub fn runner(path: &Path, jobs: usize) -> (JobRunner, mpsc::Receiver<DataUpdate>) {
     let mut config = Config::default();
     config.agreement.jobs = jobs;
+    config.export.out_dir = path.parent().expect("store dir").join("out");
     let settings = JobSettings {
         store: path.to_path_buf(),
         config,
@@ -474,13 +477,24 @@ fn workbench_runs_the_loop_on_pending_tasks_and_sees_it_finish() {
     // Rollouts on the accepted tuples, as `tuplewright rollout --policy oracle`.
     let rollouts = |policy: &str| EngineCommand::StartRollouts {
         task_ids: ids.clone(),
-        policy: policy.into(),
+        policy: policy.parse().expect("spec"),
         trials: 1,
         vlm: None,
     };
-    jobs.send(rollouts("bogus"));
+    // A bad spec never reaches the runner: the command carries a parsed policy.
+    let bad = "bogus".parse::<PolicySpec>();
+    assert!(bad
+        .err()
+        .is_some_and(|e| e.to_string().contains("unknown rollout policy `bogus`")));
+    // A launch on nothing is refused with a notice.
+    jobs.send(EngineCommand::StartRollouts {
+        task_ids: Vec::new(),
+        policy: PolicySpec::Oracle,
+        trials: 1,
+        vlm: None,
+    });
     match next_job(&rx) {
-        JobUpdate::Notice(n) => assert!(n.contains("unknown rollout policy `bogus`"), "{n}"),
+        JobUpdate::Notice(n) => assert!(n.contains("cannot start the rollouts"), "{n}"),
         other => panic!("{other:?}"),
     }
     jobs.send(rollouts("oracle"));

@@ -142,7 +142,7 @@ fn launching_emits_exactly_one_start_rollouts_with_the_form_values() {
         cmds,
         vec![EngineCommand::StartRollouts {
             task_ids: vec![first.to_string()],
-            policy: "noop".into(),
+            policy: "noop".parse().expect("spec"),
             trials: 3,
             vlm: None,
         }]
@@ -162,8 +162,11 @@ fn launching_emits_exactly_one_start_rollouts_with_the_form_values() {
     else {
         panic!("one StartRollouts expected, got {cmds:?}");
     };
-    assert_eq!((policy.as_str(), *trials), ("command:my-agent", 1));
-    for p in ["oracle", "noop", policy.as_str()] {
+    assert_eq!(
+        (policy.to_string().as_str(), *trials),
+        ("command:my-agent", 1)
+    );
+    for p in ["oracle", "noop", policy.to_string().as_str()] {
         assert!(
             tuplewright::tui::jobs::parse_policy(p).is_ok(),
             "the job runner accepts the form's policy `{p}`"

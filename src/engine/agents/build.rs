@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::command;
 use super::llm::{LlmAgentConfig, LlmDiscriminator, LlmGenerator};
 use super::scripted::{ScriptedConfig, ScriptedDiscriminator, ScriptedGenerator};
+use super::spec::AgentSpec;
 use super::{Discriminator, Generator};
 use crate::engine::providers::{provider_from_spec, ProviderConfig};
 
@@ -22,9 +23,9 @@ pub type Agents = (Box<dyn Generator>, Box<dyn Discriminator>);
 #[serde(default, deny_unknown_fields)]
 pub struct AgentsConfig {
     /// Generator spec: `scripted`, `openai:MODEL[@BASE_URL]`, `anthropic:MODEL`, `command:…`.
-    pub generator: String,
+    pub generator: AgentSpec,
     /// Discriminator spec (same forms).
-    pub discriminator: String,
+    pub discriminator: AgentSpec,
     /// `[agents.scripted]`: the embedded scripted agents.
     pub scripted: ScriptedConfig,
 }
@@ -32,8 +33,8 @@ pub struct AgentsConfig {
 impl Default for AgentsConfig {
     fn default() -> Self {
         Self {
-            generator: "scripted".into(),
-            discriminator: "scripted".into(),
+            generator: AgentSpec::Scripted,
+            discriminator: AgentSpec::Scripted,
             scripted: ScriptedConfig::default(),
         }
     }
@@ -71,56 +72,74 @@ pub fn llm_config() -> LlmAgentConfig {
 
 /// Builds both agents; `cancel` stops model calls and agent CLIs once set.
 pub fn build(
-    generator: &str,
-    discriminator: &str,
+    generator: &AgentSpec,
+    discriminator: &AgentSpec,
     scripted: &ScriptedConfig,
     cancel: Arc<AtomicBool>,
 ) -> Result<Agents, BuildError> {
-    let defaults = ProviderConfig::default();
-    let prompts = llm_config().prompts_dir;
-    let err = |role: &'static str, spec: &str| {
-        let spec = spec.to_string();
-        move |e: &dyn std::fmt::Display| BuildError {
-            role,
-            spec,
-            why: e.to_string(),
-        }
-    };
-    let g: Box<dyn Generator> = if generator == "scripted" {
-        let e = err("generator", generator);
-        Box::new(ScriptedGenerator::new(scripted.clone()).map_err(|x| e(&x))?)
-    } else if generator.starts_with("command:") {
-        let e = err("generator", generator);
-        let (g, _) = command::from_spec(generator, &prompts).map_err(|x| e(&x))?;
-        Box::new(g.with_cancel(cancel.clone()))
-    } else {
-        let e = err("generator", generator);
-        let p = provider_from_spec(generator, &defaults).map_err(|x| e(&x))?;
-        let e = err("generator", generator);
-        Box::new(
-            LlmGenerator::new(p, llm_config())
-                .map_err(|x| e(&x))?
-                .with_cancel(cancel.clone()),
-        )
-    };
-    let d: Box<dyn Discriminator> = if discriminator == "scripted" {
-        let e = err("discriminator", discriminator);
-        Box::new(ScriptedDiscriminator::new(scripted.clone()).map_err(|x| e(&x))?)
-    } else if discriminator.starts_with("command:") {
-        let e = err("discriminator", discriminator);
-        let (_, d) = command::from_spec(discriminator, &prompts).map_err(|x| e(&x))?;
-        Box::new(d.with_cancel(cancel))
-    } else {
-        let e = err("discriminator", discriminator);
-        let p = provider_from_spec(discriminator, &defaults).map_err(|x| e(&x))?;
-        let e = err("discriminator", discriminator);
-        Box::new(
-            LlmDiscriminator::new(p, llm_config())
-                .map_err(|x| e(&x))?
-                .with_cancel(cancel),
-        )
-    };
+    let g = build_generator(generator, scripted, cancel.clone()).map_err(|why| BuildError {
+        role: "generator",
+        spec: generator.to_string(),
+        why,
+    })?;
+    let d = build_discriminator(discriminator, scripted, cancel).map_err(|why| BuildError {
+        role: "discriminator",
+        spec: discriminator.to_string(),
+        why,
+    })?;
     Ok((g, d))
+}
+
+fn build_generator(
+    spec: &AgentSpec,
+    scripted: &ScriptedConfig,
+    cancel: Arc<AtomicBool>,
+) -> Result<Box<dyn Generator>, String> {
+    let s = |e: &dyn std::fmt::Display| e.to_string();
+    Ok(match spec {
+        AgentSpec::Scripted => {
+            Box::new(ScriptedGenerator::new(scripted.clone()).map_err(|x| s(&x))?)
+        }
+        AgentSpec::Command(_) => {
+            let prompts = llm_config().prompts_dir;
+            let (g, _) = command::from_spec(&spec.to_string(), &prompts).map_err(|x| s(&x))?;
+            Box::new(g.with_cancel(cancel))
+        }
+        AgentSpec::Provider(p) => {
+            let p = provider_from_spec(p, &ProviderConfig::default()).map_err(|x| s(&x))?;
+            Box::new(
+                LlmGenerator::new(p, llm_config())
+                    .map_err(|x| s(&x))?
+                    .with_cancel(cancel),
+            )
+        }
+    })
+}
+
+fn build_discriminator(
+    spec: &AgentSpec,
+    scripted: &ScriptedConfig,
+    cancel: Arc<AtomicBool>,
+) -> Result<Box<dyn Discriminator>, String> {
+    let s = |e: &dyn std::fmt::Display| e.to_string();
+    Ok(match spec {
+        AgentSpec::Scripted => {
+            Box::new(ScriptedDiscriminator::new(scripted.clone()).map_err(|x| s(&x))?)
+        }
+        AgentSpec::Command(_) => {
+            let prompts = llm_config().prompts_dir;
+            let (_, d) = command::from_spec(&spec.to_string(), &prompts).map_err(|x| s(&x))?;
+            Box::new(d.with_cancel(cancel))
+        }
+        AgentSpec::Provider(p) => {
+            let p = provider_from_spec(p, &ProviderConfig::default()).map_err(|x| s(&x))?;
+            Box::new(
+                LlmDiscriminator::new(p, llm_config())
+                    .map_err(|x| s(&x))?
+                    .with_cancel(cancel),
+            )
+        }
+    })
 }
 
 #[cfg(test)]
@@ -131,8 +150,8 @@ mod tests {
     fn scripted_specs_build_and_bad_specs_name_the_role() {
         let flag = Arc::new(AtomicBool::new(false));
         let (g, d) = build(
-            "scripted",
-            "scripted",
+            &AgentSpec::Scripted,
+            &AgentSpec::Scripted,
             &ScriptedConfig::default(),
             flag.clone(),
         )
@@ -142,15 +161,26 @@ mod tests {
             fault_depth: 9,
             ..ScriptedConfig::default()
         };
-        let e = build("scripted", "scripted", &bad, flag.clone())
-            .err()
-            .expect("refused");
+        let e = build(
+            &AgentSpec::Scripted,
+            &AgentSpec::Scripted,
+            &bad,
+            flag.clone(),
+        )
+        .err()
+        .expect("refused");
         assert_eq!(e.role, "generator");
         assert!(e.to_string().contains("fault_depth"), "{e}");
-        let e = build("scripted", "nonsense:x", &ScriptedConfig::default(), flag)
-            .err()
-            .expect("refused");
+        let bad_command = AgentSpec::Command("no-such-agent-program-xyz {nope}".into());
+        let e = build(
+            &AgentSpec::Scripted,
+            &bad_command,
+            &ScriptedConfig::default(),
+            flag,
+        )
+        .err()
+        .expect("refused");
         assert_eq!(e.role, "discriminator");
-        assert!(e.to_string().contains("nonsense:x"), "{e}");
+        assert!(e.to_string().contains("no-such-agent-program-xyz"), "{e}");
     }
 }

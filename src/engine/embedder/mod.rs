@@ -13,16 +13,18 @@
 
 pub mod bert;
 pub mod cache;
+pub mod embed;
 pub mod local;
 pub mod locate;
+pub mod ngram;
 pub mod similar;
 
 use std::path::Path;
 
 use serde::Serialize;
 
-use crate::engine::taskgen::dedup;
-use crate::engine::taskgen::embed::{EmbedError, Embedder, EmbeddingsConfig, HttpEmbedder};
+use crate::engine::embedder::embed::{EmbedError, Embedder, EmbeddingsConfig, HttpEmbedder};
+use crate::engine::embedder::ngram as dedup;
 
 pub use local::LocalEmbedder;
 

@@ -7,9 +7,9 @@ use serde::Serialize;
 
 use super::cache::{save, Cached};
 use super::{Kind, Selected};
+use crate::engine::embedder::embed::{EmbedError, Embedder};
+use crate::engine::embedder::ngram::cosine;
 use crate::engine::store::{Store, StoreError};
-use crate::engine::taskgen::dedup::cosine;
-use crate::engine::taskgen::embed::{EmbedError, Embedder};
 
 /// One neighbour.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -7,11 +7,11 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{json, Value};
 
 use super::http::{build_client, post_json};
+use super::Usage;
 use super::{
     cost_usd, excerpt, ChatProvider, ChatRequest, ChatResponse, InputTokens, Message,
     ProviderConfig, ProviderError, ToolCall,
 };
-use crate::engine::agents::Usage;
 
 /// A provider speaking the Anthropic Messages API.
 pub struct AnthropicProvider {

@@ -36,16 +36,16 @@ mod config;
 pub(crate) mod http;
 mod openai;
 mod sse;
+mod usage;
 
 pub use anthropic::AnthropicProvider;
 pub use config::{ProviderConfig, ProviderKind};
 pub use openai::OpenAiProvider;
+pub use usage::Usage;
 
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-
-use crate::engine::agents::Usage;
 
 /// A tool the model may call: a name, what it does, and a JSON Schema of its arguments.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,8 +1,8 @@
 //! Rollouts over many tuples as one job the workbench can pause, resume and cancel
 //! ([`JobControl`]), with the same `job.*` events as a loop batch (`kind: "rollout"`).
 //!
-//! Tuples run one after another (as `tuplewright rollout` does). Cancel and pause take effect
-//! between tuples: the tuple in flight finishes its trials, because every trial is stored on its own
+//! `jobs` tuples run at once (`tuplewright rollout --jobs`; the workbench runs one). Cancel and
+//! pause take effect between tuples: the tuple in flight finishes its trials, because every trial is stored on its own
 //! and abandoning one mid-way would record a policy failure that did not happen. Give the job a
 //! cancel flag of its own (not the runtime's) to get exactly that.
 //!
@@ -10,7 +10,7 @@
 //! a tuple another live process holds is skipped (`job.task` outcome `leased`) and counted in
 //! `job.finished` as `leased`.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use serde_json::json;
@@ -18,19 +18,41 @@ use serde_json::json;
 use crate::engine::harness::task::LoopRuntime;
 use crate::engine::harness::{Bus, JobControl};
 use crate::engine::lease::LeaseKeeper;
+use crate::engine::store::TupleStatus;
 
 use super::stage::{rollout_task, StageOptions, TaskRollouts};
 use super::{Policy, RolloutError};
 
 /// One tuple's result in a rollout job.
-pub type RolloutResult = (String, Result<TaskRollouts, RolloutError>);
+#[derive(Debug)]
+pub enum TupleResult {
+    /// The tuple was claimed and rolled out (or its rollout failed).
+    Done(Result<TaskRollouts, RolloutError>),
+    /// The claim was refused (another live owner, or no longer eligible): why.
+    Skipped(String),
+    /// Claiming failed (the lease store): why.
+    ClaimFailed(String),
+}
+
+/// One tuple's result, with its id.
+pub type RolloutResult = (String, TupleResult);
 
 /// The lease stage name of the rollout stage.
 pub const STAGE: &str = "rollout";
 
-/// Runs the rollout stage on `ids` under `control`, each tuple claimed through `leases`; tuples
-/// not started because of a cancel are absent from the result (and counted as `cancelled` in
-/// `job.finished`), tuples leased elsewhere too (counted as `leased`).
+/// Which tuples a rollout batch takes and how many at once.
+#[derive(Debug, Clone, Copy)]
+pub struct BatchScope<'a> {
+    /// Tuples rolled out at once (each with its own environment and screen).
+    pub jobs: usize,
+    /// Claim a tuple only in one of these statuses (`None` = any status).
+    pub wanted: Option<&'a [TupleStatus]>,
+}
+
+/// Runs the rollout stage on `ids` under `control`, `scope.jobs` tuples at once, each claimed
+/// through `leases`; results keep the order of `ids`; tuples not started because of a cancel are
+/// absent from the result (and counted as `cancelled` in `job.finished`).
+#[allow(clippy::too_many_arguments)]
 pub fn rollout_batch(
     rt: &LoopRuntime<'_>,
     bus: &Bus,
@@ -39,33 +61,35 @@ pub fn rollout_batch(
     opts: &StageOptions<'_>,
     control: &JobControl,
     leases: &LeaseKeeper,
+    scope: BatchScope<'_>,
 ) -> Vec<RolloutResult> {
     let started = Instant::now();
     control.set_total(ids.len());
     let _ = bus.emit(
         "job.started",
         None,
-        json!({"job": control.id(), "kind": "rollout", "total": ids.len(), "jobs": 1,
+        json!({"job": control.id(), "kind": "rollout", "total": ids.len(), "jobs": scope.jobs,
                "policy": policy.name(), "trials": opts.trials}),
     );
-    let mut out = Vec::new();
-    let mut leased = 0;
-    for id in ids {
+    let stop = AtomicBool::new(false);
+    let out = for_each_parallel(ids, scope.jobs, &stop, |id| {
         if rt.cancel.load(Ordering::Relaxed) || !control.wait_turn() {
-            break;
+            stop.store(true, Ordering::SeqCst);
+            return None;
         }
         control.task_started();
         let t0 = Instant::now();
-        let claimed =
-            leases.run_claimed(id, STAGE, None, || rollout_task(rt, bus, id, policy, opts));
+        let claimed = leases.run_claimed(id, STAGE, scope.wanted, || {
+            rollout_task(rt, bus, id, policy, opts)
+        });
         let done = control.task_finished();
         let (outcome, r) = match claimed {
-            Ok(Ok(r)) => (if r.is_ok() { "ok" } else { "error" }, Some(r)),
-            Ok(Err(_)) => ("leased", None),
-            Err(e) => (
-                "error",
-                Some(Err(RolloutError::Infra(format!("task lease: {e}")))),
+            Ok(Ok(r)) => (if r.is_ok() { "ok" } else { "error" }, TupleResult::Done(r)),
+            Ok(Err(claim)) => (
+                "leased",
+                TupleResult::Skipped(claim.refusal().unwrap_or_default()),
             ),
+            Err(e) => ("error", TupleResult::ClaimFailed(e.to_string())),
         };
         let _ = bus.emit(
             "job.task",
@@ -73,21 +97,29 @@ pub fn rollout_batch(
             json!({"job": control.id(), "outcome": outcome,
                    "secs": t0.elapsed().as_secs_f64(), "done": done, "total": ids.len()}),
         );
-        match r {
-            Some(r) => out.push((id.clone(), r)),
-            None => leased += 1,
-        }
-    }
+        Some(r)
+    });
+    let out: Vec<RolloutResult> = out
+        .into_iter()
+        .filter_map(|(id, r)| r.map(|r| (id, r)))
+        .collect();
     if rt.cancel.load(Ordering::Relaxed) {
         control.note_external_cancel(bus);
     }
-    let failed = out.iter().filter(|(_, r)| r.is_err()).count();
+    let failed = out
+        .iter()
+        .filter(|(_, r)| matches!(r, TupleResult::Done(Err(_)) | TupleResult::ClaimFailed(_)))
+        .count();
+    let leased = out
+        .iter()
+        .filter(|(_, r)| matches!(r, TupleResult::Skipped(_)))
+        .count();
     let _ = bus.emit(
         "job.finished",
         None,
-        json!({"job": control.id(), "total": ids.len(), "ok": out.len() - failed,
+        json!({"job": control.id(), "total": ids.len(), "ok": out.len() - failed - leased,
                "failed": failed, "leased": leased,
-               "cancelled": ids.len() - out.len() - leased,
+               "cancelled": ids.len() - out.len(),
                "elapsed_secs": started.elapsed().as_secs_f64()}),
     );
     out

@@ -32,6 +32,7 @@ pub mod screen;
 pub mod screen_env;
 pub mod spec;
 pub mod stage;
+pub mod task_screen;
 pub mod trial;
 pub mod ui_exec;
 pub mod ui_oracle;
@@ -118,5 +119,12 @@ impl Default for RolloutConfig {
             policies: Vec::new(),
             vlm: vlm::VlmConfig::default(),
         }
+    }
+}
+
+impl From<crate::engine::screen::ScreenError> for RolloutError {
+    /// A screen failure is always infrastructure: the rollout is discarded, never scored.
+    fn from(e: crate::engine::screen::ScreenError) -> Self {
+        RolloutError::Infra(e.to_string())
     }
 }

@@ -2,7 +2,9 @@
 //! `[rollout]`: `oracle`, `noop`, `ui-oracle`, `command:CMD`, and the VLM teachers
 //! (`vlm:openai:MODEL[@URL]`, `anthropic:MODEL[@URL]`, `openai-responses:MODEL[@URL]`).
 
+use std::fmt;
 use std::path::Path;
+use std::str::FromStr;
 use std::time::Duration;
 
 use super::command::CommandPolicy;
@@ -10,33 +12,180 @@ use super::judge::{Judge, LlmJudge};
 use super::policy::{NoopPolicy, OraclePolicy, Policy};
 use super::ui_oracle::UiOraclePolicy;
 use super::vlm::judge::{is_screen_judge_spec, ScreenJudge};
-use super::vlm::{is_vlm_spec, vlm_policy};
+use super::vlm::vlm_policy;
 use super::RolloutConfig;
+use crate::engine::providers::{ProviderConfig, ProviderKind};
 use crate::engine::screen::ScreenConfig;
 
-/// The policy a spec names, with `[rollout]` and `[screen]` applied.
+/// A rollout policy, parsed once from its spec string (`rollout --policy`, `worker --policy`,
+/// the workbench's launch form, `[rollout] policies`). `Display` gives the spec back.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PolicySpec {
+    /// `oracle`: replays golden_patch.py (probe, must score 1.0).
+    Oracle,
+    /// `noop`: does nothing (probe, must score 0.0).
+    Noop,
+    /// `ui-oracle`: the task through its screen only (probe, must score 1.0).
+    UiOracle,
+    /// `command:CMD`: an external agent run with `sh -c` (teacher).
+    Command(String),
+    /// A VLM teacher acting through the task's screen.
+    Vlm(VlmSpec),
+}
+
+/// The VLM teachers' wire protocols, each with its provider spec.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum VlmSpec {
+    /// `vlm:openai:MODEL[@URL]`: chat completions; holds `openai:MODEL[@URL]`.
+    Chat(String),
+    /// `anthropic:MODEL[@URL]`: the computer-use tool; holds the whole spec.
+    Anthropic(String),
+    /// `openai-responses:MODEL[@URL]`: the Responses API; holds `MODEL[@URL]`.
+    Responses(String),
+}
+
+/// Why a string is not a rollout policy spec.
+#[derive(Debug, thiserror::Error)]
+pub enum PolicySpecError {
+    /// Nothing given.
+    #[error("empty rollout policy (oracle, noop, ui-oracle, command:CMD, vlm:openai:MODEL[@URL], anthropic:MODEL, openai-responses:MODEL)")]
+    Empty,
+    /// `command` or `command:` without a command line.
+    #[error("rollout policy `{0}` names no command (command:CMD)")]
+    NoCommand(String),
+    /// No policy has this name.
+    #[error("unknown rollout policy `{0}` (oracle, noop, ui-oracle, command:CMD, vlm:openai:MODEL[@URL], anthropic:MODEL, openai-responses:MODEL)")]
+    Unknown(String),
+    /// `vlm:` over something other than an OpenAI-compatible endpoint.
+    #[error("policy `{0}`: vlm: takes an OpenAI-compatible endpoint (vlm:openai:MODEL[@URL])")]
+    NotOpenai(String),
+    /// The provider part of a VLM spec is malformed.
+    #[error("policy `{spec}`: {source}")]
+    Provider {
+        /// The spec as given.
+        spec: String,
+        /// What the provider parser refused.
+        #[source]
+        source: crate::engine::providers::ProviderError,
+    },
+}
+
+/// Why a well-formed policy spec cannot be built with the configuration.
+#[derive(Debug, thiserror::Error)]
+pub enum PolicyBuildError {
+    /// The spec does not parse.
+    #[error(transparent)]
+    Spec(#[from] PolicySpecError),
+    /// The VLM teacher's settings (`[rollout.vlm]`: format, coords, endpoint) are unusable.
+    #[error("{why}")]
+    Vlm {
+        /// The spec.
+        spec: String,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+impl FromStr for PolicySpec {
+    type Err = PolicySpecError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim();
+        let provider = |p: &str| {
+            ProviderConfig::from_spec(p, &ProviderConfig::default()).map_err(|source| {
+                PolicySpecError::Provider {
+                    spec: s.to_string(),
+                    source,
+                }
+            })
+        };
+        Ok(match s {
+            "" => return Err(PolicySpecError::Empty),
+            "oracle" => PolicySpec::Oracle,
+            "noop" => PolicySpec::Noop,
+            "ui-oracle" => PolicySpec::UiOracle,
+            "command" | "command:" => return Err(PolicySpecError::NoCommand(s.to_string())),
+            _ if s.starts_with("command:") => {
+                PolicySpec::Command(s["command:".len()..].to_string())
+            }
+            _ if s.starts_with("vlm:") => {
+                let rest = &s["vlm:".len()..];
+                if provider(rest)?.kind != ProviderKind::Openai {
+                    return Err(PolicySpecError::NotOpenai(s.to_string()));
+                }
+                PolicySpec::Vlm(VlmSpec::Chat(rest.to_string()))
+            }
+            _ if s.starts_with("anthropic:") => {
+                provider(s)?;
+                PolicySpec::Vlm(VlmSpec::Anthropic(s.to_string()))
+            }
+            _ if s.starts_with("openai-responses:") => {
+                let rest = &s["openai-responses:".len()..];
+                provider(&format!("openai:{rest}"))?;
+                PolicySpec::Vlm(VlmSpec::Responses(rest.to_string()))
+            }
+            other => return Err(PolicySpecError::Unknown(other.to_string())),
+        })
+    }
+}
+
+impl fmt::Display for PolicySpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PolicySpec::Oracle => f.write_str("oracle"),
+            PolicySpec::Noop => f.write_str("noop"),
+            PolicySpec::UiOracle => f.write_str("ui-oracle"),
+            PolicySpec::Command(c) => write!(f, "command:{c}"),
+            PolicySpec::Vlm(VlmSpec::Chat(p)) => write!(f, "vlm:{p}"),
+            PolicySpec::Vlm(VlmSpec::Anthropic(p)) => f.write_str(p),
+            PolicySpec::Vlm(VlmSpec::Responses(p)) => write!(f, "openai-responses:{p}"),
+        }
+    }
+}
+
+impl PolicySpec {
+    /// Whether the policy is a VLM teacher (acts through a screen, takes `[rollout.vlm]`).
+    pub fn is_vlm(&self) -> bool {
+        matches!(self, PolicySpec::Vlm(_))
+    }
+
+    /// Whether the policy is a teacher (its trials decide inclusion) rather than a probe.
+    pub fn is_teacher(&self) -> bool {
+        matches!(self, PolicySpec::Command(_) | PolicySpec::Vlm(_))
+    }
+
+    /// The policy, with `[rollout]` and `[screen]` applied.
+    pub fn build(
+        &self,
+        rollout: &RolloutConfig,
+        screen: &ScreenConfig,
+    ) -> Result<Box<dyn Policy + Send>, PolicyBuildError> {
+        Ok(match self {
+            PolicySpec::Oracle => Box::new(OraclePolicy),
+            PolicySpec::Noop => Box::new(NoopPolicy),
+            PolicySpec::UiOracle => Box::new(UiOraclePolicy::new(screen.clone())),
+            PolicySpec::Command(c) => Box::new(CommandPolicy {
+                command: c.clone(),
+                timeout: Duration::from_secs_f64(rollout.command_timeout_secs.max(1.0)),
+            }),
+            PolicySpec::Vlm(_) => {
+                let spec = self.to_string();
+                let p = vlm_policy(&spec, &rollout.vlm, screen)
+                    .map_err(|why| PolicyBuildError::Vlm { spec, why })?;
+                Box::new(p)
+            }
+        })
+    }
+}
+
+/// The policy a spec string names, with `[rollout]` and `[screen]` applied (parse + build).
 pub fn policy_from_spec(
     spec: &str,
     rollout: &RolloutConfig,
     screen: &ScreenConfig,
 ) -> Result<Box<dyn Policy + Send>, String> {
-    let spec = spec.trim();
-    Ok(match spec {
-        "oracle" => Box::new(OraclePolicy),
-        "noop" => Box::new(NoopPolicy),
-        "ui-oracle" => Box::new(UiOraclePolicy::new(screen.clone())),
-        s if s.starts_with("command:") && s.len() > "command:".len() => Box::new(CommandPolicy {
-            command: s["command:".len()..].to_string(),
-            timeout: Duration::from_secs_f64(rollout.command_timeout_secs.max(1.0)),
-        }),
-        s if is_vlm_spec(s) => Box::new(vlm_policy(s, &rollout.vlm, screen)?),
-        other => {
-            return Err(format!(
-                "unknown rollout policy `{other}` (oracle, noop, ui-oracle, command:CMD, \
-                 vlm:openai:MODEL[@URL], anthropic:MODEL, openai-responses:MODEL)"
-            ))
-        }
-    })
+    let spec: PolicySpec = spec.parse().map_err(|e: PolicySpecError| e.to_string())?;
+    spec.build(rollout, screen).map_err(|e| e.to_string())
 }
 
 /// The judge a spec names: a judge on screenshots for the VLM prefixes (`vlm:openai:`,
@@ -103,5 +252,38 @@ mod tests {
             .err()
             .unwrap_or_default();
         assert!(e.contains("unknown action format `xml`"), "{e}");
+    }
+
+    #[test]
+    fn policy_specs_round_trip_and_bad_ones_name_what_is_wrong() {
+        for s in [
+            "oracle",
+            "noop",
+            "ui-oracle",
+            "command:my-agent --x",
+            "vlm:openai:Qwen/Qwen2.5-VL-7B@http://127.0.0.1:8000/v1",
+            "anthropic:claude-sonnet-4-5",
+            "openai-responses:computer-use-preview",
+        ] {
+            let spec: PolicySpec = s.parse().unwrap_or_else(|e| panic!("{s}: {e}"));
+            assert_eq!(spec.to_string(), s);
+            assert_eq!(spec.to_string().parse::<PolicySpec>().ok(), Some(spec));
+        }
+        let err = |s: &str| s.parse::<PolicySpec>().err();
+        assert!(matches!(err(" "), Some(PolicySpecError::Empty)));
+        assert!(matches!(
+            err("command"),
+            Some(PolicySpecError::NoCommand(_))
+        ));
+        assert!(matches!(err("gpt"), Some(PolicySpecError::Unknown(_))));
+        assert!(matches!(
+            err("vlm:anthropic:c"),
+            Some(PolicySpecError::NotOpenai(_))
+        ));
+        let e = err("vlm:openai:");
+        assert!(matches!(e, Some(PolicySpecError::Provider { .. })), "{e:?}");
+        assert!(e.is_some_and(|e| e.to_string().contains("empty model")));
+        assert!(PolicySpec::Vlm(VlmSpec::Responses("m".into())).is_teacher());
+        assert!(!PolicySpec::UiOracle.is_teacher());
     }
 }

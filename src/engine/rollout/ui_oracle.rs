@@ -6,13 +6,13 @@
 //! ([`super::ui_oracle_cross`]); an app without a planner is a policy failure naming it (never a
 //! score).
 
-use super::drive::{guest_screen, screenshot};
+use super::drive::screenshot;
 use super::policy::{Policy, PolicyCtx, PolicyKind, PolicyRun};
-use super::screen::{ComputerAction, Screen as _};
-use super::screen_env::open_screen;
-use super::ui_oracle_cross::{act_cross, open_combined};
+use super::screen::ComputerAction;
+use super::task_screen::open_task_screen;
+use super::ui_oracle_cross::act_cross;
 use super::ui_oracle_files::FilesUiOracle;
-use super::ui_oracle_web::{act_web, open_web, planner_for};
+use super::ui_oracle_web::{act_web, planner_for};
 use super::ui_plan::Step;
 use super::RolloutError;
 use crate::engine::screen::ScreenConfig;
@@ -70,25 +70,23 @@ impl Policy for NoopScreenPolicy {
     }
     fn act(&self, ctx: &PolicyCtx<'_>) -> Result<PolicyRun, RolloutError> {
         let started = std::time::Instant::now();
-        // Web apps with a UI get their agent-facing origin; the rest the screen of their kind.
-        // On an OSWorld guest: the guest's own screen, whatever the task's app.
-        let guest = guest_screen(ctx.env);
+        // The task's screen (see [`open_task_screen`]); on an OSWorld guest, the guest's own.
         let settle = self.screen.settle();
         let look = |d: &mut crate::engine::screen::Screen| -> Result<_, RolloutError> {
             let at = started.elapsed();
             let settled = d.settle()?;
             Ok((at, settled, d.screenshot()?))
         };
-        let (at, settled, shot) = match (&guest, ctx.brief.apps.as_slice()) {
-            (Some(g), _) => {
+        let mut live = open_task_screen(&self.screen, ctx)?;
+        let (at, settled, shot) = match live.screen() {
+            Some(d) => look(d)?,
+            None => {
                 let at = started.elapsed();
-                (at, g.settle(settle)?, screenshot(g)?)
+                let (settled, shot) = live.drive(|d| -> Result<_, RolloutError> {
+                    Ok((d.settle(settle)?, screenshot(d)?))
+                })?;
+                (at, settled, shot)
             }
-            (None, [only]) if planner_for(only).is_some() => {
-                look(open_web(&self.screen, only, ctx)?.parts().0)?
-            }
-            (None, [_, _, ..]) => look(open_combined(&self.screen, ctx)?.parts().0)?,
-            (None, apps) => look(&mut open_screen(&self.screen, apps, ctx.env)?.0)?,
         };
         let action = ComputerAction::Screenshot;
         let step = Step {

@@ -70,7 +70,12 @@ pub fn act_cross(cfg: &ScreenConfig, ctx: &PolicyCtx<'_>) -> Result<PolicyRun, R
     let plan = CrossPlanner
         .plan(ctx.brief)
         .map_err(|e| RolloutError::Policy(format!("ui-oracle: {e}")))?;
-    let mut screen = open_combined(cfg, ctx)?;
+    let mut live = super::task_screen::open_task_screen(cfg, ctx)?;
+    let super::vlm::LiveScreen::Combined(screen) = &mut live else {
+        return Err(RolloutError::Policy(
+            "ui-oracle: a cross-app task's screen must be the combined screen".into(),
+        ));
+    };
     let (display, resolver) = screen.parts();
     let outcome = Executor::new(display, resolver, true)
         .feeding(ctx.feed)

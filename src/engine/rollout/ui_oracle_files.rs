@@ -9,7 +9,6 @@ use serde_json::Value;
 
 use super::drive::guest_screen;
 use super::policy::{Policy, PolicyCtx, PolicyKind, PolicyRun};
-use super::screen_env::open_screen;
 use super::ui_exec::Executor;
 use super::ui_plan::{PlanStep, Rect, Target, TargetResolver};
 use super::RolloutError;
@@ -162,9 +161,15 @@ impl Policy for FilesUiOracle {
                 .run(&plan)?;
             return Ok(outcome.into_run(plan.len()));
         }
-        let (mut screen, _) = open_screen(&self.screen, &ctx.brief.apps, ctx.env)?;
+        let mut live = super::task_screen::open_task_screen(&self.screen, ctx)?;
+        let super::vlm::LiveScreen::Display(screen) = &mut live else {
+            return Err(RolloutError::Policy(
+                "ui-oracle: a files task's screen must be the files desktop".into(),
+            ));
+        };
+        let screen = screen.as_mut();
         let mut resolver = DesktopResolver::connect(&screen.display_name())?;
-        let outcome = Executor::new(&mut screen, &mut resolver, true)
+        let outcome = Executor::new(screen, &mut resolver, true)
             .feeding(ctx.feed)
             .run(&plan)?;
         Ok(outcome.into_run(plan.len()))

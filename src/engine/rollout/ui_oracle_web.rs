@@ -8,8 +8,10 @@
 use std::sync::Arc;
 
 use super::policy::{PolicyCtx, PolicyRun};
+use super::task_screen::open_task_screen;
 use super::ui_exec::Executor;
 use super::ui_plan::UiPlanner;
+use super::vlm::LiveScreen;
 use super::RolloutError;
 use crate::engine::env::SessionStore;
 use crate::engine::harness::webapi::Backend;
@@ -26,7 +28,7 @@ pub fn planner_for(app: &str) -> Option<&'static dyn UiPlanner> {
         .and_then(|p| p.app.planner())
 }
 
-/// Performs `ctx`'s task of `app` through its UI.
+/// Performs `ctx`'s task of `app` through its UI (the task's screen: [`open_task_screen`]).
 pub fn act_web(
     screen_cfg: &ScreenConfig,
     app: &str,
@@ -36,7 +38,12 @@ pub fn act_web(
     let plan = planner
         .plan(ctx.brief)
         .map_err(|e| RolloutError::Policy(format!("ui-oracle: {e}")))?;
-    let mut screen = open_web(screen_cfg, app, ctx)?;
+    let mut live = open_task_screen(screen_cfg, ctx)?;
+    let LiveScreen::Web(screen) = &mut live else {
+        return Err(RolloutError::Policy(format!(
+            "ui-oracle: the task's screen is not {app}'s UI origin"
+        )));
+    };
     let (display, resolver) = screen.parts();
     let outcome = Executor::new(display, resolver, true)
         .feeding(ctx.feed)

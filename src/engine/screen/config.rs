@@ -82,6 +82,19 @@ impl ScreenConfig {
         })
     }
 
+    /// An explicit size (e.g. `screen shot --width/--height`) for every screen: the default and
+    /// every per-app entry, so it wins whichever app the task's screen is of.
+    pub fn override_size(&mut self, width: Option<u16>, height: Option<u16>) {
+        if let Some(w) = width {
+            self.width = w;
+            self.apps.values_mut().for_each(|s| s.width = w);
+        }
+        if let Some(h) = height {
+            self.height = h;
+            self.apps.values_mut().for_each(|s| s.height = h);
+        }
+    }
+
     /// The settle wait after each action ([`super::Screen::settle`]).
     pub fn settle(&self) -> super::Settle {
         super::Settle {

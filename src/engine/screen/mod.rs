@@ -16,6 +16,7 @@
 mod actions;
 mod browser;
 mod capture;
+mod computer_action;
 mod config;
 mod desktop;
 mod desktop_limits;
@@ -28,9 +29,9 @@ mod settle;
 mod taskbar;
 mod workspace;
 
-pub use crate::engine::rollout::screen::ComputerAction;
 pub use browser::{chromium_command, chromium_window_command, BrowserSpec};
 pub use capture::{encode_png, is_blank, Shot};
+pub use computer_action::ComputerAction;
 pub use config::{ScreenConfig, ScreenSize};
 pub use desktop::{
     desktop_command, Area, DesktopLayout, DesktopPrograms, DesktopSpec, DesktopWindow,
@@ -71,13 +72,6 @@ pub enum ScreenError {
     /// A local system call failed (marker directory, PNG encoding).
     #[error("{0}")]
     Io(String),
-}
-
-impl From<ScreenError> for crate::engine::rollout::RolloutError {
-    /// A screen failure is always infrastructure: the rollout is discarded, never scored.
-    fn from(e: ScreenError) -> Self {
-        crate::engine::rollout::RolloutError::Infra(e.to_string())
-    }
 }
 
 /// Why one action did not happen.

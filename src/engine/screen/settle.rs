@@ -45,8 +45,8 @@ impl Default for Settle {
 
 impl Settle {
     /// These bounds, waiting for a first drawing when `action` always draws (text typed).
-    pub fn for_action(self, action: &crate::engine::rollout::screen::ComputerAction) -> Settle {
-        use crate::engine::rollout::screen::ComputerAction as A;
+    pub fn for_action(self, action: &super::ComputerAction) -> Settle {
+        use super::ComputerAction as A;
         Settle {
             expect_change: matches!(action, A::Type { text } if !text.is_empty()),
             ..self

@@ -24,8 +24,9 @@ use serde::Serialize;
 use super::embed::{EmbedError, Embedder, OnError};
 use super::TaskgenConfig;
 
-/// Embedding dimension of the offline fallback.
-pub const DIM: usize = 256;
+use crate::engine::embedder::ngram::fnv;
+/// The offline embedding and the cosine, owned by the embedder area.
+pub use crate::engine::embedder::ngram::{cosine, embed, DIM};
 
 /// Why a candidate was rejected as repetitive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -93,15 +94,6 @@ struct Passed {
     v: [f32; DIM],
 }
 
-fn fnv(bytes: &[u8], seed: u64) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325_u64 ^ seed;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
 /// Distinct word 4-gram hashes of a text (lower-cased, split on non-alphanumerics).
 pub fn four_grams(text: &str) -> Vec<u64> {
     let lower = text.to_lowercase();
@@ -116,46 +108,6 @@ pub fn four_grams(text: &str) -> Vec<u64> {
     out.sort_unstable();
     out.dedup();
     out
-}
-
-/// The offline embedding: hashed character 3-grams, L2-normalised.
-pub fn embed(text: &str) -> [f32; DIM] {
-    let mut v = [0f32; DIM];
-    let lower: Vec<char> = format!("  {}  ", text.to_lowercase()).chars().collect();
-    let mut buf = [0u8; 12];
-    for w in lower.windows(3) {
-        let mut n = 0;
-        for c in w {
-            n += c.encode_utf8(&mut buf[n..]).len();
-        }
-        v[(fnv(&buf[..n], 7) % DIM as u64) as usize] += 1.0;
-    }
-    let norm = v
-        .iter()
-        .map(|x| x * x)
-        .sum::<f32>()
-        .sqrt()
-        .max(f32::MIN_POSITIVE);
-    v.iter_mut().for_each(|x| *x /= norm);
-    v
-}
-
-/// Cosine of two normalised vectors (eight independent accumulators so the loop vectorises).
-pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
-    let mut acc = [0f32; 8];
-    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
-        for i in 0..8 {
-            acc[i] += x[i] * y[i];
-        }
-    }
-    let tail: f32 = a
-        .chunks_exact(8)
-        .remainder()
-        .iter()
-        .zip(b.chunks_exact(8).remainder())
-        .map(|(x, y)| x * y)
-        .sum();
-    acc.iter().sum::<f32>() + tail
 }
 
 /// For each of `cands`, its largest cosine with the `dim`-wide rows of `rows` (−∞ when there are

@@ -60,8 +60,11 @@ pub struct CombinedScreen {
     origins: Vec<(String, UiOrigin)>,
 }
 
-fn infra(what: &str) -> impl Fn(String) -> WebScreenError + '_ {
-    move |e| WebScreenError::DevTools(format!("{what}: {e}"))
+fn infra(what: &str) -> impl Fn(super::cdp::CdpError) -> WebScreenError + '_ {
+    move |source| WebScreenError::DevToolsOf {
+        app: what.to_string(),
+        source,
+    }
 }
 
 impl CombinedScreen {

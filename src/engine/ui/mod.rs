@@ -33,6 +33,7 @@ pub(crate) mod test_forms;
 pub(crate) mod tests;
 
 pub use cdp::Cdp;
+pub use cdp::CdpError;
 pub use clock::Today;
 pub use combined_resolver::{CombinedResolver, FOCUSED_APP, TASKBAR_BUTTON};
 pub use combined_screen::{app_class, app_label, CombinedScreen, WebApp};

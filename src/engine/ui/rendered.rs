@@ -104,7 +104,7 @@ pub fn is_placeholder(s: &RenderState) -> bool {
     text.chars().count() <= 40 && words.iter().any(|w| lower.starts_with(w))
 }
 
-fn devtools(e: String) -> WebScreenError {
+fn devtools(e: super::cdp::CdpError) -> WebScreenError {
     WebScreenError::DevTools(e)
 }
 

@@ -88,11 +88,11 @@ fn navigated(e: &str) -> bool {
 }
 
 /// A call's result, `None` when the page navigated under it.
-fn transient(r: Result<Value, String>) -> Result<Option<Value>, RolloutError> {
+fn transient(r: Result<Value, super::cdp::CdpError>) -> Result<Option<Value>, RolloutError> {
     match r {
         Ok(v) => Ok(Some(v)),
-        Err(e) if navigated(&e) => Ok(None),
-        Err(e) => Err(infra(e)),
+        Err(e) if navigated(&e.to_string()) => Ok(None),
+        Err(e) => Err(infra(e.to_string())),
     }
 }
 

@@ -28,7 +28,16 @@ pub enum WebScreenError {
     Screen(#[from] ScreenError),
     /// The browser's DevTools session.
     #[error("Chromium's DevTools: {0}")]
-    DevTools(String),
+    DevTools(#[from] super::cdp::CdpError),
+    /// The DevTools session of one app's window (combined screen).
+    #[error("Chromium's DevTools: {app}: {source}")]
+    DevToolsOf {
+        /// The app whose window it is.
+        app: String,
+        /// The cause.
+        #[source]
+        source: super::cdp::CdpError,
+    },
     /// The page never got past its placeholder (an app shell, "Loading…") before the deadline.
     #[error(
         "the page {url} had not rendered by [screen] ready_timeout_ms: it still showed {seen}"

@@ -9,7 +9,7 @@
 //! the policy or the scope; digits, `.` and backspace edit the numbers and the command; enter
 //! launches; esc cancels.
 
-use crate::engine::rollout::spec::policy_from_spec;
+use crate::engine::rollout::spec::{PolicySpec, PolicySpecError};
 use crate::engine::rollout::vlm::is_vlm_spec;
 use crate::engine::rollout::RolloutConfig;
 use crate::engine::screen::ScreenConfig;
@@ -101,8 +101,8 @@ impl Default for LaunchForm {
 /// A validated launch.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Launch {
-    /// The policy spec sent to the engine (`oracle`, `command:<cmd>`, `vlm:openai:M@URL`…).
-    pub policy: String,
+    /// The policy sent to the engine (`oracle`, `command:<cmd>`, `vlm:openai:M@URL`…), parsed.
+    pub policy: PolicySpec,
     /// The name its trials are recorded under (a VLM spec without its URL).
     pub name: String,
     /// Trials per tuple.
@@ -210,9 +210,13 @@ impl LaunchForm {
             "command" => format!("command:{}", self.command.trim()),
             p => p.to_string(),
         };
-        let vlm = is_vlm_spec(&policy).then(|| self.overrides()).transpose()?;
+        let policy: PolicySpec = policy.parse().map_err(|e: PolicySpecError| e.to_string())?;
+        let vlm = policy.is_vlm().then(|| self.overrides()).transpose()?;
         let rollout = vlm.map_or_else(|| cfg.rollout.clone(), |o| o.apply(&cfg.rollout));
-        let name = policy_from_spec(&policy, &rollout, &cfg.screen)?.name();
+        let name = policy
+            .build(&rollout, &cfg.screen)
+            .map_err(|e| e.to_string())?
+            .name();
         Ok(Launch {
             policy,
             name,

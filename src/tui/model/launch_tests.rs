@@ -40,7 +40,7 @@ fn command_policy_needs_a_command_and_trials_are_bounded() {
         panic!("a launch expected");
     };
     assert_eq!(
-        (l.policy.as_str(), l.trials, l.vlm),
+        (l.policy.to_string().as_str(), l.trials, l.vlm),
         ("command:a b", 1, None)
     );
     let mut f = LaunchForm::default();
@@ -100,7 +100,11 @@ fn configured_vlm_policies_are_offered_once_with_temperature_and_max_turns() {
     let FormOutcome::Launch(l) = feed(&mut f, &cfg, &keys) else {
         panic!("a launch expected: {:?}", f.error);
     };
-    assert_eq!(l.policy, VLM, "the spec with its URL goes to the engine");
+    assert_eq!(
+        l.policy.to_string(),
+        VLM,
+        "the spec with its URL goes to the engine"
+    );
     assert_eq!(
         l.name, "vlm:openai:Qwen/Qwen2.5-VL-7B",
         "trials are recorded without it"

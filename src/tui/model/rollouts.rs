@@ -4,6 +4,7 @@
 
 use ratatui_image::picker::Picker;
 
+use crate::engine::rollout::spec::PolicySpec;
 use crate::engine::store::Event;
 use crate::tui::action::{Action, Screen};
 use crate::tui::data::EngineCommand;
@@ -250,12 +251,14 @@ pub fn form_key(m: &mut Model, k: Key) -> Vec<EngineCommand> {
                 launch.trials,
                 task_ids.len()
             ));
-            let name = match launch.policy.strip_prefix("command:") {
-                Some(cmd) => format!("command:{}", crate::engine::providers::excerpt(cmd, 60)),
-                None => launch.name.clone(),
+            let name = match &launch.policy {
+                PolicySpec::Command(cmd) => {
+                    format!("command:{}", crate::engine::providers::excerpt(cmd, 60))
+                }
+                _ => launch.name.clone(),
             };
             m.rollouts.progress = Some(Progress {
-                policy: launch.policy.clone(),
+                policy: launch.policy.to_string(),
                 name,
                 task_ids: task_ids.clone(),
                 trials: launch.trials,

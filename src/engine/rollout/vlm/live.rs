@@ -1,7 +1,8 @@
 //! A trial's live screen and where it comes from. [`TaskScreen`] is the default of every VLM
 //! policy: `[rollout.vlm] screen_url` when set (any page, [`super::ChromiumScreen`]), otherwise
-//! the task's own screen — the OSWorld guest's screen for a trial on a guest, a built-in web app on its agent-facing UI origin ([`WebScreen`]: no
-//! state API, no sid), the files desktop for files tasks. Everything the screen started dies
+//! the task's own screen ([`open_task_screen`]) — the OSWorld guest's screen for a trial on a
+//! guest, a built-in web app on its agent-facing UI origin ([`WebScreen`]: no state API, no sid),
+//! the files desktop for files tasks, the combined screen for a task spanning apps. Everything the screen started dies
 //! with the [`LiveScreen`].
 
 use super::policy::{ChromiumScreen, ScreenProvision};
@@ -9,11 +10,10 @@ use crate::engine::osworld::RemoteScreen;
 use crate::engine::rollout::drive::{guest_screen, LocalDisplay};
 use crate::engine::rollout::policy::PolicyCtx;
 use crate::engine::rollout::screen::Screen as Drive;
-use crate::engine::rollout::screen_env::open_screen;
-use crate::engine::rollout::ui_oracle_web::open_web;
+use crate::engine::rollout::task_screen::open_task_screen;
 use crate::engine::rollout::RolloutError;
 use crate::engine::screen::{Screen, ScreenConfig};
-use crate::engine::ui::{app_ui, WebScreen};
+use crate::engine::ui::{CombinedScreen, WebScreen};
 
 /// A provisioned screen, alive until dropped.
 pub enum LiveScreen {
@@ -23,6 +23,8 @@ pub enum LiveScreen {
     Web(Box<WebScreen>),
     /// The screen of the OSWorld guest the trial runs on.
     Guest(Box<RemoteScreen>),
+    /// A task spanning apps: the combined screen (taskbar, desktop, a window per web app).
+    Combined(Box<CombinedScreen>),
 }
 
 impl LiveScreen {
@@ -31,6 +33,7 @@ impl LiveScreen {
         match self {
             LiveScreen::Display(s) => Some(s),
             LiveScreen::Web(w) => Some(&mut w.screen),
+            LiveScreen::Combined(c) => Some(&mut c.screen),
             LiveScreen::Guest(_) => None,
         }
     }
@@ -40,6 +43,7 @@ impl LiveScreen {
         match self {
             LiveScreen::Display(s) => f(&LocalDisplay::new(s)),
             LiveScreen::Web(w) => f(&LocalDisplay::new(&mut w.screen)),
+            LiveScreen::Combined(c) => f(&LocalDisplay::new(&mut c.screen)),
             LiveScreen::Guest(g) => f(g.as_ref()),
         }
     }
@@ -48,7 +52,7 @@ impl LiveScreen {
     pub fn web(&self) -> Option<&WebScreen> {
         match self {
             LiveScreen::Web(w) => Some(w.as_ref()),
-            LiveScreen::Display(_) | LiveScreen::Guest(_) => None,
+            LiveScreen::Display(_) | LiveScreen::Guest(_) | LiveScreen::Combined(_) => None,
         }
     }
 }
@@ -64,24 +68,13 @@ pub struct TaskScreen {
 impl ScreenProvision for TaskScreen {
     fn provision(&self, ctx: &PolicyCtx<'_>) -> Result<LiveScreen, RolloutError> {
         // A trial on an OSWorld guest is driven on the guest's own screen.
-        if let Some(guest) = guest_screen(ctx.env) {
-            return Ok(LiveScreen::Guest(Box::new(guest)));
-        }
-        if !self.url.trim().is_empty() {
+        if guest_screen(ctx.env).is_none() && !self.url.trim().is_empty() {
             return ChromiumScreen {
                 cfg: self.cfg.clone(),
                 url: self.url.clone(),
             }
             .provision(ctx);
         }
-        match ctx.brief.apps.as_slice() {
-            [only] if app_ui(only).is_some() => {
-                Ok(LiveScreen::Web(Box::new(open_web(&self.cfg, only, ctx)?)))
-            }
-            apps => {
-                let (screen, _) = open_screen(&self.cfg, apps, ctx.env)?;
-                Ok(LiveScreen::Display(Box::new(screen)))
-            }
-        }
+        open_task_screen(&self.cfg, ctx)
     }
 }
