@@ -333,8 +333,7 @@ fn a_persons_env_try_is_recorded_as_actions_and_exports_as_sft_that_reads_back_a
     };
     let task = shipped_support::shipped_task("files.json", id);
     let command =
-        tuplewright::apps::files::planner::files_command("move_files", &task["slots"])
-            .unwrap();
+        tuplewright::apps::files::planner::files_command("move_files", &task["slots"]).unwrap();
     let text = format!("{command} && printf '\\033]2;%s\\007' person-done");
     xdotool(&display, &["type", "--delay", "2", &text]);
     xdotool(&display, &["key", "Return"]);
