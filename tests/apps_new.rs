@@ -53,20 +53,37 @@ fn profile_dir() -> PathBuf {
     exe.parent().unwrap().parent().unwrap().to_path_buf()
 }
 
+/// Whether `name` (in `deps/`, `build/` or `.fingerprint/`) belongs to a dependency, not to this
+/// package (its library, binary and the test executables, which the copy rebuilds anyway): only
+/// dependencies are copied, so the copy costs the dependencies' size, not the whole target's.
+fn is_dependency_artifact(name: &str, in_deps: bool) -> bool {
+    let ours = name.starts_with("tuplewright") || name.starts_with("libtuplewright");
+    let library = [".rlib", ".rmeta", ".so"].iter().any(|e| name.ends_with(e));
+    !ours && (!in_deps || library)
+}
+
 fn build_copy(copy: &Path) -> PathBuf {
     let target = copy.join("target");
     let debug = target.join("debug");
-    std::fs::create_dir_all(&debug).unwrap();
     for sub in ["deps", "build", ".fingerprint"] {
-        // A real copy: the copy's build may rewrite build-script outputs and fingerprints, which
-        // must not reach this tree's target through shared (hard-linked) files.
-        let st = Command::new("cp")
-            .arg("-a")
-            .arg(profile_dir().join(sub))
-            .arg(debug.join(sub))
-            .status()
-            .unwrap();
-        assert!(st.success(), "copying {sub}");
+        let into = debug.join(sub);
+        std::fs::create_dir_all(&into).unwrap();
+        for entry in std::fs::read_dir(profile_dir().join(sub)).unwrap() {
+            let entry = entry.unwrap();
+            let name = entry.file_name().to_string_lossy().to_string();
+            if !is_dependency_artifact(&name, sub == "deps") {
+                continue;
+            }
+            // A real copy: the copy's build may rewrite build-script outputs and fingerprints,
+            // which must not reach this tree's target through shared (hard-linked) files.
+            let st = Command::new("cp")
+                .arg("-a")
+                .arg(entry.path())
+                .arg(into.join(&name))
+                .status()
+                .unwrap();
+            assert!(st.success(), "copying {sub}/{name}");
+        }
     }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
