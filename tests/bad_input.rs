@@ -146,7 +146,17 @@ fn an_oversized_bundle_file_is_refused_naming_the_file_and_the_limit() {
 fn reading_commands_refuse_a_store_that_does_not_exist() {
     let dir = tempfile::tempdir().unwrap();
     let typo = dir.path().join("tuplewrite.db");
-    for args in [&["tasks", "list"][..], &["stats"], &["export"]] {
+    // Commands that decide or roll out stored tuples read the store too: a mistyped path is
+    // refused, never created (it used to answer "no tuples" and leave an empty store behind).
+    let deciding: [&[&str]; 5] = [
+        &["rollout", "--policy", "noop"],
+        &["filter"],
+        &["override", "t1", "keep", "--reason", "ok"],
+        &["override", "--undo-group", "g1"],
+        &["env", "try", "t1"],
+    ];
+    let reading: [&[&str]; 3] = [&["tasks", "list"], &["stats"], &["export"]];
+    for args in reading.into_iter().chain(deciding) {
         let (code, _, err) = outcome(tw(&typo).args(args));
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(

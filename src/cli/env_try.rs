@@ -11,7 +11,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use clap::Args;
 
-use super::context::{load_config, open_store};
+use super::context::{load_config, open_existing_store};
 use super::loop_env::with_loop_runtime;
 use super::Cli;
 use crate::engine::access::vnc::password_for;
@@ -123,7 +123,7 @@ pub fn tuple_of(
 )> {
     let config = load_config(cli)?;
     config.screen.validate().map_err(anyhow::Error::msg)?;
-    let store = open_store(cli, &config)?;
+    let store = open_existing_store(cli, &config)?;
     let task = store.task(id).with_context(|| format!("{what} {id}"))?;
     let rounds = store.rounds(id)?;
     let scripts = final_round(&rounds)

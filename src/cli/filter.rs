@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::context::{load_config, open_store};
+use super::context::{load_config, open_existing_store};
 use super::Cli;
 use crate::engine::filter::llm::LlmCritic;
 use crate::engine::filter::rules::{decide_all, Rules};
@@ -80,7 +80,7 @@ pub fn build_critics(
 /// Runs `filter`.
 pub fn run(cli: &Cli, args: &FilterArgs) -> anyhow::Result<ExitCode> {
     let config = load_config(cli)?;
-    let mut store = open_store(cli, &config)?;
+    let mut store = open_existing_store(cli, &config)?;
     let voters = if args.voters.is_empty() {
         config.filter.voters.clone()
     } else {

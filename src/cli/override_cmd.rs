@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use super::context::{load_config, open_store};
+use super::context::{load_config, open_existing_store};
 use super::Cli;
 use crate::engine::filter::rules::{decide_all, Rules};
 use crate::engine::filter::{apply_in, Action, DecisionRequest};
@@ -79,7 +79,7 @@ pub struct OverrideArgs {
 /// Runs `override`.
 pub fn run(cli: &Cli, args: &OverrideArgs) -> anyhow::Result<ExitCode> {
     let config = load_config(cli)?;
-    let mut store = open_store(cli, &config)?;
+    let mut store = open_existing_store(cli, &config)?;
     if args.where_.is_some() || args.undo_group.is_some() {
         return super::override_bulk::run(&mut store, &config.curate, args);
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use clap::Args;
 
-use super::context::{load_config, open_leases, open_store};
+use super::context::{load_config, open_existing_store, open_leases};
 use super::Cli;
 use crate::engine::config::Config;
 use crate::engine::harness::{Bus, JobControl};
@@ -176,7 +176,7 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
     if let Some(e) = &args.environments {
         config.agreement.environments = e.parse().map_err(|m| anyhow::anyhow!("--env: {m}"))?;
     }
-    let store = open_store(cli, &config)?;
+    let store = open_existing_store(cli, &config)?;
     let spec = job_spec(args, &config, &store)?;
     // Refused before anything runs: a policy, judge or refiner that cannot be built.
     let policy = spec.build_policy(&config)?;

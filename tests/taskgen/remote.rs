@@ -410,6 +410,12 @@ fn config_file_filter_and_rollout_sections_are_read_when_no_flag_is_given() {
         "[filter]\nquorum = \"bogus\"\n[rollout]\ndelta = -1.0\n",
     )
     .unwrap();
+    // filter and rollout decide stored tuples: they refuse a store that does not exist.
+    tuplewright::engine::store::Store::open(
+        &dir.path().join("s.db"),
+        std::time::Duration::from_secs(5),
+    )
+    .unwrap();
     let run = |args: &[&str]| {
         bin()
             .arg("--config")
