@@ -55,6 +55,8 @@ mod snapshots;
 #[path = "tui/tmux.rs"]
 mod tmux;
 // stats screen
+#[path = "tui/stages.rs"]
+mod stages;
 #[path = "tui/state_diff.rs"]
 mod state_diff;
 #[path = "tui/stats.rs"]

@@ -7,12 +7,10 @@ use clap::Args;
 
 use super::context::{load_config, open_existing_store};
 use super::Cli;
-use crate::engine::filter::llm::LlmCritic;
 use crate::engine::filter::rules::{decide_all, Rules};
-use crate::engine::filter::scripted::ScriptedCritic;
-use crate::engine::filter::{filter_task, Critic, Outcome, Quorum};
-use crate::engine::providers::{provider_from_spec, ProviderConfig};
-use crate::engine::store::{TaskFilter, TupleStatus};
+use crate::engine::filter::{Critic, Outcome};
+use crate::engine::harness::{Bus, JobControl};
+use crate::engine::jobs::filter::FilterSpec;
 
 /// Arguments of `filter`.
 #[derive(Debug, Args)]
@@ -57,24 +55,15 @@ fn prompts_dir(arg: &Option<PathBuf>) -> PathBuf {
     crate::engine::agents::build::prompts_dir(arg.as_deref(), "critic.md")
 }
 
-/// Builds the voters named on the command line.
+/// Builds the voters named on the command line (the filter job's own builder).
 pub fn build_critics(
     voters: &[String],
     prompts: &std::path::Path,
     retries: u32,
 ) -> anyhow::Result<Vec<Box<dyn Critic>>> {
-    let defaults = ProviderConfig::default();
-    voters
-        .iter()
-        .map(|v| -> anyhow::Result<Box<dyn Critic>> {
-            if v == "scripted" {
-                Ok(Box::new(ScriptedCritic))
-            } else {
-                let p = provider_from_spec(v, &defaults)?;
-                Ok(Box::new(LlmCritic::new(p, prompts, retries)?))
-            }
-        })
-        .collect()
+    Ok(crate::engine::jobs::filter::build_critics(
+        voters, prompts, retries,
+    )?)
 }
 
 /// Runs `filter`.
@@ -86,37 +75,26 @@ pub fn run(cli: &Cli, args: &FilterArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.voters.clone()
     };
-    let quorum_spec = args.quorum.clone().unwrap_or(config.filter.quorum.clone());
-    let quorum = Quorum::parse(&quorum_spec).map_err(anyhow::Error::msg)?;
-    let needed = quorum.required(voters.len());
-    if needed > voters.len() {
-        anyhow::bail!(
-            "--quorum {} needs {needed} admitting votes but there are only {} voters",
-            quorum_spec,
-            voters.len()
-        );
-    }
-    let critics = build_critics(
-        &voters,
-        &prompts_dir(&args.prompts),
-        args.retries.unwrap_or(config.filter.max_invalid_retries),
-    )?;
-    let ids: Vec<String> = if args.tasks.is_empty() {
-        store
-            .list_tasks(&TaskFilter {
-                status: Some(TupleStatus::LoopAccepted.as_str().into()),
-                ..TaskFilter::default()
-            })?
-            .into_iter()
-            .map(|t| t.task.task_id)
-            .collect()
-    } else {
-        args.tasks.clone()
+    let spec = FilterSpec {
+        tasks: args.tasks.clone(),
+        voters,
+        quorum: args.quorum.clone().unwrap_or(config.filter.quorum.clone()),
+        retries: args.retries.unwrap_or(config.filter.max_invalid_retries),
+        prompts: prompts_dir(&args.prompts),
     };
+    if let Err(e) = spec.quorum() {
+        anyhow::bail!("--{e}");
+    }
+    // The job's events (`job.*`) go through a second connection, so the Live screen of a
+    // workbench on this store follows the vote.
+    let bus = Bus::new(open_existing_store(cli, &config)?, vec![])?;
+    let control = JobControl::new(JobControl::new_id("filter"), Default::default());
+    let results = crate::engine::jobs::filter::run(&spec, &mut store, &bus, &control, &|_| {})?;
+    let ids: Vec<String> = results.iter().map(|(id, _)| id.clone()).collect();
     let mut rows = Vec::new();
     let mut failures = 0;
-    for id in &ids {
-        match filter_task(&mut store, &critics, quorum, id) {
+    for (id, r) in results {
+        match r {
             Ok(v) => {
                 if !args.json {
                     let what = match &v.aggregate.outcome {

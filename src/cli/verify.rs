@@ -106,11 +106,16 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let on_start = |rt: &tokio::runtime::Runtime| {
         super::loop_env::on_start(rt, &cancel, args.unsafe_no_sandbox)
     };
+    let control = crate::engine::harness::JobControl::new(
+        crate::engine::harness::JobControl::new_id("verify"),
+        cancel.clone(),
+    );
     let env = VerifyEnv {
         config: &config,
         bus: &bus,
         leases: &leases,
         cancel: &cancel,
+        control: &control,
         on_start: &on_start,
     };
     let results = crate::engine::jobs::verify::run(&spec, &env, &|_| {})?;

@@ -136,6 +136,13 @@ pub enum Action {
     MarkAll,
     /// Tuples: invert the marks of the tuples shown.
     MarkInvert,
+    // pipeline stages as workbench jobs (issue #33)
+    /// Run the critic vote on the marked tuples (else the selected one), as a job.
+    StageVote,
+    /// Verify the marked tuples (else the selected one), as a job.
+    StageVerify,
+    /// Re-run the marked tuples (else the selected one) with other settings, as a run job.
+    StageRerun,
 }
 
 /// One registry entry.
@@ -552,28 +559,25 @@ pub const REGISTRY: &[ActionSpec] = &[
         "Tuples: invert the marks of the tuples shown",
         &["~"],
     ),
+    spec(
+        Action::StageVote,
+        "vote",
+        "Critic vote ([filter] voters) on the marked tuples, else the selected one — a job (press twice)",
+        &["V"],
+    ),
+    spec(
+        Action::StageVerify,
+        "verify",
+        "Verify (C1–C5, probes) the marked tuples, else the selected one — a job (press twice)",
+        &["Y"],
+    ),
+    spec(
+        Action::StageRerun,
+        "rerun",
+        "Re-run the marked tuples, else the selected one: rounds=K fault=F generator=SPEC (history kept)",
+        &["!"],
+    ),
 ];
-
-/// The screen an action belongs to (its section of the help), or `None` for the actions that
-/// work everywhere.
-pub fn screen_of(action: Action) -> Option<Screen> {
-    use Action as A;
-    match action {
-        A::Open
-        | A::SortNext
-        | A::SortReverse
-        | A::FilterStatus
-        | A::FilterDifficulty
-        | A::FilterApp
-        | A::FilterSeverity
-        | A::ClearFilters => return Some(Screen::Tuples),
-        _ => {}
-    }
-    let d = spec_of(action)?.description;
-    Screen::ALL
-        .into_iter()
-        .find(|s| d.starts_with(&format!("{}: ", s.title())))
-}
 
 /// The registry entry named `name`.
 pub fn by_name(name: &str) -> Option<&'static ActionSpec> {

@@ -105,6 +105,7 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
     let image_tx = tx.clone();
     let seed = config.agents.scripted.seed;
     let curate = config.curate.clone();
+    let rerun_default = crate::engine::jobs::rerun::RerunSettings::suggested(&config);
     // rollouts screen: the launch form offers `[rollout] policies` and validates with them.
     let launch_cfg = super::model::launch::LaunchConfig {
         rollout: config.rollout.clone(),
@@ -130,6 +131,7 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
         .with_similar(similar)?;
     let mut model = Model::new(keymap, opts.readonly);
     super::model::bulk::configure(&mut model, &curate);
+    model.tuples.rerun_default = rerun_default;
     model.rollouts.launch_cfg = launch_cfg;
     // states: load the syntax sets off the UI thread, before the first highlighted frame.
     let _ = std::thread::Builder::new()

@@ -94,6 +94,12 @@ pub enum EngineCommand {
         /// Temperature and max turns typed in the launch form, for a VLM policy.
         vlm: Option<super::model::launch::VlmOverrides>,
     },
+    /// Run the critic vote (`[filter]` voters) on these tuples, as a job.
+    StartVote(Vec<String>),
+    /// Verify these tuples (C1–C5, probes), as a job.
+    StartVerify(Vec<String>),
+    /// Re-run these tuples with other settings, as a run job (each re-run recorded first).
+    StartRerun(super::jobs_stages::RerunCmd),
     /// Pause the job the workbench is driving (after the tasks in flight).
     PauseJob,
     /// Resume a paused job.

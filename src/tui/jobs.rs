@@ -56,12 +56,12 @@ pub struct JobSettings {
     pub seed: u64,
 }
 
-struct Running {
-    control: Arc<JobControl>,
-    bus: Arc<Bus>,
-    thread: JoinHandle<()>,
+pub(super) struct Running {
+    pub(super) control: Arc<JobControl>,
+    pub(super) bus: Arc<Bus>,
+    pub(super) thread: JoinHandle<()>,
     /// Set by the job thread before it reports `Finished` (the thread may still be exiting).
-    ended: Arc<AtomicBool>,
+    pub(super) ended: Arc<AtomicBool>,
 }
 
 /// Handle on the runner thread.
@@ -93,7 +93,7 @@ impl JobRunner {
     }
 }
 
-fn notice(out: &Sender<DataUpdate>, s: impl Into<String>) {
+pub(super) fn notice(out: &Sender<DataUpdate>, s: impl Into<String>) {
     let _ = out.send(DataUpdate::Job(JobUpdate::Notice(s.into())));
 }
 
@@ -128,7 +128,14 @@ fn runner_loop(
                     r.control.id()
                 ));
             }
-            (EngineCommand::StartRun(_) | EngineCommand::StartRollouts { .. }, Some(_)) => {
+            (
+                EngineCommand::StartRun(_)
+                | EngineCommand::StartRollouts { .. }
+                | EngineCommand::StartVote(_)
+                | EngineCommand::StartVerify(_)
+                | EngineCommand::StartRerun(_),
+                Some(_),
+            ) => {
                 notice(
                     out,
                     format!(
@@ -137,9 +144,20 @@ fn runner_loop(
                     ),
                 );
             }
-            (EngineCommand::StartRun(ids), None) => match start_run(settings, ids, out) {
-                Ok(r) => cur = Some(r),
-                Err(e) => notice(out, format!("cannot start the run: {e}")),
+            (EngineCommand::StartRun(ids), None) => {
+                match start_run(settings, &settings.config, ids, out) {
+                    Ok(r) => cur = Some(r),
+                    Err(e) => notice(out, format!("cannot start the run: {e}")),
+                }
+            }
+            (
+                cmd @ (EngineCommand::StartVote(_)
+                | EngineCommand::StartVerify(_)
+                | EngineCommand::StartRerun(_)),
+                None,
+            ) => match super::jobs_stages::start(settings, cmd, out) {
+                Ok(r) => cur = r,
+                Err(e) => notice(out, format!("cannot start the job: {e}")),
             },
             (
                 EngineCommand::StartRollouts {
@@ -199,13 +217,13 @@ fn runner_loop(
     }
 }
 
-fn open_bus(settings: &JobSettings) -> anyhow::Result<Bus> {
+pub(super) fn open_bus(settings: &JobSettings) -> anyhow::Result<Bus> {
     let timeout = Duration::from_millis(settings.config.store.busy_timeout_ms);
     let store = Store::open(&settings.store, timeout)?;
     Ok(Bus::new(store, vec![])?)
 }
 
-fn open_leases(settings: &JobSettings) -> anyhow::Result<Arc<LeaseKeeper>> {
+pub(super) fn open_leases(settings: &JobSettings) -> anyhow::Result<Arc<LeaseKeeper>> {
     let lease = settings
         .config
         .store
@@ -219,8 +237,10 @@ fn open_leases(settings: &JobSettings) -> anyhow::Result<Arc<LeaseKeeper>> {
     )?))
 }
 
-fn start_run(
+/// Starts the run job of `config` on the pending (or interrupted) tasks of `ids`.
+pub(super) fn start_run(
     settings: &JobSettings,
+    config: &Config,
     ids: Vec<String>,
     out: &Sender<DataUpdate>,
 ) -> anyhow::Result<Running> {
@@ -254,7 +274,7 @@ fn start_run(
     let flag = Arc::new(AtomicBool::new(false));
     // The run job of `--no-tui run`: the agents of `[agents]` (scripted by default) with the
     // job's seed, each accepted tuple delivered to `[export] out_dir`.
-    let mut spec = RunSpec::from_config(&settings.config, ids);
+    let mut spec = RunSpec::from_config(config, ids);
     spec.scripted.seed = settings.seed;
     spec.isolation = settings.isolation;
     // A spec that names no usable agent is refused before the job starts.
@@ -266,14 +286,14 @@ fn start_run(
     )?);
     // The runtime's flag is the job's: cancel stops the rounds in flight at their next step.
     let control = Arc::new(JobControl::new(JobControl::new_id("run"), flag));
-    let (c2, b2, s2, o2) = (control.clone(), bus.clone(), settings.clone(), out.clone());
+    let (c2, b2, cfg, o2) = (control.clone(), bus.clone(), config.clone(), out.clone());
     let ended = Arc::new(AtomicBool::new(false));
     let e2 = ended.clone();
     let thread = std::thread::Builder::new()
         .name("tw-job".into())
         .spawn(move || {
             let env = RunEnv {
-                config: &s2.config,
+                config: &cfg,
                 bus: &b2,
                 leases,
                 control: &c2,
@@ -382,19 +402,7 @@ fn start_rollouts(
                 on_start: &|_| {},
             };
             let line = match crate::engine::jobs::rollout::run(&spec, &env, &|_| {}) {
-                Ok(r) => format!(
-                    "job {} finished: {} tuples rolled out, {} failed",
-                    c2.id(),
-                    r.iter()
-                        .filter(|(_, x)| matches!(x, TupleResult::Done(_)))
-                        .count(),
-                    r.iter()
-                        .filter(|(_, x)| matches!(
-                            x,
-                            TupleResult::Done(Err(_)) | TupleResult::ClaimFailed(_)
-                        ))
-                        .count()
-                ),
+                Ok(r) => rollouts_line(c2.id(), &r, spec.tasks.len()),
                 Err(e) => format!("job {} could not run: {e}", c2.id()),
             };
             e2.store(true, Ordering::SeqCst);
@@ -407,4 +415,28 @@ fn start_rollouts(
         thread,
         ended,
     })
+}
+
+/// The line a finished rollout job leaves: only the counts that are not zero, so a job whose
+/// tuples all rolled out is a success (no "0 failed" read as an error).
+pub fn rollouts_line(id: &str, r: &[(String, TupleResult)], total: usize) -> String {
+    let n = |f: &dyn Fn(&TupleResult) -> bool| r.iter().filter(|(_, x)| f(x)).count();
+    super::jobs_stages::counts_line(
+        id,
+        &[
+            (
+                "tuple(s) rolled out",
+                n(&|x| matches!(x, TupleResult::Done(Ok(_)))),
+            ),
+            (
+                "failed",
+                n(&|x| matches!(x, TupleResult::Done(Err(_)) | TupleResult::ClaimFailed(_))),
+            ),
+            (
+                "leased elsewhere",
+                n(&|x| matches!(x, TupleResult::Skipped(_))),
+            ),
+            ("cancelled", total - r.len()),
+        ],
+    )
 }

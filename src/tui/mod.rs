@@ -18,6 +18,7 @@ pub mod filter_data;
 pub mod fuzzy;
 pub mod highlight;
 pub mod jobs;
+pub mod jobs_stages;
 pub mod jobs_store;
 pub mod keymap;
 pub mod live_data;

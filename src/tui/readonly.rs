@@ -13,6 +13,9 @@ pub fn writes(cmd: &EngineCommand) -> bool {
             | EngineCommand::UndoGroup(_)
             | EngineCommand::StartRun(_)
             | EngineCommand::StartRollouts { .. }
+            | EngineCommand::StartVote(_)
+            | EngineCommand::StartVerify(_)
+            | EngineCommand::StartRerun(_)
             | EngineCommand::PauseJob
             | EngineCommand::ResumeJob
             | EngineCommand::CancelJob
@@ -27,6 +30,9 @@ pub fn describe(cmd: &EngineCommand) -> &'static str {
         EngineCommand::UndoGroup(_) => "undo",
         EngineCommand::StartRun(_) => "starting a run",
         EngineCommand::StartRollouts { .. } => "launching rollouts",
+        EngineCommand::StartVote(_) => "starting the critic vote",
+        EngineCommand::StartVerify(_) => "starting verification",
+        EngineCommand::StartRerun(_) => "re-running tuples",
         EngineCommand::PauseJob => "pausing a job",
         EngineCommand::ResumeJob => "resuming a job",
         EngineCommand::CancelJob => "cancelling a job",

@@ -108,6 +108,9 @@ impl Workers {
             }
             EngineCommand::StartRun(_)
             | EngineCommand::StartRollouts { .. }
+            | EngineCommand::StartVote(_)
+            | EngineCommand::StartVerify(_)
+            | EngineCommand::StartRerun(_)
             | EngineCommand::PauseJob
             | EngineCommand::ResumeJob
             | EngineCommand::CancelJob
@@ -158,6 +161,9 @@ pub fn handle(store: &Store, cmd: &EngineCommand) -> Vec<DataUpdate> {
         },
         EngineCommand::StartRun(_)
         | EngineCommand::StartRollouts { .. }
+        | EngineCommand::StartVote(_)
+        | EngineCommand::StartVerify(_)
+        | EngineCommand::StartRerun(_)
         | EngineCommand::PauseJob
         | EngineCommand::ResumeJob
         | EngineCommand::CancelJob => Ok(DataUpdate::Error(

@@ -505,7 +505,13 @@ fn workbench_runs_the_loop_on_pending_tasks_and_sees_it_finish() {
     let JobUpdate::Finished(line) = next_job(&rx) else {
         panic!("rollouts not finished")
     };
-    assert!(line.contains("3 tuples rolled out, 0 failed"), "{line}");
+    assert!(line.contains("3 tuple(s) rolled out"), "{line}");
+    // A job whose tuples all rolled out is a success, not an error (#33).
+    assert!(!line.contains("failed"), "{line}");
+    assert_eq!(
+        tuplewright::tui::model::notice::Level::guess(&line),
+        tuplewright::tui::model::notice::Level::Success
+    );
     let ev = events(&path);
     let count = |k: &str| ev.iter().filter(|e| e.kind == k).count();
     assert_eq!((count("rollout.trial"), count("rollout.recorded")), (3, 3));

@@ -13,6 +13,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::engine::bundle::deliver::Delivered;
 use crate::engine::harness::TaskOutcome;
 
+pub mod each;
+pub mod filter;
+pub mod rerun;
 pub mod rollout;
 pub mod run;
 pub mod taskgen;
@@ -51,11 +54,12 @@ pub enum JobEventKind {
         /// Why.
         why: String,
     },
-    /// A rollout job finished one tuple (`ok`, `error` or `leased`).
+    /// A per-tuple job (rollout, critic vote, verify) finished one tuple; its outcome word
+    /// (`ok`, `error`, `leased`; `kept`, `rejected`…; `passed`, `failed`, `infra`).
     TupleDone {
         /// The task id.
         task: String,
-        /// `ok`, `error` or `leased`.
+        /// The outcome word.
         outcome: &'static str,
     },
 }

@@ -1,5 +1,6 @@
 //! The `verify` job: C1–C5, determinism and the reward probes re-run on stored tuples, no agent;
-//! each tuple claimed (stage `verify`) while it runs.
+//! each tuple claimed (stage `verify`) while it runs, one after another under a [`JobControl`]
+//! (pause / cancel between tuples, `job.*` events for the Live screen).
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -8,10 +9,11 @@ use crate::engine::agents::replay::NoAgent;
 use crate::engine::config::Config;
 use crate::engine::harness::session::with_loop_runtime;
 use crate::engine::harness::verify::{verify_task, Verification};
-use crate::engine::harness::{Bus, HarnessError};
+use crate::engine::harness::{Bus, HarnessError, JobControl};
 use crate::engine::lease::LeaseKeeper;
 use crate::engine::sandbox::Isolation;
 
+use super::each::each_controlled;
 use super::{EventSink, Events, JobError, JobEventKind};
 
 /// The lease stage name of verification.
@@ -45,6 +47,8 @@ pub struct VerifyEnv<'a> {
     pub leases: &'a LeaseKeeper,
     /// The runtime's flag (Ctrl-C).
     pub cancel: &'a Arc<AtomicBool>,
+    /// Pause / resume / cancel between tuples (a tuple in flight always finishes).
+    pub control: &'a JobControl,
     /// Called once the runtime is up (e.g. to install a Ctrl-C handler).
     pub on_start: &'a dyn Fn(&tokio::runtime::Runtime),
 }
@@ -63,9 +67,13 @@ pub fn run(
         env.cancel,
         |rt| (env.on_start)(rt),
         |rt| {
-            spec.tasks
-                .iter()
-                .map(|id| {
+            each_controlled(
+                env.bus,
+                env.control,
+                STAGE,
+                serde_json::json!({}),
+                &spec.tasks,
+                |id| {
                     let r = env
                         .leases
                         .run_claimed(id, STAGE, None, || verify_task(rt, env.bus, id));
@@ -77,17 +85,18 @@ pub fn run(
                         Err(e) => Verified::Done(Err(e.into())),
                     };
                     let outcome = match &v {
-                        Verified::Done(Ok(v)) if v.ok => "ok",
-                        Verified::Done(_) => "error",
+                        Verified::Done(Ok(v)) if v.ok => "passed",
+                        Verified::Done(Ok(_)) => "failed",
+                        Verified::Done(Err(_)) => "infra",
                         Verified::Skipped(_) => "leased",
                     };
                     events.emit(JobEventKind::TupleDone {
-                        task: id.clone(),
+                        task: id.to_string(),
                         outcome,
                     });
-                    (id.clone(), v)
-                })
-                .collect::<Vec<_>>()
+                    (v, outcome)
+                },
+            )
         },
     )?;
     Ok(results)

@@ -4,7 +4,7 @@
 
 use std::cell::Cell;
 
-use crate::tui::action::{screen_of, Action, ActionSpec, Screen, REGISTRY};
+use crate::tui::action::{Action, ActionSpec, Screen, REGISTRY};
 use crate::tui::keymap::{Code, Key, Keymap};
 
 /// Help overlay state.
@@ -115,4 +115,25 @@ impl HelpState {
         }
         true
     }
+}
+
+/// The screen an action belongs to (its section of the help), or `None` for the actions that
+/// work everywhere.
+pub fn screen_of(action: Action) -> Option<Screen> {
+    use Action as A;
+    match action {
+        A::Open
+        | A::SortNext
+        | A::SortReverse
+        | A::FilterStatus
+        | A::FilterDifficulty
+        | A::FilterApp
+        | A::FilterSeverity
+        | A::ClearFilters => return Some(Screen::Tuples),
+        _ => {}
+    }
+    let d = crate::tui::action::spec_of(action)?.description;
+    Screen::ALL
+        .into_iter()
+        .find(|s| d.starts_with(&format!("{}: ", s.title())))
 }

@@ -156,14 +156,11 @@ fn short_detail(e: &Event) -> String {
             p["outcome"].as_str().unwrap_or("?")
         ),
         "job.finished" => format!(
-            "{} {}/{} · accepted {} rejected {} infra {} cancelled {}",
+            "{} {}/{} · {}",
             p["job"].as_str().unwrap_or("?"),
             p["total"].as_u64().unwrap_or(0) - p["cancelled"].as_u64().unwrap_or(0),
             p["total"],
-            p["accepted"].as_u64().or(p["ok"].as_u64()).unwrap_or(0),
-            p["rejected"].as_u64().or(p["failed"].as_u64()).unwrap_or(0),
-            p["infra"].as_u64().unwrap_or(0),
-            p["cancelled"].as_u64().unwrap_or(0)
+            super::live_job::outcome_words(p)
         ),
         k if k.starts_with("job.") => format!(
             "{} done {}/{}",

@@ -66,6 +66,43 @@ pub struct JobView {
     pub outcomes: Vec<(String, usize)>,
 }
 
+/// The outcome words a `job.finished` payload counts, in the order they are shown (a run's
+/// `accepted`…, a rollout's `ok`…, a vote's `kept`…, a verification's `passed`…).
+pub const OUTCOME_KEYS: [&str; 13] = [
+    "accepted",
+    "ok",
+    "kept",
+    "modified",
+    "passed",
+    "rejected",
+    "undecided",
+    "failed",
+    "infra",
+    "invalid",
+    "leased",
+    "skipped",
+    "cancelled",
+];
+
+/// `ok 3 · failed 1`: the non-zero outcome counts of a `job.finished` payload (never a count the
+/// job's kind does not have, such as "rejected 0" for rollouts).
+pub fn outcome_words(p: &serde_json::Value) -> String {
+    let words: Vec<String> = OUTCOME_KEYS
+        .iter()
+        .filter_map(|k| {
+            p[*k]
+                .as_u64()
+                .filter(|v| *v > 0)
+                .map(|v| format!("{k} {v}"))
+        })
+        .collect();
+    if words.is_empty() {
+        "nothing done".into()
+    } else {
+        words.join(" · ")
+    }
+}
+
 fn secs_between(a: &str, b: &str) -> Option<f64> {
     let (a, b) = (
         DateTime::parse_from_rfc3339(a).ok()?,
@@ -122,18 +159,7 @@ impl JobView {
             }
             "job.finished" => {
                 j.state = JobState::Finished;
-                let keys = [
-                    "accepted",
-                    "ok",
-                    "rejected",
-                    "failed",
-                    "infra",
-                    "invalid",
-                    "leased",
-                    "skipped",
-                    "cancelled",
-                ];
-                j.outcomes = keys
+                j.outcomes = OUTCOME_KEYS
                     .iter()
                     .filter(|k| p[**k].as_u64().is_some_and(|v| v > 0))
                     .map(|k| (k.to_string(), n(k)))

@@ -18,6 +18,7 @@ pub mod reward;
 pub mod rollouts;
 pub mod selection;
 pub mod similar;
+pub mod stages;
 pub mod state_diff;
 pub mod stats;
 pub mod tuples;
@@ -339,6 +340,9 @@ impl Model {
         if self.tuples.bulk.is_some() {
             return bulk::prompt_key(self, k);
         }
+        if self.tuples.rerun.is_some() {
+            return stages::prompt_key(self, k);
+        }
         if self.tuples.searching {
             match k.code {
                 Code::Enter => self.tuples.searching = false,
@@ -416,6 +420,9 @@ impl Model {
                 );
                 return cmds;
             }
+            Action::StageVote | Action::StageVerify | Action::StageRerun => {
+                return stages::act(self, a)
+            }
             Action::Search if self.screen == Screen::StateDiff => {
                 return self.state_diff.act(a, self.page());
             }
@@ -432,6 +439,7 @@ impl Model {
     pub fn typing(&self) -> bool {
         self.tuples.searching
             || self.tuples.bulk.is_some()
+            || self.tuples.rerun.is_some()
             || self.state_diff.searching
             || self.filter.capturing()
             || (self.screen == Screen::Rollouts && self.rollouts.form.is_some())

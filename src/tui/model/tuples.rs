@@ -51,6 +51,10 @@ pub struct TuplesState {
     pub bulk_busy: bool,
     /// `[curate] conflict`, sent with each bulk decision.
     pub policy: crate::engine::curate::ConflictPolicy,
+    /// The re-run settings line, when open (issue #33).
+    pub rerun: Option<super::stages::RerunPrompt>,
+    /// The re-run line's starting text (`rounds=K fault=F generator=SPEC` from the config).
+    pub rerun_default: String,
 }
 
 impl TuplesState {

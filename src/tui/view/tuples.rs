@@ -15,11 +15,16 @@ use ratatui::style::Style;
 
 /// Draws the tuple list.
 pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
-    let area = match &model.tuples.bulk {
-        Some(p) => {
+    let prompt = match (&model.tuples.bulk, &model.tuples.rerun) {
+        (Some(p), _) => Some((p.label(), p.input.as_str())),
+        (None, Some(r)) => Some((r.label(), r.input.as_str())),
+        (None, None) => None,
+    };
+    let area = match prompt {
+        Some((label, input)) => {
             let [list, line] =
                 Layout::vertical([Constraint::Min(3), Constraint::Length(3)]).areas(area);
-            draw_prompt(f, line, p, theme);
+            draw_prompt(f, line, &label, input, theme);
             list
         }
         None => area,
@@ -217,18 +222,12 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
     f.render_stateful_widget(table, inner, &mut state);
 }
 
-/// The bulk decision's input line.
-fn draw_prompt(
-    f: &mut Frame<'_>,
-    area: Rect,
-    p: &crate::tui::model::bulk::BulkPrompt,
-    theme: &Theme,
-) {
-    let block = Block::default().borders(Borders::ALL).title(Span::styled(
-        format!(" {} ", p.label()),
-        theme.style(Role::Title),
-    ));
+/// The bulk decision's (or the re-run's) input line.
+fn draw_prompt(f: &mut Frame<'_>, area: Rect, label: &str, input: &str, theme: &Theme) {
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(format!(" {label} "), theme.style(Role::Title)));
     let inner = block.inner(area);
     f.render_widget(block, area);
-    f.render_widget(Line::from(format!("{}▏", p.input)), inner);
+    f.render_widget(Line::from(format!("{input}▏")), inner);
 }
