@@ -12,6 +12,8 @@ mod curation;
 mod curation_snapshots;
 #[path = "tui/curation_tmux.rs"]
 mod curation_tmux;
+#[path = "tui/export_panel.rs"]
+mod export_panel;
 #[path = "tui/filter.rs"]
 mod filter;
 #[path = "tui/filter_fixture.rs"]

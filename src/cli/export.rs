@@ -10,6 +10,7 @@ use super::context::{load_config, open_existing_store};
 use super::Cli;
 use crate::engine::bundle::export::{export, ExportOptions};
 use crate::engine::bundle::hint::empty_export_hint;
+use crate::engine::bundle::preview::{preview, Change, ExportPreview};
 use crate::engine::store::TupleStatus;
 
 /// Arguments of `export`.
@@ -53,6 +54,13 @@ pub struct ExportArgs {
     /// otherwise: imported bundles are exported only after `verify` promotes them.
     #[arg(long)]
     pub include_unverified: bool,
+    /// Write nothing: list the bundles that would be written (new, replaced, unchanged) and every
+    /// tuple left out with the reason.
+    #[arg(long, alias = "dry-run")]
+    pub preview: bool,
+    /// With --preview: print the preview as JSON.
+    #[arg(long, requires = "preview")]
+    pub json: bool,
 }
 
 /// Runs `export`.
@@ -82,6 +90,9 @@ pub fn run(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
     };
     check_statuses(&opts.statuses, args.statuses.is_empty())?;
     let store = open_existing_store(cli, &config)?;
+    if args.preview {
+        return print_preview(&preview(&store, &opts)?, args.json);
+    }
     let summary = export(&store, &opts)?;
     for (id, why) in &summary.skipped {
         eprintln!("skipped {id}: {why}");
@@ -137,4 +148,25 @@ fn check_statuses(statuses: &[String], from_config: bool) -> anyhow::Result<()> 
         }
     }
     Ok(())
+}
+
+/// Prints an export preview (`--preview`): the summary, each bundle and each tuple left out.
+fn print_preview(p: &ExportPreview, json: bool) -> anyhow::Result<ExitCode> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(p)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("preview (nothing written): {}", p.summary());
+    for b in &p.planned {
+        let what = match b.change {
+            Change::New => "new     ",
+            Change::Replace => "replace ",
+            Change::Unchanged => "same    ",
+        };
+        println!("  {what} {} ({})", b.task_id, b.status);
+    }
+    for e in &p.excluded {
+        println!("  left out {}: {}", e.task_id, e.why);
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -143,6 +143,8 @@ pub enum Action {
     StageVerify,
     /// Re-run the marked tuples (else the selected one) with other settings, as a run job.
     StageRerun,
+    /// Preview `export` (what it writes, what it leaves out and why), then export.
+    ExportPreview,
 }
 
 /// One registry entry.
@@ -576,6 +578,12 @@ pub const REGISTRY: &[ActionSpec] = &[
         "rerun",
         "Re-run the marked tuples, else the selected one: rounds=K fault=F generator=SPEC (history kept)",
         &["!"],
+    ),
+    spec(
+        Action::ExportPreview,
+        "export",
+        "Export preview: bundles to write, tuples left out and why; enter exports ([export] out_dir)",
+        &["E"],
     ),
 ];
 

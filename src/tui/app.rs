@@ -106,6 +106,12 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
     let seed = config.agents.scripted.seed;
     let curate = config.curate.clone();
     let rerun_default = crate::engine::jobs::rerun::RerunSettings::suggested(&config);
+    let export_opts = crate::engine::bundle::export::ExportOptions {
+        out: config.export.out_dir.clone(),
+        url_prefix: config.export.url_prefix.clone(),
+        statuses: config.export.statuses.clone(),
+        task: None,
+    };
     // rollouts screen: the launch form offers `[rollout] policies` and validates with them.
     let launch_cfg = super::model::launch::LaunchConfig {
         rollout: config.rollout.clone(),
@@ -132,6 +138,7 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
     let mut model = Model::new(keymap, opts.readonly);
     super::model::bulk::configure(&mut model, &curate);
     model.tuples.rerun_default = rerun_default;
+    model.tuples.export_opts = Some(export_opts);
     model.rollouts.launch_cfg = launch_cfg;
     // states: load the syntax sets off the UI thread, before the first highlighted frame.
     let _ = std::thread::Builder::new()

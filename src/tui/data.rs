@@ -100,6 +100,10 @@ pub enum EngineCommand {
     StartVerify(Vec<String>),
     /// Re-run these tuples with other settings, as a run job (each re-run recorded first).
     StartRerun(super::jobs_stages::RerunCmd),
+    /// Compute what `export` with these options would write and leave out (writes nothing).
+    PreviewExport(crate::engine::bundle::export::ExportOptions),
+    /// Export with these options (the output folder only; the store is read).
+    Export(crate::engine::bundle::export::ExportOptions),
     /// Pause the job the workbench is driving (after the tasks in flight).
     PauseJob,
     /// Resume a paused job.
@@ -163,6 +167,8 @@ pub enum DataUpdate {
     Decided(Box<super::filter_data::Decided>),
     /// The result of a bulk decision or group undo.
     Bulk(Box<super::bulk_data::BulkDone>),
+    /// An export preview or an export's result.
+    Export(Box<super::export_data::ExportUpdate>),
     // live jobs
     /// From the job runner: a job of this workbench started or finished, or a notice.
     Job(super::jobs::JobUpdate),

@@ -13,6 +13,7 @@ pub mod app;
 pub mod bulk_data;
 pub mod data;
 pub mod diff;
+pub mod export_data;
 pub mod fields;
 pub mod filter_data;
 pub mod fuzzy;

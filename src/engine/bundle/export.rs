@@ -33,7 +33,7 @@ pub enum ExportError {
 }
 
 /// What to export and where.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ExportOptions {
     /// Output directory (bundles go to `out/<task_id>/`).
     pub out: PathBuf,
@@ -214,7 +214,7 @@ pub fn render(
 }
 
 /// True when `dir` holds exactly the rendered files with the same bytes.
-fn identical(dir: &Path, files: &Rendered) -> bool {
+pub(crate) fn identical(dir: &Path, files: &Rendered) -> bool {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return false;
     };

@@ -16,6 +16,7 @@ pub mod import;
 pub mod layout;
 pub mod meta;
 pub mod nofollow;
+pub mod preview;
 pub mod public;
 pub mod sizes;
 pub mod taskgen;

@@ -230,6 +230,22 @@ impl Model {
         }
     }
 
+    /// Live: opens the selected timeline row's tuple in the Inspector (and moves the Tuples
+    /// cursor onto it when it is in the view, so `n`/`N` go on from there).
+    pub(super) fn open_live_selection(&mut self) -> Vec<EngineCommand> {
+        let Some(id) = self.live.selected.clone() else {
+            self.say(
+                super::notice::Level::Warning,
+                "no task selected: n/N select a row of the timeline",
+            );
+            return Vec::new();
+        };
+        self.tuples.select_id(&id);
+        self.screen = crate::tui::action::Screen::Inspector;
+        self.inspector.task_id = Some(id.clone());
+        vec![EngineCommand::LoadDetail(id)]
+    }
+
     /// Task ids the run key would start: the pending (or interrupted `in_loop`) tuples of the
     /// Tuples view, in view order.
     pub fn run_candidates(&self) -> Vec<String> {

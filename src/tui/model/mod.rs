@@ -2,6 +2,7 @@
 //! the event loop feeds it keys and worker results and forwards the commands it returns.
 
 pub mod bulk;
+pub mod export;
 pub mod filmstrip;
 pub mod filter;
 pub mod filter_prompt;
@@ -229,6 +230,7 @@ impl Model {
             DataUpdate::Filter(d) => self.filter.accept(*d),
             DataUpdate::Decided(d) => return filter::decided(self, *d),
             DataUpdate::Bulk(b) => return bulk::done(self, *b),
+            DataUpdate::Export(u) => return export::accept(self, *u),
             DataUpdate::Job(u) => self.job_update(u),
             // reward & rollouts screens
             DataUpdate::Rewards(r) => self.reward.accept(*r),
@@ -423,6 +425,7 @@ impl Model {
             Action::StageVote | Action::StageVerify | Action::StageRerun => {
                 return stages::act(self, a)
             }
+            Action::ExportPreview => return export::open(self),
             Action::Search if self.screen == Screen::StateDiff => {
                 return self.state_diff.act(a, self.page());
             }
@@ -471,22 +474,6 @@ impl Model {
         }
     }
 
-    /// Live: opens the selected timeline row's tuple in the Inspector (and moves the Tuples
-    /// cursor onto it when it is in the view, so `n`/`N` go on from there).
-    fn open_live_selection(&mut self) -> Vec<EngineCommand> {
-        let Some(id) = self.live.selected.clone() else {
-            self.say(
-                notice::Level::Warning,
-                "no task selected: n/N select a row of the timeline",
-            );
-            return Vec::new();
-        };
-        self.tuples.select_id(&id);
-        self.screen = Screen::Inspector;
-        self.inspector.task_id = Some(id.clone());
-        vec![EngineCommand::LoadDetail(id)]
-    }
-
     pub(super) fn open_selected(&mut self) -> Vec<EngineCommand> {
         let Some(id) = self.tuples.selected_id().map(str::to_string) else {
             return Vec::new();
@@ -500,7 +487,10 @@ impl Model {
         let page = self.page();
         match self.screen {
             Screen::Tuples => {
-                if let Some(cmds) = similar::act(self, a).or_else(|| bulk::act(self, a)) {
+                if let Some(cmds) = similar::act(self, a)
+                    .or_else(|| export::act(self, a))
+                    .or_else(|| bulk::act(self, a))
+                {
                     return cmds;
                 }
                 let unvoted = self.tuples.rows.iter().all(|r| r.severity.is_empty());

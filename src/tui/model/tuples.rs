@@ -55,6 +55,10 @@ pub struct TuplesState {
     pub rerun: Option<super::stages::RerunPrompt>,
     /// The re-run line's starting text (`rounds=K fault=F generator=SPEC` from the config).
     pub rerun_default: String,
+    /// The export panel, when open.
+    pub export: Option<super::export::ExportPanel>,
+    /// `[export]` of the config (out dir, URL prefix, statuses), for the export panel.
+    pub export_opts: Option<crate::engine::bundle::export::ExportOptions>,
 }
 
 impl TuplesState {

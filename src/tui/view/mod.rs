@@ -1,6 +1,7 @@
 //! Drawing: the tab bar, the current screen, the status line and any overlay. Every function here
 //! reads the model and draws; none of them does I/O.
 
+mod export;
 mod filmstrip;
 mod filter;
 mod filter_prompt;

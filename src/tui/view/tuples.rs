@@ -29,6 +29,16 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         }
         None => area,
     };
+    let area = match &model.tuples.export {
+        Some(p) => {
+            let h = (area.height / 2).clamp(5, 16);
+            let [list, panel] =
+                Layout::vertical([Constraint::Min(3), Constraint::Length(h)]).areas(area);
+            super::export::draw(f, panel, p, theme);
+            list
+        }
+        None => area,
+    };
     let area = if model.similar.open {
         let h = (area.height / 2).clamp(5, 14);
         let [list, panel] =
