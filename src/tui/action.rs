@@ -1,6 +1,8 @@
 //! The one action registry: every user-facing action has a stable name, a description and default
 //! keys. The keymap, the `?` help overlay and the command palette are all built from [`REGISTRY`].
 
+use super::action_spec::spec;
+pub use super::action_spec::ActionSpec;
 pub use super::screen_tab::Screen;
 
 /// Something the user can ask for. Screens interpret the movement actions for their own lists.
@@ -143,35 +145,10 @@ pub enum Action {
     StageVerify,
     /// Re-run the marked tuples (else the selected one) with other settings, as a run job.
     StageRerun,
+    /// Generate tasks from the taxonomies (a line: apps, n, seed, pass, author), as a job.
+    StageTaskgen,
     /// Preview `export` (what it writes, what it leaves out and why), then export.
     ExportPreview,
-}
-
-/// One registry entry.
-#[derive(Debug, Clone, Copy)]
-pub struct ActionSpec {
-    /// The action.
-    pub action: Action,
-    /// Stable snake_case name (keymap files and the palette use it).
-    pub name: &'static str,
-    /// One line for help and the palette.
-    pub description: &'static str,
-    /// Default keys (see [`super::keymap::parse_keys`] for the syntax).
-    pub keys: &'static [&'static str],
-}
-
-const fn spec(
-    action: Action,
-    name: &'static str,
-    description: &'static str,
-    keys: &'static [&'static str],
-) -> ActionSpec {
-    ActionSpec {
-        action,
-        name,
-        description,
-        keys,
-    }
 }
 
 /// Every action, in help order.
@@ -578,6 +555,12 @@ pub const REGISTRY: &[ActionSpec] = &[
         "rerun",
         "Re-run the marked tuples, else the selected one: rounds=K fault=F generator=SPEC (history kept)",
         &["!"],
+    ),
+    spec(
+        Action::StageTaskgen,
+        "taskgen",
+        "Generate tasks: apps=A,B n=N seed=S pass=breadth|gapfill|edge author=SPEC — a job; new tasks are pending",
+        &["T"],
     ),
     spec(
         Action::ExportPreview,

@@ -106,6 +106,7 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
     let seed = config.agents.scripted.seed;
     let curate = config.curate.clone();
     let rerun_default = crate::engine::jobs::rerun::RerunSettings::suggested(&config);
+    let taskgen_default = crate::engine::jobs::taskgen_line::suggested(&config);
     let export_opts = crate::engine::bundle::export::ExportOptions {
         out: config.export.out_dir.clone(),
         url_prefix: config.export.url_prefix.clone(),
@@ -138,6 +139,7 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
     let mut model = Model::new(keymap, opts.readonly);
     super::model::bulk::configure(&mut model, &curate);
     model.tuples.rerun_default = rerun_default;
+    model.tuples.taskgen_default = taskgen_default;
     model.tuples.export_opts = Some(export_opts);
     model.rollouts.launch_cfg = launch_cfg;
     // states: load the syntax sets off the UI thread, before the first highlighted frame.

@@ -98,6 +98,8 @@ pub enum EngineCommand {
     StartVote(Vec<String>),
     /// Verify these tuples (C1–C5, probes), as a job.
     StartVerify(Vec<String>),
+    /// Generate tasks from the taxonomies (`apps=… n=… seed=… pass=… author=…`), as a job.
+    StartTaskgen(String),
     /// Re-run these tuples with other settings, as a run job (each re-run recorded first).
     StartRerun(super::jobs_stages::RerunCmd),
     /// Compute what `export` with these options would write and leave out (writes nothing).

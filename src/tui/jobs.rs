@@ -133,7 +133,8 @@ fn runner_loop(
                 | EngineCommand::StartRollouts { .. }
                 | EngineCommand::StartVote(_)
                 | EngineCommand::StartVerify(_)
-                | EngineCommand::StartRerun(_),
+                | EngineCommand::StartRerun(_)
+                | EngineCommand::StartTaskgen(_),
                 Some(_),
             ) => {
                 notice(
@@ -153,7 +154,8 @@ fn runner_loop(
             (
                 cmd @ (EngineCommand::StartVote(_)
                 | EngineCommand::StartVerify(_)
-                | EngineCommand::StartRerun(_)),
+                | EngineCommand::StartRerun(_)
+                | EngineCommand::StartTaskgen(_)),
                 None,
             ) => match super::jobs_stages::start(settings, cmd, out) {
                 Ok(r) => cur = r,

@@ -53,6 +53,7 @@ pub(super) fn start(
         EngineCommand::StartVote(ids) => start_vote(settings, ids, out).map(Some),
         EngineCommand::StartVerify(ids) => start_verify(settings, ids, out).map(Some),
         EngineCommand::StartRerun(r) => start_rerun(settings, r, out),
+        EngineCommand::StartTaskgen(line) => start_taskgen(settings, &line, out).map(Some),
         _ => Ok(None),
     }
 }
@@ -226,4 +227,52 @@ fn start_rerun(
         ),
     );
     Ok(Some(run))
+}
+
+/// Taskgen from the workbench: the line parsed with the config's `[taskgen]`, the batch generated
+/// and upserted into the store in one transaction (as `tuplewright taskgen`), framed by `job.*`
+/// events. One batch: pause and cancel take effect only once it is written.
+fn start_taskgen(
+    settings: &JobSettings,
+    line: &str,
+    out: &Sender<DataUpdate>,
+) -> anyhow::Result<Running> {
+    let spec = crate::engine::jobs::taskgen_line::parse(&settings.config, line)?;
+    let timeout = Duration::from_millis(settings.config.store.busy_timeout_ms);
+    let mut store = Store::open(&settings.store, timeout)?;
+    let bus = Arc::new(open_bus(settings)?);
+    let control = Arc::new(JobControl::new(
+        JobControl::new_id("taskgen"),
+        Arc::new(AtomicBool::new(false)),
+    ));
+    spawn(control, bus, out, move |c, b| {
+        let _ = b.emit(
+            "job.started",
+            None,
+            serde_json::json!({"job": c.id(), "kind": "taskgen", "total": spec.n, "jobs": 1,
+                               "apps": spec.apps, "agent": spec.author.to_string()}),
+        );
+        let r = crate::engine::jobs::taskgen::run(&spec, Some(&mut store));
+        let generated = r.as_ref().map_or(0, |r| r.batch.tasks.len());
+        let _ = b.emit(
+            "job.finished",
+            None,
+            serde_json::json!({"job": c.id(), "kind": "taskgen", "total": spec.n,
+                               "ok": generated, "skipped": spec.n - generated.min(spec.n),
+                               "failed": usize::from(r.is_err()), "cancelled": 0}),
+        );
+        match r {
+            Ok(_) => counts_line(
+                c.id(),
+                &[
+                    ("task(s) generated and stored (pending)", generated),
+                    (
+                        "not generated (slots exhausted or near-duplicates)",
+                        spec.n - generated.min(spec.n),
+                    ),
+                ],
+            ),
+            Err(e) => format!("job {} could not run: {e}", c.id()),
+        }
+    })
 }

@@ -9,6 +9,7 @@
 //! - [`terminal`], [`app`]: terminal setup/restore and the throttled event loop.
 
 pub mod action;
+pub mod action_spec;
 pub mod app;
 pub mod bulk_data;
 pub mod data;

@@ -16,6 +16,7 @@ pub fn writes(cmd: &EngineCommand) -> bool {
             | EngineCommand::StartVote(_)
             | EngineCommand::StartVerify(_)
             | EngineCommand::StartRerun(_)
+            | EngineCommand::StartTaskgen(_)
             | EngineCommand::PauseJob
             | EngineCommand::ResumeJob
             | EngineCommand::CancelJob
@@ -33,6 +34,7 @@ pub fn describe(cmd: &EngineCommand) -> &'static str {
         EngineCommand::StartVote(_) => "starting the critic vote",
         EngineCommand::StartVerify(_) => "starting verification",
         EngineCommand::StartRerun(_) => "re-running tuples",
+        EngineCommand::StartTaskgen(_) => "generating tasks",
         EngineCommand::PauseJob => "pausing a job",
         EngineCommand::ResumeJob => "resuming a job",
         EngineCommand::CancelJob => "cancelling a job",

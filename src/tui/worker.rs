@@ -111,6 +111,7 @@ impl Workers {
             | EngineCommand::StartVote(_)
             | EngineCommand::StartVerify(_)
             | EngineCommand::StartRerun(_)
+            | EngineCommand::StartTaskgen(_)
             | EngineCommand::PauseJob
             | EngineCommand::ResumeJob
             | EngineCommand::CancelJob
@@ -164,6 +165,7 @@ pub fn handle(store: &Store, cmd: &EngineCommand) -> Vec<DataUpdate> {
         | EngineCommand::StartVote(_)
         | EngineCommand::StartVerify(_)
         | EngineCommand::StartRerun(_)
+        | EngineCommand::StartTaskgen(_)
         | EngineCommand::PauseJob
         | EngineCommand::ResumeJob
         | EngineCommand::CancelJob => Ok(DataUpdate::Error(

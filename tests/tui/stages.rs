@@ -233,3 +233,65 @@ fn live_logs_a_rollout_job_with_its_own_outcome_words() {
     let j = m.live.job.clone().expect("job");
     assert_eq!(j.outcomes, vec![("ok".to_string(), 1)]);
 }
+
+#[test]
+fn taskgen_line_opens_prefilled_and_sends_the_line() {
+    let (_dir, path) = voted_copy();
+    let (mut m, mut store) = model_on(&path, false);
+    m.tuples.taskgen_default = "apps=team-chat n=10 seed=0 author=scripted".into();
+    keys_w(&mut m, &mut store, "1 T");
+    assert_eq!(m.screen, tuplewright::tui::action::Screen::Tuples);
+    let p = m.tuples.rerun.clone().expect("the taskgen line");
+    assert!(p.taskgen && p.ids.is_empty());
+    keys_w(&mut m, &mut store, "ctrl-u");
+    type_text(&mut m, &mut store, "apps=team-chat n=3 seed=1");
+    let sent = keys_w(&mut m, &mut store, "enter");
+    assert_eq!(
+        sent,
+        vec![EngineCommand::StartTaskgen(
+            "apps=team-chat n=3 seed=1".into()
+        )]
+    );
+}
+
+#[test]
+fn workbench_taskgen_job_stores_pending_tasks_and_refuses_a_bad_line() {
+    let (_dir, path, _ids, _) = pending_store(1);
+    let (jobs, rx) = runner(&path, 1);
+    jobs.send(EngineCommand::StartTaskgen("apps=team-chat n=0".into()));
+    match next_job(&rx) {
+        JobUpdate::Notice(n) => assert!(n.contains("`n=0`") && n.contains("1..="), "{n}"),
+        other => panic!("{other:?}"),
+    }
+    let before = Store::open(&path, Duration::from_secs(5))
+        .expect("store")
+        .statuses()
+        .expect("statuses")
+        .len();
+    jobs.send(EngineCommand::StartTaskgen(
+        "apps=team-chat n=3 seed=5 author=scripted".into(),
+    ));
+    let JobUpdate::Started(id) = next_job(&rx) else {
+        panic!("taskgen not started")
+    };
+    assert!(id.starts_with("taskgen-"), "{id}");
+    let JobUpdate::Finished(line) = next_job(&rx) else {
+        panic!("taskgen not finished")
+    };
+    assert!(line.contains("3 task(s) generated"), "{line}");
+    let store = Store::open(&path, Duration::from_secs(5)).expect("store");
+    let statuses = store.statuses().expect("statuses");
+    assert_eq!(statuses.len(), before + 3, "three new tasks stored");
+    assert_eq!(
+        statuses
+            .values()
+            .filter(|s| s.as_str() == "pending")
+            .count(),
+        before + 3
+    );
+    let mut m = Model::new(Keymap::default(), false);
+    pump_events(&mut m, &store);
+    let j = m.live.job.clone().expect("job header");
+    assert_eq!((j.kind.as_str(), j.state), ("taskgen", JobState::Finished));
+    assert_eq!(jobs.stop(), None);
+}

@@ -19,6 +19,7 @@ pub mod rerun;
 pub mod rollout;
 pub mod run;
 pub mod taskgen;
+pub mod taskgen_line;
 pub mod verify;
 
 /// One thing a job did, numbered from 1 in the order the job reported it.

@@ -422,7 +422,7 @@ impl Model {
                 );
                 return cmds;
             }
-            Action::StageVote | Action::StageVerify | Action::StageRerun => {
+            Action::StageVote | Action::StageVerify | Action::StageRerun | Action::StageTaskgen => {
                 return stages::act(self, a)
             }
             Action::ExportPreview => return export::open(self),

@@ -1,8 +1,9 @@
 //! Pipeline stages started from the workbench (issue #33): `V` runs the critic vote, `Y` verifies,
-//! `!` re-runs — on the marked tuples, else the selected one — as jobs of the job runner, steered
-//! from Live like runs (`p` pause, `P` resume, `X` cancel). The vote and verify ask for a second
-//! press (they write to the store); a re-run first asks for its settings on one line
-//! (`rounds=K fault=F generator=SPEC`, prefilled from the config with one round more).
+//! `!` re-runs — on the marked tuples, else the selected one — and `T` generates tasks, as jobs of
+//! the job runner, steered from Live like runs (`p` pause, `P` resume, `X` cancel). The vote and
+//! verify ask for a second press (they write to the store); a re-run first asks for its settings
+//! on one line (`rounds=K fault=F generator=SPEC`, prefilled from the config with one round
+//! more), taskgen for its batch (`apps=… n=… seed=… pass=… author=…`).
 
 use crate::engine::jobs::rerun::RerunSettings;
 use crate::tui::action::{Action, Screen};
@@ -13,11 +14,13 @@ use crate::tui::keymap::{Code, Key};
 use super::notice::Level;
 use super::Model;
 
-/// The re-run settings line.
+/// The re-run settings line (or, with no tuples and `taskgen` set, the taskgen line).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RerunPrompt {
     /// The tuples it re-runs.
     pub ids: Vec<String>,
+    /// The taskgen line instead of a re-run.
+    pub taskgen: bool,
     /// Typed so far (starts with the suggested settings).
     pub input: String,
     /// Why the last enter was refused.
@@ -27,6 +30,9 @@ pub struct RerunPrompt {
 impl RerunPrompt {
     /// What the line asks for.
     pub fn label(&self) -> String {
+        if self.taskgen {
+            return "generate tasks (enter starts, esc cancels)".into();
+        }
         match &self.error {
             Some(e) => format!("re-run {} tuple(s): {e}", self.ids.len()),
             None => format!(
@@ -64,6 +70,16 @@ pub fn act(m: &mut Model, a: Action) -> Vec<EngineCommand> {
         );
         return Vec::new();
     }
+    if a == Action::StageTaskgen {
+        m.tuples.rerun = Some(RerunPrompt {
+            ids: Vec::new(),
+            taskgen: true,
+            input: m.tuples.taskgen_default.clone(),
+            error: None,
+        });
+        m.screen = Screen::Tuples;
+        return Vec::new();
+    }
     let ids = targets(m);
     if ids.is_empty() {
         m.say(
@@ -78,6 +94,7 @@ pub fn act(m: &mut Model, a: Action) -> Vec<EngineCommand> {
         _ => {
             m.tuples.rerun = Some(RerunPrompt {
                 ids,
+                taskgen: false,
                 input: m.tuples.rerun_default.clone(),
                 error: None,
             });
@@ -134,6 +151,11 @@ pub fn prompt_key(m: &mut Model, k: Key) -> Vec<EngineCommand> {
         Code::Char(c) if !k.ctrl && !k.alt => {
             p.input.push(c);
             p.error = None;
+        }
+        Code::Enter if p.taskgen => {
+            let line = p.input.trim().to_string();
+            m.tuples.rerun = None;
+            return vec![EngineCommand::StartTaskgen(line)];
         }
         Code::Enter => match RerunSettings::parse(&p.input) {
             Err(e) => p.error = Some(e.to_string()),

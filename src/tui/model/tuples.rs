@@ -55,6 +55,8 @@ pub struct TuplesState {
     pub rerun: Option<super::stages::RerunPrompt>,
     /// The re-run line's starting text (`rounds=K fault=F generator=SPEC` from the config).
     pub rerun_default: String,
+    /// The taskgen line's starting text (`apps=… n=10 seed=0 author=…` from the config).
+    pub taskgen_default: String,
     /// The export panel, when open.
     pub export: Option<super::export::ExportPanel>,
     /// `[export]` of the config (out dir, URL prefix, statuses), for the export panel.
