@@ -295,3 +295,36 @@ fn workbench_taskgen_job_stores_pending_tasks_and_refuses_a_bad_line() {
     assert_eq!((j.kind.as_str(), j.state), ("taskgen", JobState::Finished));
     assert_eq!(jobs.stop(), None);
 }
+
+#[test]
+fn live_shows_one_throughput_figure_when_a_job_is_recorded() {
+    use super::fixture::{ev, feed, screen_text};
+    use serde_json::json;
+    let mut m = Model::new(Keymap::default(), false);
+    m.screen = tuplewright::tui::action::Screen::Live;
+    let started = json!({"job": "run-1", "kind": "run", "total": 4, "jobs": 1});
+    let task = |seq, secs, done| {
+        ev(
+            seq,
+            secs,
+            "job.task",
+            Some("t"),
+            json!({"job": "run-1", "outcome": "accepted", "secs": 30.0, "done": done, "total": 4}),
+        )
+    };
+    feed(
+        &mut m,
+        vec![
+            ev(1, 0, "job.started", None, started),
+            task(2, 30, 1),
+            task(3, 60, 2),
+        ],
+    );
+    let text = screen_text(&m, 160, 30);
+    assert_eq!(text.matches("tasks/min").count(), 1, "{text}");
+    // Without a job the header's window rate is the one figure.
+    let mut m = Model::new(Keymap::default(), false);
+    m.screen = tuplewright::tui::action::Screen::Live;
+    let text = screen_text(&m, 160, 30);
+    assert_eq!(text.matches("tasks/min").count(), 1, "{text}");
+}

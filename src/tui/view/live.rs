@@ -67,8 +67,14 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
             live.rounds_recorded
         ),
     };
+    // One throughput figure on the screen (#33): the job header's when a job is recorded (tasks
+    // of that job per minute), else the event window's.
+    let rate = match &live.job {
+        Some(_) => String::new(),
+        None => format!(" {rate:>6.1} tasks/min"),
+    };
     let mut head = vec![Span::styled(
-        format!("{counts} {rate:>6.1} tasks/min "),
+        format!("{counts}{rate} "),
         theme.style(Role::Title),
     )];
     head.push(if live.follow {
