@@ -328,3 +328,20 @@ fn live_shows_one_throughput_figure_when_a_job_is_recorded() {
     let text = screen_text(&m, 160, 30);
     assert_eq!(text.matches("tasks/min").count(), 1, "{text}");
 }
+
+#[test]
+fn tuples_show_whole_ids_and_drop_columns_nobody_fills() {
+    let (mut m, store) = super::fixture::loaded_model();
+    super::fixture::keys(&mut m, &store, "2");
+    let ids: Vec<String> = m.tuples.rows.iter().map(|r| r.id.clone()).collect();
+    let text = super::fixture::screen_text(&m, 100, 24);
+    for id in &ids {
+        assert!(text.contains(id.as_str()), "{id} cut:\n{text}");
+    }
+    // 160 columns: no tuple of the fixture has a critic severity, so no `sev` column.
+    let unvoted = m.tuples.rows.iter().all(|r| r.severity.is_empty());
+    let text = super::fixture::screen_text(&m, 160, 24);
+    let header = text.lines().nth(2).unwrap_or_default().to_string();
+    assert!(header.contains("instruction"), "{header}");
+    assert_eq!(header.contains(" sev "), !unvoted, "{header}");
+}

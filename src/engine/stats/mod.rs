@@ -191,3 +191,54 @@ pub struct Stats {
     /// Agreement between curators (issue #33): pairs, Cohen's κ, tuples decided differently.
     pub agreement: crate::engine::curate::agreement::Agreement,
 }
+
+/// The percentages of `counts` in `of` as shown (one decimal), rounded by largest remainder so
+/// that counts making up all of `of` show shares summing to exactly 100.0 (plain rounding can show
+/// 100.1 or 99.9; issue #33). Counts covering part of `of` sum to their rounded part.
+pub fn shown_percents(counts: &[usize], of: usize) -> Vec<f64> {
+    if of == 0 {
+        return vec![0.0; counts.len()];
+    }
+    let exact: Vec<f64> = counts
+        .iter()
+        .map(|&c| c as f64 * 1000.0 / of as f64)
+        .collect();
+    let mut tenths: Vec<u64> = exact.iter().map(|e| e.floor() as u64).collect();
+    let total: usize = counts.iter().sum();
+    let want = (total as f64 * 1000.0 / of as f64).round() as u64;
+    let mut order: Vec<usize> = (0..counts.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (ra, rb) = (exact[a] - exact[a].floor(), exact[b] - exact[b].floor());
+        rb.total_cmp(&ra).then(a.cmp(&b))
+    });
+    let missing = want.saturating_sub(tenths.iter().sum());
+    for &i in order.iter().take(missing as usize) {
+        tenths[i] += 1;
+    }
+    tenths.into_iter().map(|t| t as f64 / 10.0).collect()
+}
+
+#[cfg(test)]
+mod percent_tests {
+    use super::shown_percents;
+
+    #[test]
+    fn shown_percents_of_a_whole_sum_to_exactly_100() {
+        // Plain rounding shows 14.3 x 7 = 100.1 and 33.3 x 3 = 99.9.
+        for (counts, of) in [
+            (vec![1; 7], 7),
+            (vec![1, 1, 1], 3),
+            (vec![5, 3, 2, 1, 1, 1], 13),
+        ] {
+            let p = shown_percents(&counts, of);
+            let tenths: u64 = p.iter().map(|x| (x * 10.0).round() as u64).sum();
+            assert_eq!(tenths, 1000, "{counts:?}: {p:?}");
+            for (c, x) in counts.iter().zip(&p) {
+                assert!((x - *c as f64 * 100.0 / of as f64).abs() < 0.1, "{p:?}");
+            }
+        }
+        // Part of a whole: the rounded part, no more.
+        assert_eq!(shown_percents(&[1, 1], 7), vec![14.3, 14.3]);
+        assert_eq!(shown_percents(&[3], 0), vec![0.0]);
+    }
+}

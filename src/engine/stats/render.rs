@@ -17,7 +17,11 @@ pub fn thousands(n: usize) -> String {
     out
 }
 
-fn share_table(out: &mut String, title: &str, head: &str, rows: &[Share]) {
+/// A share table; `of` is the base of its percentages (shown summing to 100.0 when the rows cover
+/// it all).
+fn share_table(out: &mut String, title: &str, head: &str, rows: &[Share], of: usize) {
+    let counts: Vec<usize> = rows.iter().map(|r| r.count).collect();
+    let shown = super::shown_percents(&counts, of);
     let _ = writeln!(out, "\n{title}");
     let width = rows
         .iter()
@@ -26,13 +30,13 @@ fn share_table(out: &mut String, title: &str, head: &str, rows: &[Share]) {
         .unwrap_or(0)
         .max(head.len());
     let _ = writeln!(out, "  {head:<width$}  {:>8}  {:>6}", "Tasks", "%");
-    for r in rows {
+    for (r, p) in rows.iter().zip(shown) {
         let _ = writeln!(
             out,
             "  {:<width$}  {:>8}  {:>6.1}",
             r.name,
             thousands(r.count),
-            r.percent
+            p
         );
     }
     if rows.is_empty() {
@@ -64,6 +68,7 @@ pub fn render(s: &Stats) -> String {
         "Tasks per scenario (Table 9)",
         "Scenario",
         &s.scenarios,
+        s.population_size,
     );
 
     let _ = writeln!(out, "\nDomain x difficulty (Table 10)");
@@ -101,6 +106,7 @@ pub fn render(s: &Stats) -> String {
         "Top first imperative verbs (Table 11)",
         "Verb",
         &s.top_verbs,
+        s.population_size,
     );
     let _ = writeln!(
         out,
@@ -113,6 +119,7 @@ pub fn render(s: &Stats) -> String {
         "Cross-app pair co-occurrence (Table 12; % of cross-app tasks)",
         "Pair",
         &s.app_pairs,
+        s.cross_app_tasks.count,
     );
     let l = &s.instruction_lengths;
     share_table(
@@ -120,6 +127,7 @@ pub fn render(s: &Stats) -> String {
         "Instruction length in words (Table 13)",
         "Length",
         &l.buckets,
+        s.population_size,
     );
     let _ = writeln!(
         out,

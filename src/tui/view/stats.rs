@@ -109,7 +109,13 @@ fn draw_section(buf: &mut Buffer, r: Rect, s: Section, st: &Stats, theme: &Theme
         }
         Section::Scenarios => {
             title(buf, r, "Tasks per scenario (Table 9)".into(), theme);
-            tables::shares(buf, body(r), "Scenario", &st.scenarios, theme);
+            tables::shares(
+                buf,
+                body(r),
+                ("Scenario", st.population_size),
+                &st.scenarios,
+                theme,
+            );
         }
         Section::Verbs => {
             title(
@@ -118,12 +124,24 @@ fn draw_section(buf: &mut Buffer, r: Rect, s: Section, st: &Stats, theme: &Theme
                 "Top first imperative verbs (Table 11)".into(),
                 theme,
             );
-            tables::shares(buf, body(r), "Verb", &st.top_verbs, theme);
+            tables::shares(
+                buf,
+                body(r),
+                ("Verb", st.population_size),
+                &st.top_verbs,
+                theme,
+            );
         }
         Section::Pairs => {
             let t = "Cross-app pairs (Table 12; % of cross-app tasks)".into();
             title(buf, r, t, theme);
-            tables::shares(buf, body(r), "Pair", &st.app_pairs, theme);
+            tables::shares(
+                buf,
+                body(r),
+                ("Pair", st.cross_app_tasks.count),
+                &st.app_pairs,
+                theme,
+            );
         }
         Section::Costs => {
             let per = st
@@ -209,14 +227,11 @@ fn domain_bars(buf: &mut Buffer, r: Rect, st: &Stats, theme: &Theme) {
         })
         .collect();
     let t = &st.difficulty_totals;
-    let pct = |n: usize| 100.0 * n as f64 / t.total.max(1) as f64;
+    let p =
+        crate::engine::stats::shown_percents(&[t.easy, t.medium, t.hard, t.unlabelled], t.total);
     let total = format!(
         "Total {}: easy {:.1}% · medium {:.1}% · hard {:.1}% · unlabelled {}",
-        t.total,
-        pct(t.easy),
-        pct(t.medium),
-        pct(t.hard),
-        t.unlabelled
+        t.total, p[0], p[1], p[2], t.unlabelled
     );
     if rows.is_empty() {
         rows.push(BarRow {

@@ -133,19 +133,18 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         offset = t.selected + 1 - visible;
     }
     t.offset.set(offset);
-    let wide = inner.width >= 120;
-    let mut widths = vec![
-        Constraint::Length(16),
-        Constraint::Length(if wide { 32 } else { 22 }),
-    ];
+    let cols = Columns::of(t, inner.width);
+    let mut widths = vec![Constraint::Length(16), Constraint::Length(cols.id)];
     let mut header = vec!["status", "id"];
-    if wide {
-        widths.extend([
-            Constraint::Length(12),
-            Constraint::Length(18),
-            Constraint::Length(3),
-        ]);
-        header.extend(["app", "domain", "sev"]);
+    for (w, name) in [
+        (cols.app, "app"),
+        (cols.domain, "domain"),
+        (cols.sev, "sev"),
+    ] {
+        if let Some(w) = w {
+            widths.push(Constraint::Length(w));
+            header.push(name);
+        }
     }
     widths.extend([
         Constraint::Length(6),
@@ -183,14 +182,18 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
             Cell::from(marked(
                 &r.id,
                 &id_marks,
-                if wide { 32 } else { 22 },
+                cols.id as usize,
                 true,
                 Style::default(),
             )),
         ];
-        if wide {
-            cells.push(Cell::from(clip(&r.app, 12)));
-            cells.push(Cell::from(clip(&r.domain, 18)));
+        if let Some(w) = cols.app {
+            cells.push(Cell::from(clip(&r.app, w as usize)));
+        }
+        if let Some(w) = cols.domain {
+            cells.push(Cell::from(clip(&r.domain, w as usize)));
+        }
+        if cols.sev.is_some() {
             let sev_role = if r.severity.as_str() <= "P1" && !r.severity.is_empty() {
                 Role::Alert
             } else {
@@ -240,4 +243,46 @@ fn draw_prompt(f: &mut Frame<'_>, area: Rect, label: &str, input: &str, theme: &
     let inner = block.inner(area);
     f.render_widget(block, area);
     f.render_widget(Line::from(format!("{input}▏")), inner);
+}
+
+/// Column widths sized to what the view holds (#33): the id column as wide as the longest id
+/// (so ids are not cut while there is room), and on wide terminals the app, domain and severity
+/// columns only when some tuple in the view has one.
+struct Columns {
+    id: u16,
+    app: Option<u16>,
+    domain: Option<u16>,
+    sev: Option<u16>,
+}
+
+impl Columns {
+    /// Room left for the instruction at the least.
+    const MIN_INSTRUCTION: u16 = 12;
+    /// The id column is never narrower than this (when an id needs it).
+    const MIN_ID: u16 = 22;
+
+    fn of(t: &crate::tui::model::tuples::TuplesState, width: u16) -> Self {
+        let rows = t.view.iter().map(|&i| &t.rows[i as usize]);
+        let (mut id, mut app, mut domain, mut sev) = (2usize, 0usize, 0usize, false);
+        // Byte lengths: O(1) per row on every frame (a multi-byte id only over-estimates).
+        for r in rows {
+            id = id.max(r.id.len());
+            app = app.max(r.app.len());
+            domain = domain.max(r.domain.len());
+            sev |= !r.severity.is_empty();
+        }
+        // status, diff, rnd, r(g), r(i) and the separators.
+        let fixed: u16 = 16 + 6 + 3 + 5 + 5 + 6;
+        let wide = width >= 120;
+        let opt = |n: usize, cap: u16| (wide && n > 0).then(|| (n as u16).clamp(3, cap));
+        let (app, domain, sev) = (opt(app, 12), opt(domain, 18), (wide && sev).then_some(3));
+        let extra: u16 = [app, domain, sev].iter().flatten().map(|w| w + 1).sum();
+        let room = width.saturating_sub(fixed + extra + Self::MIN_INSTRUCTION);
+        Columns {
+            id: (id as u16).min(48).min(room.max(Self::MIN_ID)),
+            app,
+            domain,
+            sev,
+        }
+    }
 }

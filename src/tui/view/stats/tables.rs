@@ -61,17 +61,27 @@ pub fn targets(buf: &mut Buffer, area: Rect, list: &[Target], theme: &Theme) {
     .render(area, buf);
 }
 
-/// Labelled shares: label, count, percent and a bar of the percent.
-pub fn shares(buf: &mut Buffer, area: Rect, first: &str, list: &[Share], theme: &Theme) {
+/// Labelled shares: label, count, percent (of `of`, summing to 100.0 when the rows cover it) and
+/// a bar of the percent.
+pub fn shares(
+    buf: &mut Buffer,
+    area: Rect,
+    (first, of): (&str, usize),
+    list: &[Share],
+    theme: &Theme,
+) {
     let bar_w = area.width.saturating_sub(40).clamp(4, 30) as f64;
+    let counts: Vec<usize> = list.iter().map(|s| s.count).collect();
+    let shown = crate::engine::stats::shown_percents(&counts, of);
     let mut rows: Vec<Row<'_>> = list
         .iter()
-        .map(|s| {
+        .zip(shown)
+        .map(|(s, pct)| {
             let n = ((s.percent / 100.0 * bar_w).round() as usize).max(usize::from(s.count > 0));
             Row::new(vec![
                 Cell::from(s.name.clone()),
                 Cell::from(Line::from(s.count.to_string()).right_aligned()),
-                Cell::from(Line::from(format!("{:.1}", s.percent)).right_aligned()),
+                Cell::from(Line::from(format!("{pct:.1}")).right_aligned()),
                 Cell::from(Span::styled("█".repeat(n), theme.style(Role::Title))),
             ])
         })
