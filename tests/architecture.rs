@@ -82,3 +82,22 @@ fn no_source_file_exceeds_600_lines() {
     }
     assert!(big.is_empty(), "files over 600 lines:\n{}", big.join("\n"));
 }
+
+/// The headless commands use the engine, not the workbench (#33: `override --where` used to
+/// import the TUI's search): only `src/cli/mod.rs`, which starts the workbench, names `crate::tui`.
+#[test]
+fn headless_commands_do_not_import_the_workbench() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cli");
+    let mut offenders = Vec::new();
+    for e in std::fs::read_dir(&dir).expect("src/cli") {
+        let p = e.expect("entry").path();
+        if p.file_name().is_some_and(|n| n == "mod.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&p).expect("read");
+        if text.contains("crate::tui") {
+            offenders.push(p.display().to_string());
+        }
+    }
+    assert!(offenders.is_empty(), "{offenders:?}");
+}

@@ -9,11 +9,11 @@ use std::sync::Arc;
 
 use super::override_cmd::{Choice, OverrideArgs};
 use crate::engine::curate::bulk::{apply_group, preview, undo_group, BulkRequest, Skipped};
+use crate::engine::curate::query::matcher::{compute_view, new_matcher, SortKey, ViewSpec};
+use crate::engine::curate::rows::load_rows;
 use crate::engine::curate::CurateConfig;
 use crate::engine::filter::Action;
 use crate::engine::store::Store;
-use crate::tui::data::load_rows;
-use crate::tui::matcher::{compute_view, new_matcher, SortKey, ViewSpec};
 
 /// How many ids a preview names before "and N more".
 const PREVIEW_IDS: usize = 20;

@@ -43,7 +43,7 @@ fn tmux_live_screen_follows_a_headless_run_of_another_process() {
             .find(|l| l.contains(id.as_str()))
             .unwrap_or_else(|| panic!("{id} row:\n{done}"));
         assert!(
-            line.contains("✔✔✔✔✔") && line.contains("0.00 1.00"),
+            line.contains("✔✔✔✔✔") && line.contains("1.00 0.00"),
             "{line}"
         );
     }

@@ -345,3 +345,34 @@ fn tuples_show_whole_ids_and_drop_columns_nobody_fills() {
     assert!(header.contains("instruction"), "{header}");
     assert_eq!(header.contains(" sev "), !unvoted, "{header}");
 }
+
+#[test]
+fn every_screen_shows_the_scores_in_one_order_gold_then_init() {
+    let (mut m, store) = super::fixture::loaded_model();
+    let before = |text: &str, a: &str, b: &str| {
+        let (i, j) = (text.find(a), text.find(b));
+        assert!(
+            i.is_some() && j.is_some() && i < j,
+            "{a} before {b}:\n{text}"
+        );
+    };
+    for (keys, gold, init) in [
+        ("1", "r(g)", "r(i)"),
+        ("2", "r(g)", "r(i)"),
+        ("2 enter", "r(g)/r(i)", "1.00/0.00"),
+        ("5", "r(gold)", "r(init)"),
+    ] {
+        super::fixture::keys(&mut m, &store, keys);
+        let text = super::fixture::screen_text(&m, 160, 40);
+        // The Reward screen: its header line (the cards below are per component).
+        let text = match keys {
+            "5" => text
+                .lines()
+                .find(|l| l.contains(" trials"))
+                .unwrap_or_default()
+                .to_string(),
+            _ => text,
+        };
+        before(&text, gold, init);
+    }
+}

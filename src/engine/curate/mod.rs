@@ -7,6 +7,8 @@
 pub mod agreement;
 pub mod bulk;
 pub mod notes;
+pub mod query;
+pub mod rows;
 
 use serde::{Deserialize, Serialize};
 

@@ -88,7 +88,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         .block(
             Block::default()
                 .borders(Borders::ALL)
-                .title(format!(" rounds ({}) ", d.rounds.len())),
+                .title(format!(" {} rounds r(g)/r(i) ", d.rounds.len())),
         )
         .highlight_style(theme.style(Role::Selection))
         .highlight_symbol("▌");

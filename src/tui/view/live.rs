@@ -190,8 +190,9 @@ fn draw_timeline(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
             })
             .collect();
         cells.push(Cell::from(Line::from(checks)));
-        cells.push(Cell::from(score(t.r_init)));
+        // One score order on every screen (#33): r(gold), then r(init).
         cells.push(Cell::from(score(t.r_gold)));
+        cells.push(Cell::from(score(t.r_init)));
         cells.push(Cell::from(Span::styled(
             format!("{g} {}", clip(&t.status, 13)),
             theme.style(role),
@@ -217,7 +218,7 @@ fn draw_timeline(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
         Constraint::Length(7),
     ];
     let header = Row::new([
-        "task", "rd", "phase", "C1-5", "r(i)", "r(g)", "status", "elapsed",
+        "task", "rd", "phase", "C1-5", "r(g)", "r(i)", "status", "elapsed",
     ])
     .style(theme.style(Role::Title));
     f.render_widget(Table::new(rows, widths).header(header), inner);

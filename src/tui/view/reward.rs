@@ -56,9 +56,9 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
     let summary = Line::from(vec![
         Span::styled(format!(" {} ", data.task_id), theme.style(Role::Title)),
         Span::raw(format!(
-            "· {round_text} · r(init) {} · r(gold) {} · {} trials",
-            score(pick("r(init)", f64::max)),
+            "· {round_text} · r(gold) {} · r(init) {} · {} trials",
             score(pick("r(gold)", f64::min)),
+            score(pick("r(init)", f64::max)),
             data.trials.len()
         )),
     ]);

@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use super::data::TaskRow;
+use crate::engine::curate::rows::TaskRow;
 
 /// Lower-cased `id instruction` of every row, cached while the rows stay the same.
 #[derive(Debug, Default)]

@@ -3,7 +3,7 @@
 //! prefix; number fields compare with `<`, `<=`, `>`, `>=` or `=` (the default). A term whose field is
 //! unknown, or whose number does not parse, stays a free-text term for the fuzzy matcher.
 
-use super::data::TaskRow;
+use crate::engine::curate::rows::TaskRow;
 
 /// A number comparison.
 #[derive(Debug, Clone, Copy, PartialEq)]

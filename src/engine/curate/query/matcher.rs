@@ -5,8 +5,8 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-use super::data::TaskRow;
 use super::fuzzy::{score, SearchText};
+use crate::engine::curate::rows::TaskRow;
 
 /// Sort columns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
