@@ -23,6 +23,40 @@ enum EnvgenCommand {
     /// folder) in a real Chromium through the screen and check it against the layout tree.
     /// Exit 0 when the app agrees with its spec; each discrepancy names the element and view.
     Check(CheckArgs),
+    /// The Plan agent: a spec, seed and DESIGN.md for app NAME modelled on --reference, written
+    /// into --out (default src/apps/<NAME with _>). Needs --model (the shipped specs are files).
+    Plan(PlanArgs),
+    /// Plan, then at most --rounds rounds of compile + check + Dev-agent revision until the app
+    /// agrees with its spec; every round stored in <out>/rounds/<n>/, the agreed spec compiled
+    /// into <out>.
+    Build(BuildArgs),
+}
+
+#[derive(Debug, Args)]
+struct PlanArgs {
+    /// The app's public name (`crm`).
+    name: String,
+    /// The kind of product it is modelled on ("a sales CRM like the common SaaS ones").
+    #[arg(long)]
+    reference: String,
+    /// The model: a provider spec (`openai:MODEL@http://127.0.0.1:8000/v1`, `anthropic:MODEL`).
+    #[arg(long)]
+    model: String,
+    /// The pack folder to write.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+struct BuildArgs {
+    #[command(flatten)]
+    plan: PlanArgs,
+    /// At most this many rounds (the Plan agent's included).
+    #[arg(long, default_value_t = 10)]
+    rounds: usize,
+    /// JSON output: the rounds.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -36,6 +70,8 @@ pub fn run(cli: &super::Cli, args: &EnvgenArgs) -> anyhow::Result<ExitCode> {
     match &args.command {
         EnvgenCommand::Compile(a) => compile(a),
         EnvgenCommand::Check(a) => check(cli, a),
+        EnvgenCommand::Plan(a) => plan(a),
+        EnvgenCommand::Build(a) => build(cli, a),
     }
 }
 
@@ -118,6 +154,78 @@ fn check(cli: &super::Cli, a: &CheckArgs) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(if report.discrepancies.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn provider_and_out(
+    a: &PlanArgs,
+) -> anyhow::Result<(
+    std::sync::Arc<dyn crate::engine::providers::ChatProvider>,
+    PathBuf,
+)> {
+    let provider = crate::engine::providers::provider_from_spec(
+        &a.model,
+        &crate::engine::providers::ProviderConfig::default(),
+    )?;
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("src/apps").join(a.name.replace('-', "_")));
+    Ok((provider, out))
+}
+
+fn plan(a: &PlanArgs) -> anyhow::Result<ExitCode> {
+    let (provider, out) = provider_and_out(a)?;
+    match crate::engine::envgen::agents::plan(provider.as_ref(), &a.name, &a.reference, &out)? {
+        Ok(_) => {
+            println!("{}: planned into {}", a.name, out.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(why) => {
+            eprintln!("error: the Plan agent's reply: {why}");
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+fn build(cli: &super::Cli, a: &BuildArgs) -> anyhow::Result<ExitCode> {
+    let (provider, out) = provider_and_out(&a.plan)?;
+    let config = super::context::load_config(cli)?;
+    config.screen.validate().map_err(anyhow::Error::msg)?;
+    let rounds = crate::engine::envgen::agents::build(
+        provider.as_ref(),
+        &a.plan.name,
+        &a.plan.reference,
+        &out,
+        a.rounds,
+        &config.screen,
+    )?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&rounds)?);
+    } else {
+        for r in &rounds {
+            let found = r
+                .refused
+                .clone()
+                .map(|x| vec![x])
+                .unwrap_or_else(|| r.discrepancies.iter().map(ToString::to_string).collect());
+            println!(
+                "round {} ({}): {}",
+                r.n,
+                r.agent,
+                if r.agreed {
+                    "agreed".to_string()
+                } else {
+                    found.join("; ")
+                }
+            );
+        }
+    }
+    let agreed = rounds.last().is_some_and(|r| r.agreed);
+    Ok(if agreed {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -18,7 +18,7 @@ pub fn files(model: &Model, seed: &Value) -> Vec<(&'static str, String)> {
         ("manifest.toml", manifest(model)),
         ("layout.json", pretty(&tree)),
         ("CHANGES.md", changes(model)),
-        ("taxonomy.toml", taxonomy(model)),
+        ("taxonomy.toml", taxonomy(model, seed)),
         ("tasks.json", pretty(&super::tasks::derive(model, seed))),
         ("SKILL.md", skill(model)),
     ]
@@ -51,9 +51,7 @@ pub fn manifest(model: &Model) -> String {
         toml_str(&app.category)
     );
     let _ = writeln!(out, "aliases = {}", toml_list(&app.aliases));
-    if let Some(p) = app.port {
-        let _ = writeln!(out, "port = {p}");
-    }
+    let _ = writeln!(out, "port = {}", port(model));
     let _ = writeln!(out, "description = {}", toml_str(&app.description));
     let mut volatile = vec!["**.lastViewedAt".to_string()];
     volatile.extend(app.volatile.iter().cloned());
@@ -86,6 +84,17 @@ pub fn manifest(model: &Model) -> String {
         let _ = writeln!(out, "{} = \"{kind}\"", toml_str(&e.name));
     }
     out
+}
+
+/// The app's conventional port: `[app] port`, else 3300 + a stable hash of its name (< 3800).
+pub fn port(model: &Model) -> u16 {
+    model.spec.app.port.unwrap_or_else(|| {
+        let h = model
+            .name()
+            .bytes()
+            .fold(2166136261u32, |h, b| (h ^ b as u32).wrapping_mul(16777619));
+        3300 + (h % 500) as u16
+    })
 }
 
 /// `CHANGES.md`: the observable state changes (element → action → state field, op).
@@ -122,13 +131,16 @@ pub fn changes(model: &Model) -> String {
     out
 }
 
-/// `taxonomy.toml`: entity → action leaves, each with the views offering it.
-pub fn taxonomy(model: &Model) -> String {
+/// `taxonomy.toml`: entity → action leaves (the actions that yield tasks over the seed), each
+/// with the views offering it.
+pub fn taxonomy(model: &Model, seed: &Value) -> String {
     let mut out = format!(
         "# Feature taxonomy of {} (derived from app.spec.toml).\n",
         model.name()
     );
-    for a in model.actions() {
+    let yields =
+        |a: &&super::spec::Action| !super::tasks::for_action(model, seed, &a.name).is_empty();
+    for a in model.actions().filter(yields) {
         let views: Vec<String> = model
             .views()
             .filter(|v| v.actions.contains(&a.name))

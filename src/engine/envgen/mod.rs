@@ -3,6 +3,7 @@
 //! their state effects, navigation and a theme; [`parse`] reads and checks it, [`seed`] checks
 //! its seed data against it, [`render::SpecUi`] serves it, [`effects`] performs its actions.
 
+pub mod agents;
 pub mod check;
 pub mod compile;
 pub mod derive;
@@ -12,7 +13,9 @@ pub mod error;
 pub mod layout;
 pub mod model;
 pub mod parse;
+mod parse_views;
 pub mod planner;
+pub mod recipe;
 pub mod render;
 pub mod seed;
 pub mod spec;

@@ -111,6 +111,21 @@ fn targets<'e>(a: &Action, ent: &'e Entity) -> Vec<(&'e Field, Op)> {
     out
 }
 
+/// The tasks action `action` yields over `seed` (what the generic recipe samples from).
+pub fn for_action(model: &Model, seed: &Value, action: &str) -> Vec<Value> {
+    let Some(a) = model.action(action) else {
+        return vec![];
+    };
+    let Some(ent) = model.entity(&a.entity) else {
+        return vec![];
+    };
+    match a.on {
+        ActionOn::Record => update_tasks(model, seed, a, ent),
+        ActionOn::Collection => create_tasks(model, seed, a, ent),
+        ActionOn::Singleton => vec![],
+    }
+}
+
 fn update_tasks(model: &Model, seed: &Value, a: &Action, ent: &Entity) -> Vec<Value> {
     let records = Model::records(seed, &ent.name);
     let key_field = Model::key_field(ent);
