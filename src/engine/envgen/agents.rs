@@ -18,8 +18,14 @@ use crate::engine::providers::{ChatProvider, ChatRequest, Message};
 use crate::engine::screen::ScreenConfig;
 
 const LANGUAGE: &str = include_str!("../../../docs/envgen.md");
-const EXAMPLE_SPEC: &str = include_str!("../../apps/todo/app.spec.toml");
-const EXAMPLE_SEED: &str = include_str!("../../apps/todo/seed.json");
+
+/// The first registered spec pack's spec and seed: the worked example the agents are shown.
+fn example() -> (&'static str, &'static str) {
+    crate::apps::all()
+        .iter()
+        .find_map(|p| Some((p.app.spec_text()?, p.app.seed_text()?)))
+        .unwrap_or(("", ""))
+}
 
 /// Errors of the LLM path (infrastructure; a bad spec is a round's finding, not an error).
 #[derive(Debug, thiserror::Error)]
@@ -94,7 +100,8 @@ pub fn parse_reply(text: &str) -> Result<Draft, String> {
 }
 
 fn system() -> String {
-    format!("You design mock web applications for training computer-use agents, as declarative specs in the envgen language. You never write code, only the spec (TOML), its seed data (JSON) and short design notes. Model the layout and workflows on the reference product; never copy its text or trade dress.\n\n# The language\n\n{LANGUAGE}\n\n# A complete example\n\napp.spec.toml:\n```toml\n{EXAMPLE_SPEC}```\n\nseed.json:\n```json\n{EXAMPLE_SEED}```\n\nReply with one JSON object only: {{\"spec\": \"<the TOML text>\", \"seed\": <the seed object>, \"design\": \"<design notes: theme, layout, the P0/P1 features>\"}}.")
+    let (example_spec, example_seed) = example();
+    format!("You design mock web applications for training computer-use agents, as declarative specs in the envgen language. You never write code, only the spec (TOML), its seed data (JSON) and short design notes. Model the layout and workflows on the reference product; never copy its text or trade dress.\n\n# The language\n\n{LANGUAGE}\n\n# A complete example\n\napp.spec.toml:\n```toml\n{example_spec}```\n\nseed.json:\n```json\n{example_seed}```\n\nReply with one JSON object only: {{\"spec\": \"<the TOML text>\", \"seed\": <the seed object>, \"design\": \"<design notes: theme, layout, the P0/P1 features>\"}}.")
 }
 
 fn ask(provider: &dyn ChatProvider, prompt: String) -> Result<Result<Draft, String>, AgentError> {
