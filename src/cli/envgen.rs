@@ -98,6 +98,9 @@ struct CheckArgs {
     /// One JSON report instead of lines.
     #[arg(long)]
     json: bool,
+    /// Write a screenshot of every view the crawl lands on to DIR/<view>.png.
+    #[arg(long, value_name = "DIR")]
+    shots: Option<PathBuf>,
 }
 
 /// The model and state-API app of `arg`: a folder's spec, or a registered spec pack.
@@ -133,7 +136,8 @@ fn check(cli: &super::Cli, a: &CheckArgs) -> anyhow::Result<ExitCode> {
     config.screen.validate().map_err(anyhow::Error::msg)?;
     let screen = config.screen.clone();
     let ui = crate::engine::envgen::render::SpecUi::leak(model);
-    let report = crate::engine::envgen::check::check(app, ui, &screen)?;
+    let report =
+        crate::engine::envgen::check::check_with_shots(app, ui, &screen, a.shots.as_deref())?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

@@ -109,6 +109,16 @@ pub fn check(
     ui: &'static SpecUi,
     screen: &ScreenConfig,
 ) -> Result<Report, CheckError> {
+    check_with_shots(app, ui, screen, None)
+}
+
+/// [`check`], also writing a screenshot of every view it lands on to `shots/<view>.png`.
+pub fn check_with_shots(
+    app: Arc<App>,
+    ui: &'static SpecUi,
+    screen: &ScreenConfig,
+    shots: Option<&std::path::Path>,
+) -> Result<Report, CheckError> {
     let t0 = Instant::now();
     crate::engine::ui::register_ui(ui);
     let dir = tempfile::tempdir()?;
@@ -128,6 +138,7 @@ pub fn check(
         seed: &seed,
         found: Vec::new(),
         elements: 0,
+        shots: shots.map(|d| (d.to_path_buf(), Vec::new())),
     };
     c.run(&mut web)?;
     c.sessions()?;
@@ -141,6 +152,8 @@ pub fn check(
 }
 
 struct Crawl<'a> {
+    /// Where view screenshots go, and the views already shot.
+    shots: Option<(std::path::PathBuf, Vec<String>)>,
     model: &'a Model,
     store: &'a SessionStore,
     seed: &'a Value,
@@ -149,6 +162,24 @@ struct Crawl<'a> {
 }
 
 impl Crawl<'_> {
+    /// A screenshot of the page now shown as `view`, once per view (when asked for).
+    fn shoot(&mut self, web: &mut WebScreen, view: &str) -> Result<(), CheckError> {
+        let Some((dir, done)) = &mut self.shots else {
+            return Ok(());
+        };
+        if view == "*" || done.iter().any(|v| v == view) {
+            return Ok(());
+        }
+        let shot = web
+            .screen
+            .screenshot()
+            .map_err(|e| CheckError::from(WebScreenError::from(e)))?;
+        std::fs::create_dir_all(&*dir)?;
+        std::fs::write(dir.join(format!("{view}.png")), shot.png)?;
+        done.push(view.to_string());
+        Ok(())
+    }
+
     fn state(&self, sid: &str) -> Result<Value, CheckError> {
         Ok(self.store.snapshot(sid)?.current.value()?)
     }
@@ -234,6 +265,7 @@ impl Crawl<'_> {
                 self.flag(&id, &el.view, format!("unreachable: {miss}"), &[], &[]);
                 continue;
             }
+            self.shoot(web, &el.view)?;
             let pre = self.state(A)?;
             match (
                 el.kind,
@@ -337,6 +369,9 @@ impl Crawl<'_> {
                 &[],
                 &[],
             );
+        }
+        if let Some(o) = opens {
+            self.shoot(web, o)?;
         }
         let changed = diff(self.model, pre, &self.state(A)?);
         if !changed.is_empty() {

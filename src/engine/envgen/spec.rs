@@ -78,6 +78,8 @@ pub struct Theme {
     pub muted: Option<String>,
     /// Sidebar background.
     pub sidebar: Option<String>,
+    /// Sidebar text (default: `text`).
+    pub sidebar_text: Option<String>,
     /// Font stack.
     pub font: Option<String>,
     /// Corner radius.

@@ -16,6 +16,7 @@ pub fn stylesheet(t: &Theme) -> String {
     root += &var("text", &t.text, "#1d2330");
     root += &var("muted", &t.muted, "#5b6475");
     root += &var("sidebar", &t.sidebar, "#f0f2f5");
+    root += &var("sidebar-text", &t.sidebar_text, "var(--text)");
     root += &var(
         "font",
         &t.font,
