@@ -154,6 +154,7 @@ fn apps_list_json_has_every_environment_with_its_fields() {
             "issue-tracker",
             "ecommerce-admin",
             "files",
+            "todo",
             "wiki"
         ]
     );
@@ -161,11 +162,21 @@ fn apps_list_json_has_every_environment_with_its_fields() {
         let keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
         let mut keys = keys;
         keys.sort();
-        assert_eq!(
-            keys,
-            ["aliases", "kind", "leaves", "name", "origin", "screen", "tasks"]
-        );
+        // A spec-built app (issue #32) also carries its spec's path.
+        let spec_built = r["name"] == "todo";
+        let mut want = vec![
+            "aliases", "category", "kind", "leaves", "name", "origin", "screen",
+        ];
+        if spec_built {
+            want.push("spec");
+        }
+        want.push("tasks");
+        assert_eq!(keys, want);
     }
+    assert_eq!(rows[0]["category"], "communication");
+    assert_eq!(rows[5]["spec"], "src/apps/todo/app.spec.toml");
+    assert_eq!(rows[5]["category"], "productivity");
+    assert_eq!(rows[6]["category"], "uncategorized");
     let by = |n: &str| rows.iter().find(|r| r["name"] == n).unwrap().clone();
     assert_eq!(by("mail")["kind"], "web");
     assert_eq!(by("mail")["aliases"], serde_json::json!(["gmail"]));
@@ -179,7 +190,8 @@ fn apps_list_json_has_every_environment_with_its_fields() {
     assert_eq!(by("wiki")["tasks"], 0);
 }
 
-/// `apps check` on all five built-in packs, for real: exit 0 and every app `ok` in the JSON.
+/// `apps check` on every built-in pack (the five hand-written ones and the spec-built todo), for
+/// real: exit 0 and every app `ok` in the JSON.
 #[test]
 fn apps_check_passes_for_every_builtin_pack() {
     let dir = tempfile::tempdir().unwrap();
@@ -191,7 +203,10 @@ fn apps_check_passes_for_every_builtin_pack() {
         .unwrap();
     let report: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
-    assert_eq!(report.as_array().unwrap().len(), 5);
+    assert_eq!(
+        report.as_array().unwrap().len(),
+        tuplewright::apps::names().len()
+    );
     for app in report.as_array().unwrap() {
         assert_eq!(app["ok"], true, "{app:#}");
     }

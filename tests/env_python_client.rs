@@ -213,7 +213,8 @@ fn cli_lists_apps_and_rejects_bad_serve_requests() {
             "files",
             "issue-tracker",
             "mail",
-            "team-chat"
+            "team-chat",
+            "todo"
         ]
     );
     assert_eq!(lines[4]["port"], 3101);

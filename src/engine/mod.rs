@@ -11,6 +11,7 @@ pub mod config;
 pub mod curate;
 pub mod embedder;
 pub mod env;
+pub mod envgen;
 pub mod filter;
 pub mod harness;
 pub mod hostcap;

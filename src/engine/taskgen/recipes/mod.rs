@@ -140,11 +140,15 @@ pub fn recipe_names() -> Vec<&'static str> {
         .iter()
         .flat_map(|p| p.app.recipes().iter().map(|(n, _)| *n))
         .chain(CROSS.iter().map(|(n, _)| *n))
+        .chain(crate::engine::envgen::recipe::names())
         .collect()
 }
 
 /// Runs a recipe; `None` when the name is unknown or the seed cannot serve it.
 pub fn run(recipe: &str, ctx: &mut Ctx<'_>) -> Option<Draft> {
+    if let Some(rest) = recipe.strip_prefix(crate::engine::envgen::recipe::PREFIX) {
+        return crate::engine::envgen::recipe::run(rest, ctx);
+    }
     let found = crate::apps::all()
         .iter()
         .flat_map(|p| p.app.recipes().iter())

@@ -1,0 +1,57 @@
+//! The generic task-generation recipe of spec apps: taxonomy leaves name `envgen:<app>:<action>`
+//! and this recipe samples one of the tasks the action yields over the app's seed
+//! ([`super::tasks::for_action`]).
+
+use crate::engine::taskgen::recipes::{Ctx, Draft};
+
+/// The recipe-name prefix of spec apps.
+pub const PREFIX: &str = "envgen:";
+
+/// Every spec recipe name (`envgen:<app>:<action>`) of the registered spec packs.
+pub fn names() -> Vec<&'static str> {
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            let mut out = Vec::new();
+            for pack in crate::apps::all() {
+                let Some(model) = spec_model(pack) else {
+                    continue;
+                };
+                for a in model.actions() {
+                    let name = format!("{PREFIX}{}:{}", model.name(), a.name);
+                    out.push(&*Box::leak(name.into_boxed_str()));
+                }
+            }
+            out
+        })
+        .clone()
+}
+
+fn spec_model(pack: &crate::apps::Pack) -> Option<super::Model> {
+    let text = pack.app.spec_text()?;
+    let path = std::path::Path::new(pack.app.dir()).join("app.spec.toml");
+    super::parse(&path, text).ok().map(super::Model::new)
+}
+
+/// Runs `envgen:<app>:<action>` (`rest` = `<app>:<action>`); `None` when the app or action is
+/// unknown or the seed yields no task for it.
+pub fn run(rest: &str, ctx: &mut Ctx<'_>) -> Option<Draft> {
+    let (app, action) = rest.split_once(':')?;
+    let pack = crate::apps::get(app)?;
+    let model = spec_model(pack)?;
+    let tasks = super::tasks::for_action(&model, ctx.seeds.of(app), action);
+    if tasks.is_empty() {
+        return None;
+    }
+    let v = ctx.idx(tasks.len());
+    let t = &tasks[v];
+    let text = |k: &str| t[k].as_str().unwrap_or_default().to_string();
+    Some(ctx.draft(
+        v,
+        text("task_instruction"),
+        text("context"),
+        t["template"].as_str()?,
+        t["slots"].clone(),
+        vec![pack.name()],
+    ))
+}

@@ -1,0 +1,11 @@
+//! envgen (issue #32): the spec language, its compiler's refusals, the generic renderer, the Web
+//! agent as code and the LLM path. One binary: the Chromium crawls are the slow part and live
+//! here only.
+
+mod bad_input;
+mod crawl;
+mod language;
+mod llm;
+#[path = "../providers/standin.rs"]
+#[allow(dead_code)]
+mod standin;
