@@ -1,0 +1,98 @@
+//! Every shipped app spec parses, its seed fits, and together they cover the breadth.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use tuplewright::engine::envgen;
+
+/// Every pack folder holding an `app.spec.toml`.
+pub fn spec_dirs() -> Vec<PathBuf> {
+    let apps = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/apps");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&apps)
+        .expect("src/apps")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.join("app.spec.toml").is_file())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// Parses a pack's spec and checks its seed, panicking with the compiler's `path:line` error.
+pub fn load(dir: &Path) -> (envgen::Spec, serde_json::Value) {
+    let spec = envgen::load(&dir.join("app.spec.toml")).unwrap_or_else(|e| panic!("{e}"));
+    let seed_path = dir.join(&spec.app.seed);
+    let text = std::fs::read_to_string(&seed_path).expect("seed file");
+    let seed = envgen::seed::check(&spec, &seed_path, &text).unwrap_or_else(|e| panic!("{e}"));
+    (spec, seed)
+}
+
+#[test]
+fn every_shipped_spec_parses_and_its_seed_fits() {
+    let dirs = spec_dirs();
+    assert!(dirs.len() >= 22, "{} spec packs", dirs.len());
+    let mut names = BTreeSet::new();
+    let mut ports = BTreeSet::new();
+    for dir in &dirs {
+        let (spec, _) = load(dir);
+        assert!(
+            names.insert(spec.app.name.clone()),
+            "two specs are named {}",
+            spec.app.name
+        );
+        if let Some(p) = spec.app.port {
+            assert!(ports.insert(p), "{}: port {p} is taken", spec.app.name);
+        }
+        assert!(
+            !spec.app.reference.is_empty(),
+            "{}: no reference product kind",
+            spec.app.name
+        );
+    }
+}
+
+#[test]
+fn the_new_apps_cover_at_least_twelve_categories() {
+    let cats: BTreeSet<String> = spec_dirs().iter().map(|d| load(d).0.app.category).collect();
+    assert!(cats.len() >= 12, "{} categories: {cats:?}", cats.len());
+}
+
+#[test]
+fn every_list_entity_is_reachable_and_editable_from_the_ui() {
+    use envgen::spec::{ActionOn, ViewKind};
+    for dir in spec_dirs() {
+        let (spec, _) = load(&dir);
+        let views: Vec<_> = spec.views.iter().map(|v| v.get_ref()).collect();
+        for e in spec.entities.iter().map(|e| e.get_ref()) {
+            let acted = spec.actions.iter().any(|a| a.get_ref().entity == e.name);
+            if !e.kind.is_collection() || !acted {
+                continue;
+            }
+            let listed = views.iter().any(|v| {
+                v.entity.as_deref() == Some(&e.name) && v.nav.is_some() && v.open.is_some()
+            });
+            assert!(
+                listed,
+                "{}: {} has actions but no sidebar view opening its records",
+                spec.app.name, e.name
+            );
+            let record_actions = spec
+                .actions
+                .iter()
+                .map(|a| a.get_ref())
+                .filter(|a| a.entity == e.name && a.on == ActionOn::Record);
+            for a in record_actions {
+                let offered = views
+                    .iter()
+                    .any(|v| v.kind.is_record() && v.actions.contains(&a.name))
+                    || views
+                        .iter()
+                        .any(|v| v.kind != ViewKind::Form && v.actions.contains(&a.name));
+                assert!(
+                    offered,
+                    "{}: action {} is offered on no view",
+                    spec.app.name, a.name
+                );
+            }
+        }
+    }
+}
