@@ -6,6 +6,7 @@
 pub mod error;
 pub mod parse;
 pub mod seed;
+pub mod shape;
 pub mod spec;
 
 pub use error::{Problem, SpecError};
