@@ -22,6 +22,11 @@ pub struct Row {
     pub screen: bool,
     /// `builtin`, `external` or `generated` (a pack made by `apps new`).
     pub origin: String,
+    /// The paper's Table 3 category (`uncategorized` when the manifest names none).
+    pub category: String,
+    /// A spec-built app's spec file (`src/apps/<dir>/app.spec.toml`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spec: Option<String>,
 }
 
 /// The row of a built-in pack.
@@ -48,6 +53,16 @@ pub fn pack_row(pack: &Pack) -> Row {
             "builtin"
         }
         .into(),
+        category: pack
+            .manifest
+            .category
+            .clone()
+            .unwrap_or_else(|| "uncategorized".into()),
+        spec: pack
+            .manifest
+            .spec
+            .as_ref()
+            .map(|s| format!("{}/{s}", pack.app.dir())),
     }
 }
 
@@ -68,6 +83,8 @@ pub fn rows(cfg: &AppsConfig) -> Vec<Row> {
             leaves: 0,
             screen: ext.ui_url.is_some() || ext.url.is_some() || ext.command.is_some(),
             origin: "external".into(),
+            category: "uncategorized".into(),
+            spec: None,
         });
     }
     out

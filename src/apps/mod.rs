@@ -18,6 +18,7 @@ pub mod check;
 pub mod cross;
 pub mod list;
 pub mod new;
+pub mod spec_pack;
 use crate::engine::ui::AppUi;
 
 /// A scripted-agent template embedded from a pack: (name, initial_setup.py, golden_patch.py,
@@ -62,6 +63,10 @@ pub trait App: Sync {
     /// A desktop app's seed home directory: (relative path, contents).
     fn home(&self) -> &'static [(&'static str, &'static [u8])] {
         &[]
+    }
+    /// A spec-built app's `app.spec.toml` (issue #32), `None` for a hand-written pack.
+    fn spec_text(&self) -> Option<&'static str> {
+        None
     }
 }
 
@@ -128,6 +133,11 @@ packs! {
     files,
 }
 
+// The spec-built packs (docs/envgen.md): one line per folder holding `app.spec.toml`.
+spec_pack::spec_packs! {
+    todo,
+}
+
 /// A pack with its parsed manifest.
 pub struct Pack {
     /// The pack's code and embedded files.
@@ -171,6 +181,7 @@ pub fn all() -> &'static [Pack] {
     ALL.get_or_init(|| {
         PACKS
             .iter()
+            .chain(SPEC_PACKS.iter())
             .filter_map(|app| {
                 let manifest = toml::from_str(app.manifest_text()).ok()?;
                 Some(Pack {

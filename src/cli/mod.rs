@@ -14,6 +14,7 @@ mod context;
 pub mod env;
 mod env_osworld;
 mod env_try;
+mod envgen;
 mod export;
 mod export_traj;
 mod filter;
@@ -110,6 +111,9 @@ pub enum Command {
     Env(env::EnvArgs),
     /// App packs: list the environments, check a pack's conformance, copy a pack to a new app.
     Apps(apps::AppsArgs),
+    /// Web apps from a spec (issue #32): compile a spec pack, check it in a real browser, plan
+    /// or build one with the LLM agents.
+    Envgen(envgen::EnvgenArgs),
     /// LLM providers for the agents: check a provider spec with one tiny request.
     Agents(agents::AgentsArgs),
     /// Run agent-written Python in the bubblewrap sandbox (`run`), or build its virtualenv (`setup`).
@@ -189,6 +193,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Synth(args) => synth::run(&cli, &args),
             Command::Env(args) => env::run(&cli, args),
             Command::Apps(args) => apps::run(&cli, &args),
+            Command::Envgen(args) => envgen::run(&args),
             Command::Screen(args) => screen::run(&cli, &args),
             Command::Osworld(args) => osworld::run(&cli, &args),
             Command::Agents(args) => agents::run(args),

@@ -66,6 +66,12 @@ pub struct AppManifest {
     /// `config`): what the probes empty, and what a setup's state must fit.
     #[serde(default)]
     pub state: Option<crate::engine::openenv::StateSchema>,
+    /// The paper's Table 3 category (`communication`, `project management`, …).
+    #[serde(default)]
+    pub category: Option<String>,
+    /// A spec-built app's spec, relative to its pack folder (`app.spec.toml`; issue #32).
+    #[serde(default)]
+    pub spec: Option<String>,
 }
 
 fn default_volatile() -> Vec<String> {

@@ -506,10 +506,14 @@ impl<'a> Checker<'a> {
             let fits = match a.on {
                 ActionOn::Record => {
                     view.kind.is_record()
-                        || matches!(
-                            view.kind,
-                            ViewKind::Table | ViewKind::List | ViewKind::Board | ViewKind::Inbox
-                        )
+                        || (a.inputs.is_empty()
+                            && matches!(
+                                view.kind,
+                                ViewKind::Table
+                                    | ViewKind::List
+                                    | ViewKind::Board
+                                    | ViewKind::Inbox
+                            ))
                 }
                 ActionOn::Collection => true,
                 ActionOn::Singleton => view.kind == ViewKind::Settings,
