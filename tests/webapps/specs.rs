@@ -96,3 +96,54 @@ fn every_list_entity_is_reachable_and_editable_from_the_ui() {
         }
     }
 }
+
+/// Every shipped `create_record` task fills every input its create action requires (an input
+/// that is neither optional nor backed by a field default), so the ui-oracle's form can be
+/// submitted. Failed before derivation knew date-times (calendar events were created without
+/// start and end).
+#[test]
+fn every_create_task_fills_the_inputs_its_form_requires() {
+    for dir in spec_dirs() {
+        let (spec, _) = load(&dir);
+        let text = std::fs::read_to_string(dir.join("tasks.json")).expect("tasks.json");
+        let tasks: serde_json::Value = serde_json::from_str(&text).expect("json");
+        for t in tasks["tasks"].as_array().expect("tasks") {
+            if t["template"] != "create_record" {
+                continue;
+            }
+            let context = t["context"].as_str().unwrap_or_default();
+            let action = spec
+                .actions
+                .iter()
+                .map(|a| a.get_ref())
+                .find(|a| context.contains(&format!("(action {})", a.name)))
+                .unwrap_or_else(|| panic!("{}: no action in {context:?}", t["task_id"]));
+            let ent = spec
+                .entities
+                .iter()
+                .map(|e| e.get_ref())
+                .find(|e| e.name == action.entity)
+                .expect("entity");
+            for input in action.inputs.iter().filter(|i| !i.optional) {
+                let Some(name) = input.field.as_deref() else {
+                    continue;
+                };
+                let field = ent
+                    .fields
+                    .iter()
+                    .map(|f| f.get_ref())
+                    .find(|f| f.name == name)
+                    .expect("field");
+                if field.optional || field.default.is_some() || field.ty == "bool" {
+                    continue;
+                }
+                assert!(
+                    t["slots"]["record"].get(name).is_some(),
+                    "{}: {} requires {name}, which the task does not fill",
+                    t["task_id"],
+                    action.name
+                );
+            }
+        }
+    }
+}
