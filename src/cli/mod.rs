@@ -193,7 +193,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Synth(args) => synth::run(&cli, &args),
             Command::Env(args) => env::run(&cli, args),
             Command::Apps(args) => apps::run(&cli, &args),
-            Command::Envgen(args) => envgen::run(&args),
+            Command::Envgen(args) => envgen::run(&cli, &args),
             Command::Screen(args) => screen::run(&cli, &args),
             Command::Osworld(args) => osworld::run(&cli, &args),
             Command::Agents(args) => agents::run(args),

@@ -2,4 +2,5 @@
 //! Web agent as code. One binary: the Chromium crawl is the slow part and lives here only.
 
 mod bad_input;
+mod crawl;
 mod language;

@@ -145,7 +145,7 @@ fn action_elements(model: &Model, v: &View, a: &Action, region: &str) -> Vec<Ele
     };
     let mut out = Vec::new();
     let ent = model.entity(&a.entity);
-    for input in &a.inputs {
+    for input in a.inputs.iter().filter(|_| a.widget.is_none()) {
         let Some(ent) = ent else { continue };
         let f = input_field(ent, input);
         let role = match FieldType::parse(&f.ty) {

@@ -3,8 +3,10 @@
 //! their state effects, navigation and a theme; [`parse`] reads and checks it, [`seed`] checks
 //! its seed data against it, [`render::SpecUi`] serves it, [`effects`] performs its actions.
 
+pub mod check;
 pub mod compile;
 pub mod derive;
+pub mod diff;
 pub mod effects;
 pub mod error;
 pub mod layout;

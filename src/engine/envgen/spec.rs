@@ -476,4 +476,9 @@ pub struct Action {
     /// The view shown after success (default: back where the form was).
     #[serde(default)]
     pub go: Option<String>,
+    /// The custom-widget escape hatch: raw HTML drawn in the form instead of the generated
+    /// inputs (`{id}` = the bound record's id). Its fields are posted as they are; `envgen
+    /// check` still crawls it and compares its diff with `changes`.
+    #[serde(default)]
+    pub widget: Option<String>,
 }

@@ -89,9 +89,33 @@ pub trait AppUi: Send + Sync {
     }
 }
 
-/// The UI of a built-in app (from its pack, [`crate::apps`]), or `None` for an app without one.
+/// The UI registered at run time for `app` with [`register_ui`] (a spec being checked), else
+/// the built-in app's (from its pack, [`crate::apps`]), or `None` for an app without one.
 pub fn app_ui(app: &str) -> Option<&'static dyn AppUi> {
-    crate::apps::ui(app)
+    let extra = extra_uis()
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .iter()
+        .rev()
+        .find(|u| u.app() == app)
+        .copied();
+    extra.or_else(|| crate::apps::ui(app))
+}
+
+fn extra_uis() -> &'static std::sync::Mutex<Vec<&'static dyn AppUi>> {
+    static EXTRA: std::sync::OnceLock<std::sync::Mutex<Vec<&'static dyn AppUi>>> =
+        std::sync::OnceLock::new();
+    EXTRA.get_or_init(Default::default)
+}
+
+/// Registers the UI of an app that is not a built-in pack (a spec being checked by `envgen
+/// check` or built by `envgen build`), so [`start`] can serve it; it wins over a built-in app
+/// of the same name, and a later one over an earlier one.
+pub fn register_ui(ui: &'static dyn AppUi) {
+    extra_uis()
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(ui);
 }
 
 /// Errors starting or serving a UI origin (infrastructure, never a score).

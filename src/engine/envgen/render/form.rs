@@ -1,6 +1,6 @@
 //! Action forms and their input widgets, with the stable element ids of the layout tree.
 
-use maud::{html, Markup};
+use maud::{html, Markup, PreEscaped};
 use serde_json::Value;
 
 use super::super::effects::{input_field, RECORD};
@@ -34,9 +34,12 @@ pub fn action_form(
     let ent = model.entity(&act.entity);
     html! {
         form.action id=(id) data-el=(id) data-action=(act.name) method="post" action={ "/op/" (act.name) } {
+            @if let Some(w) = &act.widget {
+                div.widget { (PreEscaped(w.replace("{id}", rid.as_deref().unwrap_or_default()))) }
+            }
             (back(path))
             @if let Some(r) = &rid { input type="hidden" name=(RECORD) value=(r); }
-            @if let Some(ent) = ent {
+            @if let (Some(ent), None) = (ent, &act.widget) {
                 @for input in &act.inputs {
                     @let f = input_field(ent, input);
                     @let current = input.field.as_deref().and_then(|n| record.map(|r| &r[n]));
