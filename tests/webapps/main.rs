@@ -3,5 +3,9 @@
 //! shapes; the language additions they need (`map` entities, `object` fields) refuse bad input.
 //! One binary; the slow checks (loop, ui-oracle, crawls) are sampled.
 
+#[path = "../shipped_support/mod.rs"]
+mod shipped_support;
+
 mod hub_shapes;
+mod sampled;
 mod specs;
