@@ -67,12 +67,21 @@ fn every_list_entity_is_reachable_and_editable_from_the_ui() {
             if !e.kind.is_collection() || !acted {
                 continue;
             }
+            // What the ui-oracle navigates by: a sidebar list of every record (no filter)
+            // whose rows open a record page.
             let listed = views.iter().any(|v| {
-                v.entity.as_deref() == Some(&e.name) && v.nav.is_some() && v.open.is_some()
+                v.entity.as_deref() == Some(&e.name)
+                    && v.nav.is_some()
+                    && v.open.is_some()
+                    && v.filter.is_none()
+                    && matches!(
+                        v.kind,
+                        ViewKind::Table | ViewKind::List | ViewKind::Inbox | ViewKind::Board
+                    )
             });
             assert!(
                 listed,
-                "{}: {} has actions but no sidebar view opening its records",
+                "{}: {} has actions but no unfiltered sidebar view opening its records",
                 spec.app.name, e.name
             );
             let record_actions = spec
@@ -144,6 +153,53 @@ fn every_create_task_fills_the_inputs_its_form_requires() {
                     action.name
                 );
             }
+        }
+    }
+}
+
+/// An entity people create records of is titled by a text field: the row link shows it, and a
+/// derived create task names the new record by it (a title that is a date, an enum or a ref
+/// made create tasks the form refuses, e.g. a tour titled by its date).
+#[test]
+fn every_created_entity_is_titled_by_a_text_field() {
+    use envgen::spec::ActionOn;
+    for dir in spec_dirs() {
+        let (spec, _) = load(&dir);
+        for a in spec
+            .actions
+            .iter()
+            .map(|a| a.get_ref())
+            .filter(|a| a.on == ActionOn::Collection)
+        {
+            let e = spec
+                .entities
+                .iter()
+                .map(|e| e.get_ref())
+                .find(|e| e.name == a.entity)
+                .expect("entity");
+            let title = e.title.as_deref().unwrap_or("id");
+            let f = e
+                .fields
+                .iter()
+                .map(|f| f.get_ref())
+                .find(|f| f.name == title)
+                .expect("title field");
+            assert!(
+                f.ty == "string" || f.ty == "text",
+                "{}: {} is titled by {title}, a {} field",
+                spec.app.name,
+                e.name,
+                f.ty
+            );
+            assert!(
+                a.inputs
+                    .iter()
+                    .any(|i| i.field.as_deref() == Some(title) && !i.optional),
+                "{}: {} creates {} without asking its title {title}",
+                spec.app.name,
+                a.name,
+                e.name
+            );
         }
     }
 }
