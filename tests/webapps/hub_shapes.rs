@@ -167,3 +167,38 @@ fn an_object_field_checks_its_nested_fields() {
         json!({"documents": {"d1": {"id": "d1", "title": "A", "sharing": [1]}}, "notes": []});
     assert!(seed_err(not_obj).contains("not an object"));
 }
+
+/// A text field whose default is empty can be saved empty: editing an expense that has no
+/// comment (or a card with no description) succeeds. Failed before: "Comment cannot be empty",
+/// so the ui-oracle missed those shipped edit tasks.
+#[test]
+fn an_edit_form_saves_a_text_field_left_empty_when_its_default_is_empty() {
+    use tuplewright::engine::ui::{Ctx, FormData, Today};
+    let pack = tuplewright::apps::all()
+        .iter()
+        .find(|p| p.name() == "expenses")
+        .expect("expenses pack");
+    let ui = pack.app.ui().expect("a spec UI");
+    let mut state: serde_json::Value =
+        serde_json::from_str(pack.app.seed_text().expect("seed")).expect("json");
+    assert_eq!(state["expenses"][0]["comment"], "");
+    let form = FormData(
+        [
+            ("_record", "x1"),
+            ("merchant", "Lufthansa Group"),
+            ("amount", "412.3"),
+            ("currency", "EUR"),
+            ("date", "2026-03-03"),
+            ("comment", ""),
+        ]
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .to_vec(),
+    );
+    let ctx = Ctx {
+        today: Today::parse("2026-03-13T09:00:00Z").expect("today"),
+    };
+    ui.apply("edit_expense", &form, &ctx, &mut state)
+        .unwrap_or_else(|e| panic!("{}", e.0));
+    assert_eq!(state["expenses"][0]["merchant"], "Lufthansa Group");
+    assert_eq!(state["expenses"][0]["comment"], "");
+}
