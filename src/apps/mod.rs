@@ -152,7 +152,7 @@ spec_pack::spec_packs! {
     kanban,
     listings,
     lms,
-    newsletter,
+    email_campaigns,
     day_planner,
     recruiting,
     social,
