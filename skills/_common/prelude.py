@@ -49,9 +49,16 @@ def current_state(app):
     return api_get(app, "/go")["current_state"]
 
 
+def records_of(collection):
+    """The records of a collection: a list as it is, a map (records keyed by id) as its values."""
+    if isinstance(collection, dict):
+        return list(collection.values())
+    return list(collection or [])
+
+
 def by_key(items, key, value):
-    """The first element of a list whose `key` equals `value`, else None."""
-    for item in items or []:
+    """The first record of a list or map whose `key` equals `value`, else None."""
+    for item in records_of(items):
         if isinstance(item, dict) and item.get(key) == value:
             return item
     return None

@@ -136,6 +136,28 @@ packs! {
 // The spec-built packs (docs/envgen.md): one line per folder holding `app.spec.toml`.
 spec_pack::spec_packs! {
     todo,
+    analytics,
+    calendar,
+    clinic,
+    code_host,
+    crm,
+    design,
+    docs,
+    drive,
+    expenses,
+    helpdesk,
+    hr,
+    incidents,
+    invoicing,
+    kanban,
+    listings,
+    lms,
+    email_campaigns,
+    day_planner,
+    recruiting,
+    social,
+    storefront,
+    travel,
 }
 
 /// A pack with its parsed manifest.

@@ -24,12 +24,14 @@ pub fn spec_path(dir: &Path) -> PathBuf {
     dir.join("app.spec.toml")
 }
 
-/// Loads and checks the spec of `dir` and its seed: the model and the seed.
+/// Loads and checks the spec of `dir` and its seed: the model and the seed (`map` entities seen
+/// as lists, as derivation reads them).
 pub fn load_dir(dir: &Path) -> Result<(Model, serde_json::Value), SpecError> {
     let spec = super::load(&spec_path(dir))?;
     let seed_path = dir.join(&spec.app.seed);
     let text = std::fs::read_to_string(&seed_path).map_err(|e| SpecError::io(&seed_path, e))?;
     let seed = super::seed::check(&spec, &seed_path, &text)?;
+    let seed = super::shape::as_lists(&spec, &seed);
     Ok((Model::new(spec), seed))
 }
 

@@ -76,10 +76,10 @@ pub fn manifest(model: &Model) -> String {
     }
     out.push_str("\n[state]\n");
     for e in model.spec.entities.iter().map(toml::Spanned::get_ref) {
-        let kind = if e.kind == EntityKind::List {
-            "list"
-        } else {
-            "config"
+        let kind = match e.kind {
+            EntityKind::List => "list",
+            EntityKind::Map => "map",
+            _ => "config",
         };
         let _ = writeln!(out, "{} = \"{kind}\"", toml_str(&e.name));
     }
@@ -254,7 +254,7 @@ pub fn skill(model: &Model) -> String {
 
 fn label_of(e: &super::spec::Entity) -> String {
     match e.kind {
-        EntityKind::List => format!("{}: `{}`", e.name, Model::title_field(e)),
+        EntityKind::List | EntityKind::Map => format!("{}: `{}`", e.name, Model::title_field(e)),
         _ => e.name.clone(),
     }
 }

@@ -43,11 +43,15 @@ pub fn diff(model: &Model, pre: &Value, post: &Value) -> Vec<Change> {
                 }
             }
             EntityKind::Record => fields(&e.name, a, b, None, &mut out),
-            EntityKind::List => {
+            EntityKind::List | EntityKind::Map => {
+                // A map's records are its values (keyed by their ids like a list's).
                 let index = |v: &Value| -> BTreeMap<String, Value> {
-                    v.as_array()
+                    let records: Vec<&Value> = match v {
+                        Value::Object(m) => m.values().collect(),
+                        _ => v.as_array().into_iter().flatten().collect(),
+                    };
+                    records
                         .into_iter()
-                        .flatten()
                         .map(|r| (scalar_text(&r["id"]), r.clone()))
                         .collect()
                 };

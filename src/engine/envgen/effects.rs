@@ -213,6 +213,11 @@ fn convert(
         ),
         _ => {
             let raw = form.get(name).unwrap_or_default().trim();
+            // A text field whose default is empty may be left (or cleared to) empty.
+            let empty_ok = f.default.as_ref().and_then(|d| d.as_str()) == Some("");
+            if raw.is_empty() && empty_ok && matches!(ty, FieldType::String | FieldType::Text) {
+                return Ok(Value::String(String::new()));
+            }
             if raw.is_empty() {
                 return if optional || f.optional {
                     Ok(Value::Null)

@@ -18,6 +18,7 @@ pub mod planner;
 pub mod recipe;
 pub mod render;
 pub mod seed;
+pub mod shape;
 pub mod spec;
 pub mod tasks;
 

@@ -3,7 +3,7 @@
 use serde_json::Value;
 use toml::Spanned;
 
-use super::spec::{Action, Entity, EntityKind, Field, FieldType, Spec, View};
+use super::spec::{Action, Entity, Field, FieldType, Spec, View};
 
 /// A parsed, checked spec with its lookups (what the renderer, the planner and the crawler share).
 #[derive(Debug, Clone)]
@@ -201,9 +201,9 @@ impl Model {
         state.get(key)
     }
 
-    /// Whether entity `e` is a list.
+    /// Whether entity `e` holds records (a `list`, or a `map` seen as one).
     pub fn is_list(e: &Entity) -> bool {
-        e.kind == EntityKind::List
+        e.kind.is_collection()
     }
 }
 

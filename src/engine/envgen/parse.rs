@@ -185,9 +185,9 @@ impl<'a> Checker<'a> {
                     self.ref_target(span, &ent.name, ent.entity.as_deref())?;
                 }
             }
-            EntityKind::List | EntityKind::Record => {
+            EntityKind::List | EntityKind::Map | EntityKind::Record => {
                 self.check_fields(&ent.name, &ent.fields)?;
-                if ent.kind == EntityKind::List
+                if ent.kind.is_collection()
                     && !ent
                         .fields
                         .iter()
@@ -242,7 +242,7 @@ impl<'a> Checker<'a> {
                     &format!("{owner}.{}", field.name),
                     field.entity.as_deref(),
                 )?,
-                FieldType::Records => {
+                FieldType::Records | FieldType::Object => {
                     self.check_fields(&format!("{owner}.{}", field.name), &field.fields)?
                 }
                 _ => {}
@@ -254,7 +254,7 @@ impl<'a> Checker<'a> {
     fn ref_target(&self, span: std::ops::Range<usize>, what: &str, target: Option<&str>) -> Res {
         let target = target.unwrap_or("");
         match self.entity(target) {
-            Some(e) if e.kind == EntityKind::List => Ok(()),
+            Some(e) if e.kind.is_collection() => Ok(()),
             _ => self.err(
                 span,
                 Problem::MissingEntity,
@@ -338,7 +338,7 @@ impl<'a> Checker<'a> {
         } else {
             EntityKind::List
         };
-        if ent.kind != want {
+        if ent.kind != want && !(want == EntityKind::List && ent.kind == EntityKind::Map) {
             return self.err(
                 span,
                 Problem::Invalid,

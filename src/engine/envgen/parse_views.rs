@@ -54,7 +54,8 @@ impl<'a> Checker<'a> {
         } else {
             EntityKind::List
         };
-        if view.kind != ViewKind::Dashboard && ent.kind != want {
+        let fits = ent.kind == want || (want == EntityKind::List && ent.kind == EntityKind::Map);
+        if view.kind != ViewKind::Dashboard && !fits {
             return self.err(
                 span,
                 Problem::Invalid,

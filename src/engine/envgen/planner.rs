@@ -115,8 +115,14 @@ pub fn open_record(
         ));
     }
     p.push(submit(css(sel)));
+    // What the record page draws its record as: a document view its body, the others a list.
+    let drawn = if record_view.kind == super::spec::ViewKind::Document {
+        "article.document"
+    } else {
+        "dl.fields"
+    };
     p.push(wait(format!(
-        "body[data-path^=\"{}\"] dl.fields",
+        "body[data-path^=\"{}\"] {drawn}",
         record_view.route.split('{').next().unwrap_or("/")
     )));
     Ok(p)

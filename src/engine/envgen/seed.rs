@@ -94,7 +94,29 @@ impl Validator<'_> {
                 }
                 Ok(())
             }
+            EntityKind::Map => self.map(e, v, at),
         }
+    }
+
+    /// A `map` entity: an object of records, each keyed by its own `id`.
+    fn map(&self, e: &Entity, v: &Value, at: Vec<Seg>) -> Result<(), Bad> {
+        let items = v.as_object().ok_or((
+            at.clone(),
+            format!("{:?} must be an object of records keyed by id", e.name),
+        ))?;
+        for (key, r) in items {
+            let mut at = at.clone();
+            at.push(Seg::Key(key.clone()));
+            self.record(&e.fields, r, &at, &format!("{}[{key:?}]", e.name))?;
+            let id = r.get("id").and_then(Value::as_str).unwrap_or_default();
+            if id != key {
+                return Err((
+                    at,
+                    format!("{}[{key:?}]: its id {id:?} is not its key", e.name),
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn record(
@@ -160,6 +182,7 @@ impl Validator<'_> {
                     }
                 }
             }
+            FieldType::Object => self.record(&f.fields, v, at, what)?,
             _ => {}
         }
         Ok(())
@@ -168,14 +191,13 @@ impl Validator<'_> {
     fn reference(&self, f: &Field, v: &Value, at: &[Seg], what: &str) -> Result<(), Bad> {
         let target = f.entity.as_deref().unwrap_or_default();
         let id = v.as_str().unwrap_or_default();
-        let found = self
-            .seed
-            .get(target)
-            .and_then(Value::as_array)
-            .is_some_and(|xs| {
-                xs.iter()
-                    .any(|x| x.get("id").and_then(Value::as_str) == Some(id))
-            });
+        let found = match self.seed.get(target) {
+            Some(Value::Array(xs)) => xs
+                .iter()
+                .any(|x| x.get("id").and_then(Value::as_str) == Some(id)),
+            Some(Value::Object(map)) => map.contains_key(id),
+            _ => false,
+        };
         if found {
             Ok(())
         } else {
@@ -200,6 +222,7 @@ pub fn scalar_fit(ty: FieldType, values: &[String], v: &Value) -> Result<(), Str
         FieldType::Enum => v.as_str().is_some_and(|s| values.iter().any(|x| x == s)),
         FieldType::Ref => v.is_string(),
         FieldType::Refs | FieldType::Tags | FieldType::Records => v.is_array(),
+        FieldType::Object => v.is_object(),
     };
     if ok {
         return Ok(());
@@ -212,6 +235,7 @@ pub fn scalar_fit(ty: FieldType, values: &[String], v: &Value) -> Result<(), Str
         FieldType::Datetime => "an RFC 3339 date-time".into(),
         FieldType::Enum => format!("one of {values:?}"),
         FieldType::Refs | FieldType::Tags | FieldType::Records => "a list".into(),
+        FieldType::Object => "an object".into(),
         _ => "a string".into(),
     })
 }

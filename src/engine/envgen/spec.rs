@@ -99,6 +99,16 @@ pub enum EntityKind {
     Record,
     /// One scalar (`currentUser`).
     Value,
+    /// Records keyed by their id: a JSON object whose values are records and whose keys equal
+    /// the records' `id` (the Hub google_docs `documents` shape). Otherwise like `list`.
+    Map,
+}
+
+impl EntityKind {
+    /// Whether the entity holds many records (`list` or `map`).
+    pub fn is_collection(self) -> bool {
+        matches!(self, EntityKind::List | EntityKind::Map)
+    }
 }
 
 /// `[[entities]]`: one top-level state key.
@@ -197,13 +207,15 @@ pub enum FieldType {
     Tags,
     /// A list of nested records with `fields`.
     Records,
+    /// One nested object with `fields` (`linkSharing: {enabled, permission}`); set whole.
+    Object,
 }
 
 impl FieldType {
     /// Every type name, as written in a spec.
     pub const NAMES: &'static [&'static str] = &[
         "id", "string", "text", "email", "int", "number", "bool", "date", "datetime", "enum",
-        "ref", "refs", "tags", "records",
+        "ref", "refs", "tags", "records", "object",
     ];
 
     /// The type named `name`, if the language has it.
@@ -224,6 +236,7 @@ impl FieldType {
             "refs" => Refs,
             "tags" => Tags,
             "records" => Records,
+            "object" => Object,
             _ => return None,
         })
     }

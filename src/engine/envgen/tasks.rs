@@ -69,6 +69,18 @@ fn other_value(_model: &Model, seed: &Value, f: &Field, cur: &Value, n: usize) -
                 .format("%Y-%m-%d")
                 .to_string()))
         }
+        FieldType::Email => {
+            let (local, domain) = cur.as_str()?.split_once('@')?;
+            Some(json!(format!("{local}+{}@{domain}", n + 1)))
+        }
+        FieldType::Datetime => {
+            let t = chrono::DateTime::parse_from_rfc3339(
+                cur.as_str().unwrap_or("2026-03-02T09:00:00Z"),
+            )
+            .ok()?;
+            let moved = t.with_timezone(&chrono::Utc) + chrono::Days::new(7 + n as u64);
+            Some(json!(moved.format("%Y-%m-%dT%H:%M:%SZ").to_string()))
+        }
         FieldType::String | FieldType::Text => {
             Some(json!(format!("{} (revised {})", scalar_text(cur), n + 1)
                 .trim_start()

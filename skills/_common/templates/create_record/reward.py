@@ -1,6 +1,6 @@
 go = api_get(S["app"], "/go")
-init_records = go["initial_state"].get(S["collection"]) or []
-cur_records = go["current_state"].get(S["collection"]) or []
+init_records = records_of(go["initial_state"].get(S["collection"]))
+cur_records = records_of(go["current_state"].get(S["collection"]))
 old_ids = {json.dumps(r.get("id")) for r in init_records if isinstance(r, dict)}
 added = [r for r in cur_records if isinstance(r, dict) and json.dumps(r.get("id")) not in old_ids]
 

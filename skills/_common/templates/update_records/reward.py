@@ -1,6 +1,6 @@
 go = api_get(S["app"], "/go")
-init_records = go["initial_state"].get(S["collection"]) or []
-cur_records = go["current_state"].get(S["collection"]) or []
+init_records = records_of(go["initial_state"].get(S["collection"]))
+cur_records = records_of(go["current_state"].get(S["collection"]))
 key_field = S["key_field"]
 keys = S["keys"]
 changes = S["changes"]

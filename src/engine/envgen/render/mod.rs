@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use super::effects;
 use super::model::Model;
+use super::shape;
 use super::spec::ViewKind;
 use crate::engine::ui::{AppUi, Ctx, Done, FormData, OpError};
 
@@ -67,6 +68,13 @@ impl AppUi for SpecUi {
     }
 
     fn page(&self, path: &str, state: &Value, ctx: &Ctx) -> Option<(String, Markup)> {
+        let lists;
+        let state = if shape::has_maps(&self.model.spec) {
+            lists = shape::as_lists(&self.model.spec, state);
+            &lists
+        } else {
+            state
+        };
         let (view, key) = self.model.route(path)?;
         let today = ctx.today.rfc3339();
         let body = if view.kind.is_record() {
@@ -101,7 +109,13 @@ impl AppUi for SpecUi {
             .model
             .action(op)
             .ok_or_else(|| OpError(format!("no action {op:?}")))?;
-        effects::apply(&self.model, act, form, ctx, state)
+        if !shape::has_maps(&self.model.spec) {
+            return effects::apply(&self.model, act, form, ctx, state);
+        }
+        let mut lists = shape::as_lists(&self.model.spec, state);
+        let done = effects::apply(&self.model, act, form, ctx, &mut lists)?;
+        *state = shape::as_maps(&self.model.spec, lists);
+        Ok(done)
     }
 
     fn ops(&self) -> &'static [(&'static str, &'static [&'static str])] {
