@@ -16,7 +16,21 @@ impl App for Pack {
         recipe::RECIPES
     }
 
-    pack_files!("libreoffice_calc", no_seed, ["fill_cells"]);
+    pack_files!(
+        "libreoffice_calc",
+        no_seed,
+        [
+            "fill_cells",
+            "formula_total",
+            "style_range",
+            "number_format",
+            "named_range",
+            "sort_column",
+            "rename_sheet",
+            "freeze_row",
+            "protect_sheet"
+        ]
+    );
     crate::apps::desktop_files!(
         "libreoffice_calc",
         home: ["Documents/sales-2025.xlsx"],

@@ -227,3 +227,107 @@ fn write_tree(
     }
     Ok(())
 }
+
+/// The accessibility-tree reader of this screen's applications (AT-SPI through Debian's
+/// `python3-pyatspi`, run in the applications' own view so it reaches their session bus):
+/// independent of the [`super::Screen`] borrow, so a plan's target resolver can hold it.
+#[derive(Debug, Clone)]
+pub struct A11yReader {
+    cfg: ScreenConfig,
+    session: PathBuf,
+    home: PathBuf,
+    display: u32,
+    uid: Option<u32>,
+}
+
+/// The reader script (`assets/python/tw_atspi.py`).
+pub const ATSPI_PY: &str = include_str!("../../../assets/python/tw_atspi.py");
+/// How long one read of the tree may take.
+const A11Y_TIMEOUT: Duration = Duration::from_secs(30);
+
+impl super::Screen {
+    /// A reader of the applications' accessibility tree (the session must be started).
+    pub fn a11y_reader(&self, cfg: &ScreenConfig) -> Result<A11yReader, ScreenError> {
+        let session = self
+            .session_dir()
+            .ok_or_else(|| ScreenError::Io("no desktop application runs on this screen".into()))?;
+        let script = session.join("tw_atspi.py");
+        std::fs::write(&script, ATSPI_PY)
+            .map_err(|e| ScreenError::Io(format!("writing {}: {e}", script.display())))?;
+        Ok(A11yReader {
+            cfg: cfg.clone(),
+            home: self.private_dir("a11y-home")?,
+            session,
+            display: self.display,
+            uid: self.app_uid,
+        })
+    }
+}
+
+impl A11yReader {
+    /// The tree now: `{"nodes": [{depth, role, name, text?, states, x, y, w, h}], "truncated"}`
+    /// (showing nodes only; see `tw_atspi.py` for the caps).
+    pub fn read(&self) -> Result<serde_json::Value, ScreenError> {
+        use std::io::Read as _;
+        // SAFETY: geteuid has no preconditions.
+        let uid = self.uid.unwrap_or(unsafe { libc::geteuid() });
+        let view = DesktopView {
+            home: &self.home,
+            display: self.display,
+            uid,
+            binds: &[],
+            session: Some(&self.session),
+            env: &[],
+        };
+        let mut cmd = desktop_command_in(
+            &self.cfg,
+            &view,
+            Path::new("/usr/bin/python3"),
+            &["/tmp/tw_atspi.py"],
+        );
+        if let Some(uid) = self.uid {
+            std::os::unix::process::CommandExt::uid(&mut cmd, uid);
+            std::os::unix::process::CommandExt::gid(&mut cmd, uid);
+        }
+        let failed = |e: String| ScreenError::Io(format!("reading the accessibility tree: {e}"));
+        let mut child = cmd
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .map_err(|e| failed(e.to_string()))?;
+        let mut out = child.stdout.take();
+        let reader = std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(o) = out.as_mut() {
+                let _ = o.read_to_string(&mut text);
+            }
+            text
+        });
+        let deadline = Instant::now() + A11Y_TIMEOUT;
+        let status = loop {
+            match child.try_wait().map_err(|e| failed(e.to_string()))? {
+                Some(s) => break s,
+                None if Instant::now() >= deadline => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(failed(format!(
+                        "timed out after {} s",
+                        A11Y_TIMEOUT.as_secs()
+                    )));
+                }
+                None => std::thread::sleep(Duration::from_millis(20)),
+            }
+        };
+        let text = reader.join().unwrap_or_default();
+        if !status.success() {
+            let mut err = String::new();
+            if let Some(mut e) = child.stderr.take() {
+                let _ = e.read_to_string(&mut err);
+            }
+            let tail: Vec<&str> = err.lines().rev().take(3).collect();
+            return Err(failed(format!("{status}: {}", tail.join(" | "))));
+        }
+        serde_json::from_str(&text).map_err(|e| failed(format!("bad output: {e}")))
+    }
+}

@@ -38,7 +38,7 @@ pub use desktop::{
     desktop_command, desktop_command_in, Area, DesktopLayout, DesktopPrograms, DesktopSpec,
     DesktopView, DesktopWindow, DesktopWindows,
 };
-pub use desktop_app::{AppDesktopSpec, ScreenApp};
+pub use desktop_app::{A11yReader, AppDesktopSpec, ScreenApp, ATSPI_PY};
 pub use desktop_limits::DesktopLimits;
 pub use display::Screen;
 pub use keys::{parse_chord, Chord};
