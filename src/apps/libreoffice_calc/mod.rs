@@ -3,15 +3,21 @@
 //! (`recipe.rs`), the seed home (`home/`), the per-environment profile (`profile/`) and the
 //! state reader (`state.py`).
 
+pub mod planner;
 mod recipe;
 
 use crate::apps::App;
+use crate::engine::rollout::ui_plan::UiPlanner;
 use crate::engine::taskgen::recipes::Recipe;
 
 /// The pack, as listed in the registry ([`crate::apps`]).
 pub struct Pack;
 
 impl App for Pack {
+    fn planner(&self) -> Option<&'static dyn UiPlanner> {
+        Some(&planner::CalcPlanner)
+    }
+
     fn recipes(&self) -> &'static [(&'static str, Recipe)] {
         recipe::RECIPES
     }

@@ -148,7 +148,7 @@ mod tests {
         assert!(l
             .args
             .iter()
-            .any(|a| a == "-env:UserInstallation=file:///tmp/tw-profile"));
+            .any(|a| a == "-env:UserInstallation=file:///tmp/tw-profile/libreoffice_calc"));
         assert_eq!(l.args.last().unwrap(), "/home/user/Documents/a.xlsx");
         // No launch recorded: the task's app still opens, with its default arguments.
         let bare = plan_launches(&["calc".to_string()], &[]).unwrap();

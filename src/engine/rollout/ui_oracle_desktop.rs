@@ -85,12 +85,24 @@ pub fn name_box(nodes: &[Value]) -> Option<&Value> {
     })
 }
 
-/// The first node matching `role:label` (label = its name or its text).
+/// A label as compared: without mnemonics' `~`, a trailing ellipsis or spaces, lower case.
+fn label_key(s: &str) -> String {
+    s.replace('~', "")
+        .trim_end_matches(['.', '…', ' '])
+        .trim()
+        .to_lowercase()
+}
+
+/// The first node matching `role:label` (label = its name or its text; compared without case,
+/// mnemonics or a trailing ellipsis).
 pub fn find_node<'a>(nodes: &'a [Value], spec: &str) -> Option<&'a Value> {
     let (role, label) = spec.split_once(':').unwrap_or((spec, ""));
+    let want = label_key(label);
     nodes.iter().find(|n| {
         text(n, "role") == role
-            && (label.is_empty() || text(n, "name") == label || text(n, "text") == label)
+            && (want.is_empty()
+                || label_key(&text(n, "name")) == want
+                || label_key(&text(n, "text")) == want)
     })
 }
 
@@ -109,14 +121,22 @@ impl TargetResolver for AppResolver {
                     .and_then(rect))
             }
             "node" => Ok(find_node(&self.nodes()?, name).and_then(rect)),
-            "no_node" => Ok(find_node(&self.nodes()?, name)
-                .is_none()
-                .then_some(Rect { x: 0, y: 0, w: 1, h: 1 })),
+            "no_node" => Ok(find_node(&self.nodes()?, name).is_none().then_some(Rect {
+                x: 0,
+                y: 0,
+                w: 1,
+                h: 1,
+            })),
             "saved" => {
                 let written = std::fs::metadata(self.home.join(name))
                     .and_then(|m| m.modified())
                     .is_ok_and(|t| t > self.since);
-                Ok(written.then_some(Rect { x: 0, y: 0, w: 1, h: 1 }))
+                Ok(written.then_some(Rect {
+                    x: 0,
+                    y: 0,
+                    w: 1,
+                    h: 1,
+                }))
             }
             other => Err(RolloutError::Policy(format!(
                 "a desktop application's screen resolves window, name_box, cell, node, no_node \
@@ -139,7 +159,12 @@ mod tests {
             json!({"role": "push button", "name": "OK", "states": [], "x": 50, "y": 60, "w": 10, "h": 4}),
         ];
         assert_eq!(text(name_box(&nodes).unwrap(), "text"), "E2");
-        assert_eq!(rect(find_node(&nodes, "push button:OK").unwrap()).unwrap().x, 50);
+        assert_eq!(
+            rect(find_node(&nodes, "push button:OK").unwrap())
+                .unwrap()
+                .x,
+            50
+        );
         assert!(find_node(&nodes, "dialog:").is_none());
         assert!(is_cell_ref("$A$1:B3") && is_cell_ref("AB12") && !is_cell_ref("11 pt"));
         assert!(!is_cell_ref("Cambria") && !is_cell_ref("A") && !is_cell_ref("ABCD1"));
