@@ -47,7 +47,12 @@ fn goto(cell: &str) -> Vec<PlanStep> {
 fn menu(top: &str, path: &[&str]) -> Vec<PlanStep> {
     let mut out = vec![click(role("node", &format!("menu:{top}")))];
     for (i, label) in path.iter().enumerate() {
-        let kind = if i + 1 == path.len() { "menu item" } else { "menu" };
+        // A toggle (Protect Sheet, Freeze Cells) is a check menu item.
+        let kind = if i + 1 == path.len() {
+            "menu item|check menu item"
+        } else {
+            "menu"
+        };
         out.push(click(role("node", &format!("{kind}:{label}"))));
     }
     out

@@ -94,12 +94,12 @@ fn label_key(s: &str) -> String {
 }
 
 /// The first node matching `role:label` (label = its name or its text; compared without case,
-/// mnemonics or a trailing ellipsis).
+/// mnemonics or a trailing ellipsis; `role` may list alternatives: `menu item|check menu item`).
 pub fn find_node<'a>(nodes: &'a [Value], spec: &str) -> Option<&'a Value> {
     let (role, label) = spec.split_once(':').unwrap_or((spec, ""));
     let want = label_key(label);
     nodes.iter().find(|n| {
-        text(n, "role") == role
+        role.split('|').any(|r| text(n, "role") == r)
             && (want.is_empty()
                 || label_key(&text(n, "name")) == want
                 || label_key(&text(n, "text")) == want)
@@ -166,6 +166,7 @@ mod tests {
             50
         );
         assert!(find_node(&nodes, "dialog:").is_none());
+        assert!(find_node(&nodes, "menu item|push button:ok...").is_some());
         assert!(is_cell_ref("$A$1:B3") && is_cell_ref("AB12") && !is_cell_ref("11 pt"));
         assert!(!is_cell_ref("Cambria") && !is_cell_ref("A") && !is_cell_ref("ABCD1"));
     }
