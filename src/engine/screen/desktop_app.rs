@@ -50,6 +50,9 @@ pub struct AppDesktopSpec {
 /// How long a started application's screen must stay unchanged to count as ready.
 const APP_QUIET: Duration = Duration::from_millis(1500);
 
+/// GTK settings of the applications (`$XDG_CONFIG_HOME/gtk-3.0/settings.ini`).
+const GTK_SETTINGS: &[u8] = b"[Settings]\ngtk-cursor-blink=false\ngtk-enable-animations=false\n";
+
 /// The session directory's name under the screen's work directory.
 const SESSION: &str = "session";
 
@@ -143,6 +146,18 @@ impl super::Screen {
         deadline: Instant,
     ) -> Result<(), ScreenError> {
         let session = self.private_dir(SESSION)?;
+        // No blinking caret: the screen settles (the ready gate, every action's settle) and the
+        // same state gives the same pixels.
+        let gtk = vec![(
+            ".config/gtk-3.0/settings.ini".to_string(),
+            GTK_SETTINGS.to_vec(),
+        )];
+        write_tree(&session.join(".config-seed"), &gtk, self.app_uid)?;
+        let cfg_dir = session.join(".config");
+        if !cfg_dir.exists() {
+            std::fs::rename(session.join(".config-seed/.config"), &cfg_dir)
+                .map_err(|e| ScreenError::Io(format!("placing the GTK settings: {e}")))?;
+        }
         let cmd = self.session_command(
             cfg,
             home,
