@@ -221,7 +221,7 @@ pub fn get(name: &str) -> Option<&'static Pack> {
     all().iter().find(|p| p.name() == name)
 }
 
-/// The pack named `name` or having it as an alias (`calc` for `libreoffice_calc`).
+/// The pack named `name` or having it as an alias (`gmail` for `mail`).
 pub fn find(name: &str) -> Option<&'static Pack> {
     get(name).or_else(|| {
         all()
