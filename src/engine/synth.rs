@@ -110,7 +110,12 @@ fn scenario_and_apps(rng: &mut StdRng, domain: &str) -> (&'static str, &'static 
         v
     };
     match domain {
-        "Spreadsheet" => ("Spreadsheet & Data", "desktop", one("libreoffice_calc")),
+        // The spreadsheet pack, found by its `calc` alias (no file outside a pack names it).
+        "Spreadsheet" => (
+            "Spreadsheet & Data",
+            "desktop",
+            one(crate::apps::find("calc").map_or("calc", |p| p.name())),
+        ),
         "Document Editing" => ("Document Writing", "desktop", one("libreoffice_writer")),
         "Presentation" => ("Presentation Design", "desktop", one("libreoffice_impress")),
         "System & OS" => ("System Administration", "desktop", one("terminal")),

@@ -168,6 +168,19 @@ impl Policy for FilesUiOracle {
             ));
         };
         let screen = screen.as_mut();
+        if crate::engine::desktop::screen::has_programs(&ctx.brief.apps) {
+            // A desktop application: windows and its accessibility tree.
+            let a11y = screen.a11y_reader(&self.screen)?;
+            let mut resolver = super::ui_oracle_desktop::AppResolver::new(
+                &screen.display_name(),
+                a11y,
+                ctx.env.home.clone(),
+            )?;
+            let outcome = Executor::new(screen, &mut resolver, true)
+                .feeding(ctx.feed)
+                .run(&plan)?;
+            return Ok(outcome.into_run(plan.len()));
+        }
         let mut resolver = DesktopResolver::connect(&screen.display_name())?;
         let outcome = Executor::new(screen, &mut resolver, true)
             .feeding(ctx.feed)

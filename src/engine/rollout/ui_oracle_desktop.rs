@@ -1,0 +1,173 @@
+//! Target resolution on a desktop application's screen: windows by title (as on the files
+//! desktop), and the application's own widgets through its accessibility tree (AT-SPI, read by
+//! [`A11yReader`]), so every step of a keyboard-first plan is checked against what the screen
+//! shows before the next one.
+//!
+//! Targets (`Target::Role { role, name }`):
+//! - `window` / `focused_window`: a top-level window by title (X11 window list);
+//! - `name_box`: a spreadsheet's Name Box (the editable text showing the cursor's cell reference);
+//! - `cell`: the Name Box once it shows `name` (the cursor is on that cell or range);
+//! - `node`: any showing accessible node, `name` = `role:name-or-text` (`push button:OK`);
+//! - `no_node`: present only while no such node shows (`dialog:` = no dialog open);
+//! - `saved`: the document `name` (relative to the home) has been written since the plan began —
+//!   the save a `ctrl+s` step asked for has reached the disk.
+
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+use serde_json::Value;
+
+use super::ui_oracle_files::DesktopResolver;
+use super::ui_plan::{Rect, Target, TargetResolver};
+use super::RolloutError;
+use crate::engine::screen::A11yReader;
+
+/// Resolves windows, accessible nodes and saved documents of a desktop application's screen.
+pub struct AppResolver {
+    windows: DesktopResolver,
+    a11y: A11yReader,
+    home: PathBuf,
+    since: SystemTime,
+}
+
+impl AppResolver {
+    /// A resolver for the screen on `display` whose applications `a11y` reads; documents are
+    /// looked up under `home`.
+    pub fn new(display: &str, a11y: A11yReader, home: PathBuf) -> Result<Self, RolloutError> {
+        Ok(AppResolver {
+            windows: DesktopResolver::connect(display)?,
+            a11y,
+            home,
+            since: SystemTime::now(),
+        })
+    }
+
+    fn nodes(&self) -> Result<Vec<Value>, RolloutError> {
+        let tree = self.a11y.read()?;
+        Ok(tree["nodes"].as_array().cloned().unwrap_or_default())
+    }
+}
+
+/// Whether `text` is a cell reference or range (`E2`, `$A$1:B3`).
+pub fn is_cell_ref(text: &str) -> bool {
+    let part = |p: &str| {
+        let p = p.replace('$', "");
+        let letters = p.chars().take_while(char::is_ascii_uppercase).count();
+        (1..=3).contains(&letters)
+            && p.len() > letters
+            && p[letters..].chars().all(|c| c.is_ascii_digit())
+    };
+    !text.is_empty() && text.split(':').count() <= 2 && text.split(':').all(part)
+}
+
+fn rect(n: &Value) -> Option<Rect> {
+    let get = |k: &str| n.get(k).and_then(Value::as_i64).map(|v| v as i32);
+    Some(Rect {
+        x: get("x")?,
+        y: get("y")?,
+        w: get("w")?,
+        h: get("h")?,
+    })
+}
+
+fn text(n: &Value, key: &str) -> String {
+    n.get(key).and_then(Value::as_str).unwrap_or("").to_string()
+}
+
+/// The Name Box: the first editable text node showing a cell reference.
+pub fn name_box(nodes: &[Value]) -> Option<&Value> {
+    nodes.iter().find(|n| {
+        text(n, "role") == "text"
+            && n["states"]
+                .as_array()
+                .is_some_and(|s| s.iter().any(|v| v == "editable"))
+            && is_cell_ref(&text(n, "text"))
+    })
+}
+
+/// A label as compared: without mnemonics' `~`, a trailing ellipsis or spaces, lower case.
+fn label_key(s: &str) -> String {
+    s.replace('~', "")
+        .trim_end_matches(['.', '…', ' '])
+        .trim()
+        .to_lowercase()
+}
+
+/// The first node matching `role:label` (label = its name or its text; compared without case,
+/// mnemonics or a trailing ellipsis; `role` may list alternatives: `menu item|check menu item`).
+pub fn find_node<'a>(nodes: &'a [Value], spec: &str) -> Option<&'a Value> {
+    let (role, label) = spec.split_once(':').unwrap_or((spec, ""));
+    let want = label_key(label);
+    nodes.iter().find(|n| {
+        role.split('|').any(|r| text(n, "role") == r)
+            && (want.is_empty()
+                || label_key(&text(n, "name")) == want
+                || label_key(&text(n, "text")) == want)
+    })
+}
+
+impl TargetResolver for AppResolver {
+    fn resolve(&mut self, target: &Target) -> Result<Option<Rect>, RolloutError> {
+        let Target::Role { role, name } = target else {
+            return self.windows.resolve(target);
+        };
+        match role.as_str() {
+            "window" | "focused_window" => self.windows.resolve(target),
+            "name_box" => Ok(name_box(&self.nodes()?).and_then(rect)),
+            "cell" => {
+                let nodes = self.nodes()?;
+                Ok(name_box(&nodes)
+                    .filter(|n| text(n, "text") == *name)
+                    .and_then(rect))
+            }
+            "node" => Ok(find_node(&self.nodes()?, name).and_then(rect)),
+            "no_node" => Ok(find_node(&self.nodes()?, name).is_none().then_some(Rect {
+                x: 0,
+                y: 0,
+                w: 1,
+                h: 1,
+            })),
+            "saved" => {
+                let written = std::fs::metadata(self.home.join(name))
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|t| t > self.since);
+                Ok(written.then_some(Rect {
+                    x: 0,
+                    y: 0,
+                    w: 1,
+                    h: 1,
+                }))
+            }
+            other => Err(RolloutError::Policy(format!(
+                "a desktop application's screen resolves window, name_box, cell, node, no_node \
+                 and saved targets, not {other:?}"
+            ))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_name_box_is_the_editable_text_showing_a_cell_reference() {
+        let nodes = vec![
+            json!({"role": "text", "text": "Cambria", "states": ["editable"], "x": 1, "y": 1, "w": 9, "h": 9}),
+            json!({"role": "text", "text": "E2", "states": ["editable"], "x": 5, "y": 6, "w": 10, "h": 4}),
+            json!({"role": "push button", "name": "OK", "states": [], "x": 50, "y": 60, "w": 10, "h": 4}),
+        ];
+        assert_eq!(text(name_box(&nodes).unwrap(), "text"), "E2");
+        assert_eq!(
+            rect(find_node(&nodes, "push button:OK").unwrap())
+                .unwrap()
+                .x,
+            50
+        );
+        assert!(find_node(&nodes, "dialog:").is_none());
+        assert!(find_node(&nodes, "menu item|push button:ok...").is_some());
+        assert!(is_cell_ref("$A$1:B3") && is_cell_ref("AB12") && !is_cell_ref("11 pt"));
+        assert!(!is_cell_ref("Cambria") && !is_cell_ref("A") && !is_cell_ref("ABCD1"));
+    }
+}

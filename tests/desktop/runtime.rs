@@ -1,0 +1,141 @@
+//! The desktop-application runtime on a real Xvfb: a recorded launch opens the real program with
+//! a fresh profile and a readable accessibility tree; a program that dies before its window is an
+//! infrastructure failure quoting its own output; one that never shows a window is one naming
+//! the hang; nothing is left running when the screen goes.
+
+#[path = "../screen_support/mod.rs"]
+mod screen_support;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tuplewright::engine::desktop::screen::screen_apps;
+use tuplewright::engine::screen::{
+    AppDesktopSpec, Screen, ScreenApp, ScreenConfig, ScreenError, ScreenSize,
+};
+
+fn home() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let home = dir.path().join("home");
+    tuplewright::engine::env::files::provision_home_for(&home, &["libreoffice_calc".to_string()])
+        .unwrap();
+    (dir, home)
+}
+
+fn fake(name: &str, script: &str, ready_ms: u64) -> ScreenApp {
+    ScreenApp {
+        name: name.into(),
+        program: "/bin/sh".into(),
+        args: vec!["-c".into(), script.into()],
+        env: vec![],
+        classes: vec!["NoSuchClass".into()],
+        profile: vec![],
+        ready: Duration::from_millis(ready_ms),
+    }
+}
+
+fn open(apps: Vec<ScreenApp>, home: &std::path::Path) -> (Screen, Result<(), ScreenError>) {
+    let cfg = ScreenConfig {
+        ready_timeout_ms: 3_000,
+        ..Default::default()
+    };
+    let mut s = Screen::start(&cfg, ScreenSize::default()).unwrap();
+    let spec = AppDesktopSpec {
+        home: home.to_path_buf(),
+        files: false,
+        apps,
+    };
+    let r = s.open_apps(&cfg, &spec).map(|_| ());
+    (s, r)
+}
+
+#[test]
+fn a_program_that_dies_before_its_window_is_infrastructure_quoting_its_output() {
+    let (_d, home) = home();
+    let (_s, r) = open(
+        vec![fake("crashy", "echo boom-from-the-app >&2; exit 3", 20_000)],
+        &home,
+    );
+    let err = r.unwrap_err();
+    assert!(matches!(err, ScreenError::AppDied { .. }), "{err}");
+    assert!(err.to_string().contains("boom-from-the-app"), "{err}");
+}
+
+#[test]
+fn a_program_whose_window_never_appears_is_a_hang_named_with_its_output() {
+    let (_d, home) = home();
+    let t = std::time::Instant::now();
+    let (_s, r) = open(
+        vec![fake(
+            "sleepy",
+            "echo waiting-forever; exec sleep 600",
+            2_000,
+        )],
+        &home,
+    );
+    let err = r.unwrap_err().to_string();
+    assert!(
+        err.contains("hung") && err.contains("waiting-forever"),
+        "{err}"
+    );
+    assert!(t.elapsed() < Duration::from_secs(60));
+}
+
+#[test]
+fn a_recorded_calc_launch_opens_calc_on_the_file_with_an_accessibility_tree() {
+    let (_d, home) = home();
+    let apps = vec!["libreoffice_calc".to_string()];
+    let lines = vec!["libreoffice --calc /home/user/Documents/sales-2025.xlsx".to_string()];
+    let cfg = ScreenConfig::default();
+    let mut s = Screen::start(&cfg, ScreenSize::default()).unwrap();
+    let spec = AppDesktopSpec {
+        home: home.clone(),
+        files: false,
+        apps: screen_apps(&apps, &lines).unwrap(),
+    };
+    s.open_apps(&cfg, &spec).unwrap();
+    let windows = tuplewright::engine::screen::DesktopWindows::connect(&s.display_name()).unwrap();
+    let titles: Vec<String> = windows
+        .list()
+        .unwrap()
+        .into_iter()
+        .map(|w| w.title)
+        .collect();
+    assert!(
+        titles
+            .iter()
+            .any(|t| t == "sales-2025.xlsx - LibreOffice Calc"),
+        "{titles:?}"
+    );
+    // The profile is the pack's, fresh: the alien-format warning is off in it.
+    let xcu = s
+        .session_dir()
+        .unwrap()
+        .join("tw-profile/libreoffice_calc/user/registrymodifications.xcu");
+    assert!(std::fs::read_to_string(xcu)
+        .unwrap()
+        .contains("WarnAlienFormat"));
+    let tree = s.a11y_reader(&cfg).unwrap().read().unwrap();
+    let nodes = tree["nodes"].as_array().unwrap();
+    assert!(nodes.len() < 4001);
+    assert!(
+        nodes
+            .iter()
+            .any(|n| n["role"] == "table" && n["name"] == "Sheet Sales"),
+        "{tree}"
+    );
+    assert!(
+        nodes
+            .iter()
+            .any(|n| n["role"] == "text" && n["text"] == "A1"),
+        "the Name Box shows A1"
+    );
+    let marker = s.work_dir().to_path_buf();
+    drop(s);
+    assert!(screen_support::eventually(
+        20,
+        || screen_support::marker_processes(&marker) == 0
+    ));
+}
