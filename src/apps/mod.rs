@@ -126,6 +126,7 @@ packs! {
     issue_tracker,
     ecommerce_admin,
     files,
+    libreoffice_writer,
 }
 
 /// A pack with its parsed manifest.

@@ -1,0 +1,43 @@
+//! The LibreOffice Writer desktop pack (issue #31): its manifest, shipped tasks, SKILL.md,
+//! taxonomy and scripted templates. Documents are made by each task's setup (python-docx), so
+//! the seed home is empty.
+
+pub(crate) mod recipe;
+
+use crate::apps::App;
+use crate::engine::taskgen::recipes::Recipe;
+
+/// The pack, as listed in the registry ([`crate::apps`]).
+pub struct Pack;
+
+impl App for Pack {
+    fn recipes(&self) -> &'static [(&'static str, Recipe)] {
+        recipe::RECIPES
+    }
+
+    pack_files!(
+        "libreoffice_writer",
+        no_seed,
+        [
+            "apply_style",
+            "char_format",
+            "delete_paragraph",
+            "find_replace",
+            "header_footer",
+            "insert_paragraph",
+            "insert_table",
+            "make_list",
+            "page_break",
+            "page_setup",
+            "para_format",
+            "table_fill"
+        ]
+    );
+
+    fn home(&self) -> &'static [(&'static str, &'static [u8])] {
+        &[(
+            "Documents/README.txt",
+            include_bytes!("home/Documents/README.txt"),
+        )]
+    }
+}
