@@ -268,6 +268,157 @@ def writer_tasks():
     return out
 
 
+LAUNCH = [
+    {"title": "Product Launch Plan", "subtitle": "Spring 2026 - Marketing team"},
+    {"title": "Goals", "bullets": ["Reach 5,000 sign-ups in the first month", "Press coverage in three trade magazines"]},
+    {"title": "Timeline", "bullets": ["Beta ends on 14 March", "Launch event on 2 April", "Retrospective on 30 April"]},
+    {"title": "Budget", "bullets": ["Events: 40,000", "Advertising: 25,000", "Contingency: 5,000"]},
+    {"title": "Next Steps", "bullets": ["Confirm the venue", "Brief the sales team"]},
+]
+ONBOARDING = [
+    {"title": "Welcome to Northwind", "subtitle": "New starter onboarding"},
+    {"title": "Your First Week", "bullets": ["Meet your buddy", "Set up your laptop", "Read the handbook"]},
+    {"title": "Tools We Use", "bullets": ["Chat for quick questions", "The tracker for all work items"]},
+    {"title": "Who To Ask", "bullets": ["IT desk: extension 4410", "People team: people@northwind.example"]},
+]
+QUARTERLY = [
+    {"title": "Q3 Results", "subtitle": "Finance review, October 2026"},
+    {"title": "Revenue", "bullets": ["4.2 million, eight percent above plan", "Strongest month: September"]},
+    {"title": "Costs", "bullets": ["Logistics down twelve percent", "Hiring on plan"]},
+    {"title": "Outlook", "bullets": ["Q4 forecast: 4.6 million", "Supplier contracts renewed in November"]},
+    {"title": "Questions"},
+]
+LECTURE = [
+    {"title": "Introduction to Photosynthesis", "subtitle": "Biology 101, Lecture 7"},
+    {"title": "Light Reactions", "bullets": ["Take place in the thylakoid membranes", "Produce ATP and NADPH"]},
+    {"title": "Calvin Cycle", "bullets": ["Fixes carbon dioxide", "Runs in the stroma"]},
+    {"title": "Summary", "bullets": ["Light energy becomes chemical energy", "Oxygen is a by-product"]},
+]
+DECKS = {"launch": LAUNCH, "onboarding": ONBOARDING, "quarterly": QUARTERLY, "lecture": LECTURE}
+
+
+def impress_task(n, key, template, instruction, context, deck, slots, difficulty="easy"):
+    full = {"deck": "Documents/%s.pptx" % deck, "slides": DECKS[deck]}
+    full.update(slots)
+    return {
+        "task_id": "libreoffice_impress_%s_%03d" % (key, n),
+        "task_instruction": instruction,
+        "context": "Documents/%s.pptx is built by the setup (python-pptx default template, slides titled %s). %s"
+                   % (deck, json.dumps([s["title"] for s in DECKS[deck]]), context),
+        "difficulty": difficulty,
+        "domain": "libreoffice_impress",
+        "domains": ["libreoffice_impress"],
+        "platform": "desktop",
+        "scenario": "Presentations",
+        "task_type": "single_app",
+        "template": template,
+        "slots": full,
+    }
+
+
+def impress_tasks():
+    out = []
+    add = out.append
+    for i, (deck, slide, title, instr) in enumerate([
+        ("launch", 5, "Next Steps and Owners", "Rename the last slide of Documents/launch.pptx to 'Next Steps and Owners' and save."),
+        ("quarterly", 1, "Q3 2026 Results", "Change the title of the first slide in Documents/quarterly.pptx to 'Q3 2026 Results'. Save."),
+        ("lecture", 3, "The Calvin Cycle", "In Documents/lecture.pptx retitle slide 3 'The Calvin Cycle' and save."),
+    ], 1):
+        add(impress_task(i, "edit-title", "edit_title", instr,
+                         "Ground truth: slide %d titled %r, other titles unchanged. Checkpoints: title (0.7), rest (0.3)." % (slide, title),
+                         deck, {"slide": slide, "title": title}))
+    for i, (deck, pos, title, bullets, instr) in enumerate([
+        ("launch", 4, "Channels", ["Newsletter", "Partner webinars", "Social media"],
+         "Add a slide titled 'Channels' as slide 4 of Documents/launch.pptx, listing Newsletter, Partner webinars and Social media. Save."),
+        ("onboarding", 5, "Useful Links", ["Handbook: intranet/handbook", "Holidays: intranet/leave"],
+         "Append a slide 'Useful Links' at the end of Documents/onboarding.pptx with two lines: 'Handbook: intranet/handbook' and 'Holidays: intranet/leave'. Save."),
+        ("lecture", 2, "Learning Objectives", ["Name the two stages of photosynthesis", "Explain where each stage happens"],
+         "Insert a 'Learning Objectives' slide right after the title slide of Documents/lecture.pptx with the points 'Name the two stages of photosynthesis' and 'Explain where each stage happens'. Save."),
+    ], 1):
+        add(impress_task(i, "add-slide", "add_slide", instr,
+                         "Ground truth: slide %d titled %r with body lines %s. Checkpoints: slide (0.4), position (0.2), lines (0.4)." % (pos, title, json.dumps(bullets)),
+                         deck, {"position": pos, "title": title, "bullets": bullets}, "medium"))
+    for i, (deck, title, instr) in enumerate([
+        ("quarterly", "Questions", "Delete the 'Questions' slide from Documents/quarterly.pptx and save."),
+        ("launch", "Budget", "The budget is presented separately: remove the Budget slide from Documents/launch.pptx. Save."),
+        ("onboarding", "Tools We Use", "Remove the 'Tools We Use' slide from Documents/onboarding.pptx and save."),
+    ], 1):
+        add(impress_task(i, "delete-slide", "delete_slide", instr,
+                         "Ground truth: no slide titled %r, the others in order. Checkpoints: deleted (0.7), rest (0.3)." % title,
+                         deck, {"title": title}))
+    for i, (deck, title, pos, instr) in enumerate([
+        ("launch", "Budget", 2, "Move the Budget slide of Documents/launch.pptx so it comes right after the title slide. Save."),
+        ("quarterly", "Outlook", 2, "Make 'Outlook' the second slide of Documents/quarterly.pptx. Save."),
+        ("lecture", "Summary", 2, "Put the Summary slide of Documents/lecture.pptx in second place and save."),
+    ], 1):
+        add(impress_task(i, "move-slide", "move_slide", instr,
+                         "Ground truth: %r is slide %d, the others keep their relative order." % (title, pos),
+                         deck, {"title": title, "position": pos}, "medium"))
+    for i, (deck, notes, instr) in enumerate([
+        ("quarterly", [{"slide": 2, "text": "Mention the September spike."}],
+         "Add the speaker note 'Mention the September spike.' to slide 2 of Documents/quarterly.pptx. Save."),
+        ("lecture", [{"slide": 1, "text": "Welcome students and take attendance."}, {"slide": 4, "text": "Ask for questions."}],
+         "In Documents/lecture.pptx add speaker notes: slide 1 'Welcome students and take attendance.' and slide 4 'Ask for questions.' Save."),
+        ("launch", [{"slide": 3, "text": "The beta may be extended by a week."}],
+         "Write the speaker note 'The beta may be extended by a week.' under the Timeline slide of Documents/launch.pptx. Save."),
+    ], 1):
+        add(impress_task(i, "speaker-notes", "speaker_notes", instr,
+                         "No slide has notes initially. Ground truth: %s." % json.dumps(notes),
+                         deck, {"notes": notes}, "medium" if len(notes) > 1 else "easy"))
+    for i, (deck, slide, props, instr) in enumerate([
+        ("launch", 1, {"bold": True}, "Make the title on the first slide of Documents/launch.pptx bold. Save."),
+        ("quarterly", 2, {"color": "C9211E"}, "Colour the 'Revenue' slide title in Documents/quarterly.pptx dark red (C9211E). Save."),
+        ("onboarding", 1, {"size": 54, "bold": True}, "Set the title of slide 1 of Documents/onboarding.pptx to 54 pt bold. Save."),
+        ("lecture", 2, {"italic": True}, "Italicise the title of slide 2 in Documents/lecture.pptx. Save."),
+    ], 1):
+        slots = {"slide": slide}
+        slots.update(props)
+        add(impress_task(i, "title-format", "title_format", instr,
+                         "Ground truth: every run of slide %d's title has %s." % (slide, json.dumps(props)),
+                         deck, slots))
+    for i, (deck, slide, kind, text, instr) in enumerate([
+        ("launch", 2, "textbox", "Target set by the board", "Add a text box reading 'Target set by the board' to slide 2 of Documents/launch.pptx. Save."),
+        ("quarterly", 4, "rectangle", "Draft", "Draw a rectangle on the Outlook slide (4) of Documents/quarterly.pptx containing the text 'Draft'. Save."),
+        ("onboarding", 2, "ellipse", "Day 1", "Put an ellipse with the text 'Day 1' on slide 2 of Documents/onboarding.pptx. Save."),
+    ], 1):
+        add(impress_task(i, "add-shape", "add_shape", instr,
+                         "Ground truth: a non-placeholder %s reading %r on slide %d. Checkpoints: text (0.6), kind (0.4)." % (kind, text, slide),
+                         deck, {"slide": slide, "kind": kind, "text": text}, "medium"))
+    for i, (deck, targets, color, instr) in enumerate([
+        ("launch", [1], "FFF2CC", "Give the title slide of Documents/launch.pptx a light yellow background (FFF2CC). Save."),
+        ("lecture", [1, 2, 3, 4], "DEEBF7", "Set the background of every slide in Documents/lecture.pptx to light blue DEEBF7. Save."),
+        ("quarterly", [5], "E2F0D9", "Make the background of the Questions slide in Documents/quarterly.pptx light green (E2F0D9). Save."),
+    ], 1):
+        add(impress_task(i, "background", "background", instr,
+                         "Ground truth: slides %s have a solid %s background of their own." % (targets, color),
+                         deck, {"targets": targets, "color": color}, "medium" if len(targets) > 1 else "easy"))
+    for i, (deck, targets, effect, instr) in enumerate([
+        ("onboarding", [1, 2, 3, 4], "fade", "Apply a Fade transition to all slides of Documents/onboarding.pptx. Save."),
+        ("quarterly", [2], "push", "Give slide 2 of Documents/quarterly.pptx a Push transition. Save."),
+        ("launch", [1], "wipe", "Use a Wipe transition on the first slide of Documents/launch.pptx. Save."),
+    ], 1):
+        add(impress_task(i, "transition", "transition", instr,
+                         "No slide has a transition initially. Ground truth: p:transition with p:%s on slides %s." % (effect, targets),
+                         deck, {"targets": targets, "effect": effect}, "medium" if len(targets) > 1 else "easy"))
+    for i, (deck, pdf, instr) in enumerate([
+        ("quarterly", "Documents/quarterly.pdf", "Export Documents/quarterly.pptx as a PDF, Documents/quarterly.pdf."),
+        ("lecture", "Desktop/lecture7.pdf", "Export the lecture slides (Documents/lecture.pptx) to PDF on the Desktop as lecture7.pdf."),
+        ("onboarding", "Documents/handouts/onboarding.pdf", "Make a PDF of Documents/onboarding.pptx at Documents/handouts/onboarding.pdf."),
+    ], 1):
+        add(impress_task(i, "export-pdf", "export_pdf", instr,
+                         "Ground truth: %s with one page per slide, page i carrying slide i's title." % pdf,
+                         deck, {"pdf": pdf}))
+    for i, (deck, old, new, count, instr) in enumerate([
+        ("onboarding", "Northwind", "Southwind", 1, "The company was renamed: replace 'Northwind' with 'Southwind' on every slide of Documents/onboarding.pptx. Save."),
+        ("launch", "sales team", "account managers", 1, "Replace 'sales team' with 'account managers' in Documents/launch.pptx. Save."),
+        ("lecture", "by-product", "byproduct", 1, "In Documents/lecture.pptx spell 'by-product' as 'byproduct'. Save."),
+    ], 1):
+        add(impress_task(i, "find-replace", "find_replace", instr,
+                         "%r occurs %d time(s). Ground truth: no %r left, %d x %r." % (old, count, old, count, new),
+                         deck, {"old": old, "new": new, "expected_count": count}))
+    return out
+
+
 def write(pack, tasks):
     path = os.path.join(ROOT, pack, "tasks.json")
     ids = [t["task_id"] for t in tasks]
@@ -281,3 +432,4 @@ def write(pack, tasks):
 
 if __name__ == "__main__":
     write("libreoffice_writer", writer_tasks())
+    write("libreoffice_impress", impress_tasks())

@@ -127,6 +127,7 @@ packs! {
     ecommerce_admin,
     files,
     libreoffice_writer,
+    libreoffice_impress,
 }
 
 /// A pack with its parsed manifest.
