@@ -53,11 +53,19 @@ def notes_text(slide):
 from pptx.enum.shapes import MSO_SHAPE, MSO_SHAPE_TYPE
 
 
+def unfilled(shape):
+    """No fill of its own: Impress exports a text box as a rect with a:noFill and no txBox flag."""
+    sppr = shape._element.spPr
+    return sppr is not None and any(c.tag.endswith("}noFill") for c in sppr)
+
+
 def kind_of(shape):
     try:
         if shape.shape_type == MSO_SHAPE_TYPE.TEXT_BOX:
             return "textbox"
         if shape.shape_type == MSO_SHAPE_TYPE.AUTO_SHAPE:
+            if shape.auto_shape_type == MSO_SHAPE.RECTANGLE and unfilled(shape):
+                return "textbox"
             return {MSO_SHAPE.RECTANGLE: "rectangle", MSO_SHAPE.OVAL: "ellipse"}.get(shape.auto_shape_type, "other")
     except Exception:
         pass
