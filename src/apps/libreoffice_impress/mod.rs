@@ -31,11 +31,9 @@ impl App for Pack {
             "transition"
         ]
     );
-
-    fn home(&self) -> &'static [(&'static str, &'static [u8])] {
-        &[(
-            "Documents/README.txt",
-            include_bytes!("home/Documents/README.txt"),
-        )]
-    }
+    crate::apps::desktop_files!(
+        "libreoffice_impress",
+        home: ["Documents/README.txt"],
+        profile: ["user/registrymodifications.xcu"]
+    );
 }

@@ -33,11 +33,9 @@ impl App for Pack {
             "table_fill"
         ]
     );
-
-    fn home(&self) -> &'static [(&'static str, &'static [u8])] {
-        &[(
-            "Documents/README.txt",
-            include_bytes!("home/Documents/README.txt"),
-        )]
-    }
+    crate::apps::desktop_files!(
+        "libreoffice_writer",
+        home: ["Documents/README.txt"],
+        profile: ["user/registrymodifications.xcu"]
+    );
 }

@@ -20,7 +20,7 @@ def slide_titled(title):
     raise SystemExit("golden: no slide titled %r" % title)
 
 
-import fitz
+import pymupdf as fitz  # the `fitz` alias prints a deprecation warning on stdout
 
 # A stand-in for File > Export as PDF: one page per slide, each carrying the slide's texts.
 out = os.path.join(HOME, S["pdf"])

@@ -50,7 +50,7 @@ def notes_text(slide):
     return clean(frame.text) if frame is not None else ""
 
 
-import fitz
+import pymupdf as fitz  # the `fitz` alias prints a deprecation warning on stdout
 
 pages = []
 try:
