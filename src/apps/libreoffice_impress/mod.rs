@@ -1,9 +1,11 @@
 //! The LibreOffice Impress desktop pack (issue #31): its manifest, shipped tasks, SKILL.md,
 //! taxonomy and scripted templates. Decks are made by each task's setup (python-pptx).
 
+pub mod planner;
 mod recipe;
 
 use crate::apps::App;
+use crate::engine::rollout::ui_plan::UiPlanner;
 use crate::engine::taskgen::recipes::Recipe;
 
 /// The pack, as listed in the registry ([`crate::apps`]).
@@ -31,6 +33,10 @@ impl App for Pack {
             "transition"
         ]
     );
+    fn planner(&self) -> Option<&'static dyn UiPlanner> {
+        Some(&planner::ImpressPlanner)
+    }
+
     crate::apps::desktop_files!(
         "libreoffice_impress",
         home: ["Documents/README.txt"],

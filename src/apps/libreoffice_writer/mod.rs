@@ -2,9 +2,11 @@
 //! taxonomy and scripted templates. Documents are made by each task's setup (python-docx), so
 //! the seed home is empty.
 
+pub mod planner;
 pub(crate) mod recipe;
 
 use crate::apps::App;
+use crate::engine::rollout::ui_plan::UiPlanner;
 use crate::engine::taskgen::recipes::Recipe;
 
 /// The pack, as listed in the registry ([`crate::apps`]).
@@ -33,6 +35,10 @@ impl App for Pack {
             "table_fill"
         ]
     );
+    fn planner(&self) -> Option<&'static dyn UiPlanner> {
+        Some(&planner::WriterPlanner)
+    }
+
     crate::apps::desktop_files!(
         "libreoffice_writer",
         home: ["Documents/README.txt"],
