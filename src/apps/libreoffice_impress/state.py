@@ -59,7 +59,8 @@ def transition(slide):
     for el in slide._element.iter():
         if isinstance(el.tag, str) and el.tag.endswith("}transition"):
             kids = [c.tag.split("}")[-1] for c in el if isinstance(c.tag, str)]
-            return kids[0] if kids else "transition"
+            if kids:  # LibreOffice writes an empty <p:transition spd="slow"/> on every slide
+                return kids[0]
     return None
 
 

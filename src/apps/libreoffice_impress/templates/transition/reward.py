@@ -51,13 +51,17 @@ def notes_text(slide):
 
 
 def effects(slide):
-    """Local names of the elements inside the slide's transition(s) (p:transition, also inside
-    mc:AlternateContent as LibreOffice writes p14 transitions)."""
+    """Local names of the effects inside the slide's transition(s) (p:transition, also inside
+    mc:AlternateContent as LibreOffice writes p14 transitions), plus "transition" when there is
+    one. LibreOffice writes an empty <p:transition spd="slow"/> on every slide it saves: a
+    transition without an effect element is no transition."""
     out = set()
     for el in slide._element.iter():
         if isinstance(el.tag, str) and el.tag.endswith("}transition"):
-            out.add("transition")
-            out.update(c.tag.split("}")[-1] for c in el if isinstance(c.tag, str))
+            kids = [c.tag.split("}")[-1] for c in el if isinstance(c.tag, str)]
+            if kids:
+                out.add("transition")
+                out.update(kids)
     return out
 
 
