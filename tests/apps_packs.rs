@@ -154,6 +154,9 @@ fn apps_list_json_has_every_environment_with_its_fields() {
             "issue-tracker",
             "ecommerce-admin",
             "files",
+            "libreoffice_calc",
+            "libreoffice_writer",
+            "libreoffice_impress",
             "wiki"
         ]
     );
