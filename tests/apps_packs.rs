@@ -147,7 +147,7 @@ fn apps_list_json_has_every_environment_with_its_fields() {
     let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
     let names: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
     assert_eq!(
-        names[..6],
+        names[..8],
         [
             "team-chat",
             "mail",
@@ -155,6 +155,8 @@ fn apps_list_json_has_every_environment_with_its_fields() {
             "ecommerce-admin",
             "files",
             "libreoffice_calc",
+            "libreoffice_writer",
+            "libreoffice_impress",
         ]
     );
     // Then every spec-built pack (docs/envgen.md), then the external app.

@@ -160,6 +160,8 @@ packs! {
     ecommerce_admin,
     files,
     libreoffice_calc,
+    libreoffice_writer,
+    libreoffice_impress,
 }
 
 // The spec-built packs (docs/envgen.md): one line per folder holding `app.spec.toml`.

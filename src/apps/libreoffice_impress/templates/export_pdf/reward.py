@@ -1,0 +1,66 @@
+import os
+from pptx import Presentation
+
+HOME = "/home/user"
+
+
+def load_prs(rel):
+    """The saved deck, or None when it is missing or unreadable (scores 0)."""
+    try:
+        return Presentation(os.path.join(HOME, rel))
+    except Exception:
+        return None
+
+
+def clean(text):
+    return " ".join(str(text or "").split())
+
+
+def title_of(slide):
+    """The slide's title placeholder text; LibreOffice keeps titles as title placeholders (type title or
+    ctrTitle)."""
+    for shape in slide.shapes:
+        if shape.is_placeholder and shape.has_text_frame:
+            kind = str(shape.placeholder_format.type)
+            if "TITLE" in kind and "SUB" not in kind:
+                return clean(shape.text_frame.text)
+    return ""
+
+
+def titles(prs):
+    return [title_of(s) for s in prs.slides] if prs is not None else []
+
+
+def slide_texts(slide):
+    """Every text of the slide's shapes (text frames and table cells), one entry per shape."""
+    out = []
+    for shape in slide.shapes:
+        if shape.has_text_frame:
+            out.append(shape.text_frame.text)
+        if getattr(shape, "has_table", False) and shape.has_table:
+            out.extend(cell.text for row in shape.table.rows for cell in row.cells)
+    return out
+
+
+def notes_text(slide):
+    """Speaker notes WITHOUT creating a notes slide (touching slide.notes_slide creates one)."""
+    if not slide.has_notes_slide:
+        return ""
+    frame = slide.notes_slide.notes_text_frame
+    return clean(frame.text) if frame is not None else ""
+
+
+import pymupdf as fitz  # the `fitz` alias prints a deprecation warning on stdout
+
+pages = []
+try:
+    with fitz.open(os.path.join(HOME, S["pdf"])) as pdf:
+        pages = [clean(page.get_text()) for page in pdf]
+except Exception:
+    pages = []
+want = [clean(s["title"]) for s in S["slides"]]
+hits = len([1 for i, t in enumerate(want) if i < len(pages) and t in pages[i]])
+rubric = Rubric()
+rubric.add("PDF with %d pages" % len(want), 0.4, len(pages) == len(want), "%d page(s)" % len(pages))
+rubric.add("each page shows its slide's title", 0.6, fraction(hits, len(want)), "%d/%d pages" % (hits, len(want)))
+rubric.finish()

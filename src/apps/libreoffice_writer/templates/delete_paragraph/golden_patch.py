@@ -1,0 +1,22 @@
+import copy
+import os
+from docx import Document
+from docx.shared import Cm, Pt, RGBColor
+
+HOME = "/home/user"
+path = os.path.join(HOME, S["doc"])
+doc = Document(path)  # copy-then-modify: the golden state is the initial file, edited
+
+
+def find_paragraph(doc, text):
+    for para in doc.paragraphs:
+        if text in para.text:
+            return para
+    raise SystemExit("golden: no paragraph contains %r" % text)
+
+
+for text in S["texts"]:
+    para = find_paragraph(doc, text)
+    para._p.getparent().remove(para._p)
+doc.save(path)
+print("golden: deleted %d paragraph(s)" % len(S["texts"]))

@@ -1,0 +1,22 @@
+import copy
+import os
+from docx import Document
+from docx.shared import Cm, Pt, RGBColor
+
+HOME = "/home/user"
+path = os.path.join(HOME, S["doc"])
+doc = Document(path)  # copy-then-modify: the golden state is the initial file, edited
+
+
+def find_paragraph(doc, text):
+    for para in doc.paragraphs:
+        if text in para.text:
+            return para
+    raise SystemExit("golden: no paragraph contains %r" % text)
+
+
+style = doc.styles["List Number" if S["kind"] == "number" else "List Bullet"]
+for text in S["targets"]:
+    find_paragraph(doc, text).style = style
+doc.save(path)
+print("golden: %d paragraph(s) in a %s list" % (len(S["targets"]), S["kind"]))

@@ -1,0 +1,20 @@
+import copy
+import os
+from docx import Document
+from docx.shared import Cm, Pt, RGBColor
+
+HOME = "/home/user"
+path = os.path.join(HOME, S["doc"])
+doc = Document(path)  # copy-then-modify: the golden state is the initial file, edited
+
+
+def find_paragraph(doc, text):
+    for para in doc.paragraphs:
+        if text in para.text:
+            return para
+    raise SystemExit("golden: no paragraph contains %r" % text)
+
+
+find_paragraph(doc, S["text"]).paragraph_format.page_break_before = True
+doc.save(path)
+print("golden: page break before %r" % S["text"][:30])
