@@ -126,6 +126,7 @@ packs! {
     issue_tracker,
     ecommerce_admin,
     files,
+    code_editor,
 }
 
 /// A pack with its parsed manifest.
