@@ -127,6 +127,7 @@ packs! {
     ecommerce_admin,
     files,
     code_editor,
+    chrome,
 }
 
 /// A pack with its parsed manifest.
