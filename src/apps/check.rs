@@ -230,7 +230,8 @@ mod tests {
 
     #[test]
     fn every_builtin_pack_passes_the_static_checks() {
-        assert_eq!(super::super::all().len(), 5);
+        // A pack whose manifest does not parse would be missing from `all()`.
+        assert_eq!(super::super::all().len(), super::super::PACKS.len());
         for pack in super::super::all() {
             assert_eq!(static_checks(pack), vec![], "{}", pack.name());
         }

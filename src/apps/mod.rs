@@ -63,7 +63,35 @@ pub trait App: Sync {
     fn home(&self) -> &'static [(&'static str, &'static [u8])] {
         &[]
     }
+    /// A desktop application's profile folder (`profile/`): (relative path, contents), copied
+    /// fresh for each environment when `[desktop] profile = true`.
+    fn profile(&self) -> &'static [(&'static str, &'static [u8])] {
+        &[]
+    }
+    /// A desktop application's state reader (`state.py`) when `[desktop] state = true`.
+    fn state_reader(&self) -> Option<&'static str> {
+        None
+    }
 }
+
+/// Embeds a desktop application's files: expands to the [`App`] methods `home` (the listed
+/// files of `home/`), `profile` (the listed files of `profile/`) and `state_reader`
+/// (`state.py`) of the folder `src/apps/<dir>/`. One line per desktop pack, next to
+/// [`pack_files!`].
+macro_rules! desktop_files {
+    ($dir:literal, home: [$($h:literal),* $(,)?], profile: [$($p:literal),* $(,)?]) => {
+        fn home(&self) -> &'static [(&'static str, &'static [u8])] {
+            &[$(($h, include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/home/", $h)) as &[u8])),*]
+        }
+        fn profile(&self) -> &'static [(&'static str, &'static [u8])] {
+            &[$(($p, include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/profile/", $p)) as &[u8])),*]
+        }
+        fn state_reader(&self) -> Option<&'static str> {
+            Some(include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/state.py")))
+        }
+    };
+}
+pub(crate) use desktop_files;
 
 /// Embeds a pack's data files: expands to the [`App`] methods `dir`, `manifest_text`,
 /// `seed_text`, `tasks_text`, `skill_text`, `taxonomy_text` and `templates` for the folder
@@ -126,6 +154,7 @@ packs! {
     issue_tracker,
     ecommerce_admin,
     files,
+    libreoffice_calc,
     code_editor,
     chrome,
 }
@@ -148,13 +177,18 @@ impl Pack {
     pub fn kind(&self) -> &'static str {
         match self.manifest.kind {
             AppKind::StateApi => "web",
-            AppKind::Files => "desktop",
+            AppKind::Files | AppKind::Desktop => "desktop",
         }
     }
 
     /// Whether the app is a desktop (a home directory and its file manager, no state server).
     pub fn is_desktop(&self) -> bool {
-        self.manifest.kind == AppKind::Files
+        self.manifest.kind.has_home()
+    }
+
+    /// The `[desktop]` table of a desktop application (none for web apps and the files desktop).
+    pub fn desktop(&self) -> Option<&crate::engine::env::desktop_app::DesktopManifest> {
+        self.manifest.desktop.as_ref()
     }
 
     /// The short label of the app's taskbar button on a combined screen.
@@ -189,6 +223,15 @@ pub fn get(name: &str) -> Option<&'static Pack> {
     all().iter().find(|p| p.name() == name)
 }
 
+/// The pack named `name` or having it as an alias (`calc` for `libreoffice_calc`).
+pub fn find(name: &str) -> Option<&'static Pack> {
+    get(name).or_else(|| {
+        all()
+            .iter()
+            .find(|p| p.manifest.aliases.iter().any(|a| a == name))
+    })
+}
+
 /// Names of every built-in app, in registry order.
 pub fn names() -> Vec<&'static str> {
     all().iter().map(|p| p.manifest.name.as_str()).collect()
@@ -218,9 +261,40 @@ pub fn is_desktop(app: &str) -> bool {
     get(app).is_some_and(Pack::is_desktop)
 }
 
-/// The first built-in desktop app (the files desktop today).
+/// The files desktop (the built-in `kind = "files"` pack).
 pub fn desktop() -> Option<&'static Pack> {
-    all().iter().find(|p| p.is_desktop())
+    all().iter().find(|p| p.manifest.kind == AppKind::Files)
+}
+
+/// The desktop applications (`kind = "desktop"`, with a `[desktop]` table), in registry order.
+pub fn desktop_apps() -> impl Iterator<Item = &'static Pack> {
+    all().iter().filter(|p| p.desktop().is_some())
+}
+
+/// The desktop application a setup script's launch of `program` (`soffice`,
+/// `/usr/bin/libreoffice`) opens, preferring one of `apps` (the task's), else any.
+pub fn launched_app(program: &str, apps: &[String]) -> Option<&'static Pack> {
+    let mut hits = desktop_apps().filter(|p| p.desktop().is_some_and(|d| d.launched_by(program)));
+    let first = hits.next()?;
+    let rest: Vec<&Pack> = hits.collect();
+    std::iter::once(first)
+        .chain(rest)
+        .find(|p| {
+            apps.iter()
+                .any(|a| a == p.name() || p.manifest.aliases.contains(a))
+        })
+        .or(Some(first))
+}
+
+/// Every launcher name of every desktop application (the shims setup scripts find on `PATH`).
+pub fn launcher_names() -> Vec<String> {
+    let mut out: Vec<String> = desktop_apps()
+        .filter_map(Pack::desktop)
+        .flat_map(|d| d.launcher_names())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// The embedded template `<app>/<name>` of a pack.

@@ -57,7 +57,7 @@ pub fn run_checks(pack: &Pack, sample: usize) -> anyhow::Result<Vec<Failure>> {
 
 fn desktop_home(pack: &Pack, dir: &Path, out: &mut Vec<Failure>) {
     let home = dir.join("home");
-    match crate::engine::env::files::provision_home(&home, None) {
+    match crate::engine::env::files::provision_home_for(&home, &[pack.name().to_string()]) {
         Ok(n) if n == pack.app.home().len() => {}
         Ok(n) => out.push(Failure::new(
             pack,

@@ -168,6 +168,7 @@ fn apps(args: AppsArgs) -> anyhow::Result<ExitCode> {
         let kind = match m.kind {
             AppKind::StateApi => "state-api",
             AppKind::Files => "files", // not the app: the manifest kind
+            AppKind::Desktop => "desktop",
         };
         if args.json {
             let line = serde_json::json!({"name": m.name, "kind": kind, "port": m.port, "title": m.title,

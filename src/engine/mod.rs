@@ -9,6 +9,7 @@ pub mod agreement;
 pub mod bundle;
 pub mod config;
 pub mod curate;
+pub mod desktop;
 pub mod embedder;
 pub mod env;
 pub mod filter;

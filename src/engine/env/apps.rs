@@ -20,6 +20,17 @@ pub enum AppKind {
     StateApi,
     /// The files desktop domain: a home directory, no server.
     Files,
+    /// A desktop application (`[desktop]`: LibreOffice Calc, …): a home directory and a real
+    /// program on the environment's screen, no server.
+    Desktop,
+}
+
+impl AppKind {
+    /// Whether environments of this kind have a per-environment home directory as their state
+    /// (the files domain and desktop applications).
+    pub fn has_home(self) -> bool {
+        matches!(self, AppKind::Files | AppKind::Desktop)
+    }
 }
 
 /// Notes about one top-level entity collection of an app's state.
@@ -66,6 +77,10 @@ pub struct AppManifest {
     /// `config`): what the probes empty, and what a setup's state must fit.
     #[serde(default)]
     pub state: Option<crate::engine::openenv::StateSchema>,
+    /// `[desktop]`: the program a `kind = "desktop"` app runs on the screen (see
+    /// [`super::desktop_app::DesktopManifest`]).
+    #[serde(default)]
+    pub desktop: Option<super::desktop_app::DesktopManifest>,
 }
 
 fn default_volatile() -> Vec<String> {
@@ -98,7 +113,7 @@ impl App {
             toml::from_str(manifest).map_err(|e| bad(format!("manifest.toml: {e}")))?;
         let seed: Value = match seed {
             Some(text) => serde_json::from_str(text).map_err(|e| bad(format!("seed.json: {e}")))?,
-            None if manifest.kind == AppKind::Files => Value::Object(Default::default()),
+            None if manifest.kind.has_home() => Value::Object(Default::default()),
             None => return Err(bad("seed.json is missing".into())),
         };
         if !seed.is_object() {
@@ -109,6 +124,24 @@ impl App {
         }
         if manifest.kind == AppKind::StateApi && manifest.port.is_none() {
             return Err(bad("manifest.toml: a state-api app needs a `port`".into()));
+        }
+        match (&manifest.kind, &manifest.desktop) {
+            (AppKind::Desktop, None) => {
+                return Err(bad(
+                    "manifest.toml: a kind = \"desktop\" app needs a [desktop] table".into(),
+                ))
+            }
+            (AppKind::Desktop, Some(d)) => {
+                if let Some(why) = d.problem() {
+                    return Err(bad(format!("manifest.toml: {why}")));
+                }
+            }
+            (_, Some(_)) => {
+                return Err(bad(
+                    "manifest.toml: [desktop] belongs to kind = \"desktop\" apps only".into(),
+                ))
+            }
+            _ => {}
         }
         let mask = Mask::new(&manifest.volatile).map_err(bad)?;
         let seed_json =

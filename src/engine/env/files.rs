@@ -14,6 +14,29 @@ pub fn seed_home() -> &'static [(&'static str, &'static [u8])] {
 /// renamed into place, so `dest` is either complete or absent. With `override_dir`, that
 /// directory's tree is copied instead of the embedded one. Returns the number of files.
 pub fn provision_home(dest: &Path, override_dir: Option<&Path>) -> Result<usize, EnvError> {
+    provision(dest, override_dir, &[seed_home()])
+}
+
+/// The seed homes of the desktop packs among `apps` (the files desktop's, a desktop
+/// application's documents), in the order given; a later pack's file replaces an earlier one's.
+pub fn seeds_of(apps: &[String]) -> Vec<&'static [(&'static str, &'static [u8])]> {
+    apps.iter()
+        .filter_map(|a| crate::apps::get(a))
+        .filter(|p| p.is_desktop())
+        .map(|p| p.app.home())
+        .collect()
+}
+
+/// [`provision_home`] from the seed homes of the desktop packs among `apps` ([`seeds_of`]).
+pub fn provision_home_for(dest: &Path, apps: &[String]) -> Result<usize, EnvError> {
+    provision(dest, None, &seeds_of(apps))
+}
+
+fn provision(
+    dest: &Path,
+    override_dir: Option<&Path>,
+    seeds: &[&[(&str, &[u8])]],
+) -> Result<usize, EnvError> {
     if dest.exists() {
         return Err(EnvError::io(
             "provision home",
@@ -36,15 +59,17 @@ pub fn provision_home(dest: &Path, override_dir: Option<&Path>) -> Result<usize,
     let count = match override_dir {
         Some(src) => copy_tree(src, tmp.path())?,
         None => {
-            for (rel, data) in seed_home() {
+            let mut n = 0;
+            for (rel, data) in seeds.iter().flat_map(|s| s.iter()) {
                 let path = tmp.path().join(rel);
                 if let Some(dir) = path.parent() {
                     std::fs::create_dir_all(dir)
                         .map_err(|e| EnvError::io("create directory", dir, e))?;
                 }
                 std::fs::write(&path, data).map_err(|e| EnvError::io("write", &path, e))?;
+                n += 1;
             }
-            seed_home().len()
+            n
         }
     };
     let tmp_path: PathBuf = tmp.keep();

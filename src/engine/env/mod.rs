@@ -15,6 +15,7 @@ pub mod apps;
 pub mod body;
 pub mod config;
 pub mod conn;
+pub mod desktop_app;
 pub mod diff;
 pub mod files;
 pub mod handlers;

@@ -180,7 +180,7 @@ impl Fleet {
                 .get(app)
                 .map_err(|e| HarnessError::Task(format!("task {task_id}: {e}")))?;
             match a.manifest.kind {
-                AppKind::Files => files = true,
+                AppKind::Files | AppKind::Desktop => files = true,
                 AppKind::StateApi => {
                     let server = self
                         .server
@@ -199,7 +199,11 @@ impl Fleet {
             }
         }
         if files {
-            env::files::provision_home(&home, None)
+            let canonical: Vec<String> = apps
+                .iter()
+                .map(|a| self.resolver.canonical(a).unwrap_or_else(|| a.clone()))
+                .collect();
+            env::files::provision_home_for(&home, &canonical)
                 .map_err(|e| HarnessError::Infra(e.to_string()))?;
         } else {
             std::fs::create_dir_all(&home)
@@ -214,6 +218,7 @@ impl Fleet {
             localise,
             remote: None,
             judge: self.judge.clone().map(JudgeLink::new),
+            launches: Default::default(),
         })
     }
 
@@ -258,9 +263,27 @@ pub struct TaskEnv {
     /// The judge its scripts' `reward_judge` calls reach, and their usage so far (None = no
     /// judge configured: such a call is an infrastructure failure).
     pub judge: Option<JudgeLink>,
+    /// GUI launch lines its scripts recorded (`libreoffice --calc /home/user/x.xlsx`), in order:
+    /// what a screen of this environment opens ([`crate::engine::desktop`]).
+    pub launches: std::sync::Mutex<Vec<String>>,
 }
 
 impl TaskEnv {
+    /// Appends launch lines a script run recorded.
+    pub fn record_launches(&self, lines: &[String]) {
+        if lines.is_empty() {
+            return;
+        }
+        if let Ok(mut l) = self.launches.lock() {
+            l.extend(lines.iter().cloned());
+        }
+    }
+
+    /// The launch lines recorded so far.
+    pub fn recorded_launches(&self) -> Vec<String> {
+        self.launches.lock().map(|l| l.clone()).unwrap_or_default()
+    }
+
     /// The sandbox view of this environment.
     pub fn spec(&self) -> SandboxSpec {
         let primary = self.web.first();

@@ -66,6 +66,8 @@ impl Runner<'_> {
         limits: &Limits,
     ) -> Result<RunResult, HarnessError> {
         let r = self.execute(env, role, name, source, limits)?;
+        // What a setup launched (`libreoffice --calc …`) opens when the environment gets a screen.
+        env.record_launches(&crate::engine::sandbox::localise::gui_launches(&r.notes));
         if let Some(why) = &r.infra_failure {
             return Err(HarnessError::Infra(format!("{name}: {why}")));
         }

@@ -4,7 +4,6 @@
 //! their hooks. Either way the round sees a [`TaskEnv`]; what backs it is decided here and in
 //! the few places that read or clear a home (`execute`, `probe`, `probes`, `snapshot`).
 
-use crate::engine::env::apps::AppKind;
 use crate::engine::osworld::RemoteEnv;
 use crate::engine::sandbox::Localise;
 
@@ -50,7 +49,7 @@ impl Fleet {
             let files = self
                 .registry()
                 .get(&app)
-                .is_ok_and(|a| a.manifest.kind == AppKind::Files);
+                .is_ok_and(|a| a.manifest.kind.has_home());
             if !files {
                 return Err(HarnessError::Task(format!(
                     "task {task_id}: app {requested:?} cannot run on OSWorld guests (they carry \
@@ -81,6 +80,7 @@ impl Fleet {
             remote: Some(remote),
             // Scripts run on the guest, out of reach of a harness socket (no `reward_judge` shim).
             judge: None,
+            launches: Default::default(),
         })
     }
 }

@@ -6,7 +6,7 @@
 use serde_json::{json, Map, Value};
 use sha2::Digest as _;
 
-use crate::engine::env::{apps::AppKind, AppRegistry};
+use crate::engine::env::AppRegistry;
 use crate::engine::store::{StateEndpoint, StateSnapshot};
 
 use super::envs::TaskEnv;
@@ -42,12 +42,17 @@ pub fn capture(
             Some(remote) => remote.home_state()?,
             None => home_state(&env.home),
         };
-        out.push(StateSnapshot {
-            endpoint,
-            env: crate::apps::desktop().map_or_else(String::new, |p| p.name().to_string()),
-            json: home.to_string(),
-            volatile: Vec::new(),
-        });
+        let dir = env.remote.is_none().then_some(env.home.as_path());
+        let states = crate::engine::desktop::snapshot::desktop_states(apps, home, dir)
+            .map_err(|e| HarnessError::Infra(e.to_string()))?;
+        for (name, json) in states {
+            out.push(StateSnapshot {
+                endpoint,
+                env: name,
+                json: json.to_string(),
+                volatile: Vec::new(),
+            });
+        }
     }
     Ok(out)
 }
@@ -57,7 +62,8 @@ pub fn has_files(registry: &AppRegistry, apps: &[String]) -> bool {
     apps.iter().any(|a| {
         registry
             .get(a)
-            .is_ok_and(|app| app.manifest.kind == AppKind::Files)
+            .is_ok_and(|app| app.manifest.kind.has_home())
+            || crate::apps::find(a).is_some_and(crate::apps::Pack::is_desktop)
     })
 }
 
@@ -69,7 +75,7 @@ pub fn home_state(home: &std::path::Path) -> Value {
         .sort_by_file_name()
         .into_iter()
         .flatten()
-        .filter(|e| e.file_type().is_file())
+        .filter(|e| e.file_type().is_file() && !is_lock_file(e.file_name()))
         .take(MAX_FILES)
     {
         let rel = e.path().strip_prefix(home).unwrap_or(e.path());
@@ -94,4 +100,11 @@ pub fn home_state(home: &std::path::Path) -> Value {
         files.insert(rel.display().to_string(), f);
     }
     Value::Object(files)
+}
+
+/// Whether `name` is an application's lock file beside an open document (LibreOffice's
+/// `.~lock.<file>#`): the application's, never the task's state.
+pub fn is_lock_file(name: &std::ffi::OsStr) -> bool {
+    name.to_str()
+        .is_some_and(|n| n.starts_with(".~lock.") && n.ends_with('#'))
 }

@@ -89,7 +89,7 @@ impl RunDir {
             me.write("lib/tw_ca.pem", pem)?;
         }
         me.mkdir("bin")?;
-        for name in localise::GUI_PROGRAMS {
+        for name in localise::gui_programs() {
             me.write_mode(&format!("bin/{name}"), localise::GUI_STUB, 0o700)?;
         }
         me.mkdir("gui")?;

@@ -39,6 +39,18 @@ pub const GUI_PROGRAMS: &[&str] = &[
     "xdotool",
     "wmctrl",
 ];
+/// Every launcher stub of a run: [`GUI_PROGRAMS`] and the launcher names of every desktop
+/// application pack (`[desktop] launchers`), each once.
+pub fn gui_programs() -> Vec<String> {
+    let mut out: Vec<String> = GUI_PROGRAMS.iter().map(|s| s.to_string()).collect();
+    for name in crate::apps::launcher_names() {
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
 /// A stderr line starting with this is an infrastructure failure of the run, not a script fault.
 pub const INFRA_MARKER: &str = "tuplewright-sandbox: infra: ";
 /// Prefix of a result note recording one GUI launch.

@@ -1,0 +1,25 @@
+//! The LibreOffice Calc desktop pack: its manifest (`kind = "desktop"`, `[desktop]`), shipped
+//! tasks, SKILL.md, taxonomy and scripted templates, its task-generation recipes
+//! (`recipe.rs`), the seed home (`home/`), the per-environment profile (`profile/`) and the
+//! state reader (`state.py`).
+
+mod recipe;
+
+use crate::apps::App;
+use crate::engine::taskgen::recipes::Recipe;
+
+/// The pack, as listed in the registry ([`crate::apps`]).
+pub struct Pack;
+
+impl App for Pack {
+    fn recipes(&self) -> &'static [(&'static str, Recipe)] {
+        recipe::RECIPES
+    }
+
+    pack_files!("libreoffice_calc", no_seed, ["fill_cells"]);
+    crate::apps::desktop_files!(
+        "libreoffice_calc",
+        home: ["Documents/sales-2025.xlsx"],
+        profile: ["user/registrymodifications.xcu"]
+    );
+}
