@@ -1,20 +1,12 @@
 //! The chrome pack: the installed Chromium as a desktop application with a per-environment
 //! profile (`~/.config/chromium`). Its Preferences, Bookmarks and History are the state; `home/`
-//! is the seed profile every environment starts from (first-run pages off, fixed fonts).
+//! is the seed profile every environment starts from (first-run pages off, fixed fonts);
+//! `state.py` reads preferences, bookmarks, history and open tabs into the state JSON.
 
 mod recipe;
 
 use crate::apps::App;
 use crate::engine::taskgen::recipes::Recipe;
-
-/// The embedded seed home: (relative path, contents).
-const HOME: &[(&str, &[u8])] = &[(
-    ".config/chromium/Default/Preferences",
-    include_bytes!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/src/apps/chrome/home/.config/chromium/Default/Preferences"
-    )),
-)];
 
 /// The pack, as listed in the registry ([`crate::apps`]).
 pub struct Pack;
@@ -30,7 +22,9 @@ impl App for Pack {
         ["chrome_prefs", "chrome_bookmarks", "chrome_history"]
     );
 
-    fn home(&self) -> &'static [(&'static str, &'static [u8])] {
-        HOME
-    }
+    crate::apps::desktop_files!(
+        "chrome",
+        home: [".config/chromium/Default/Preferences"],
+        profile: []
+    );
 }

@@ -53,8 +53,8 @@ def settings():
          {g + "indent_type": "1"}, {g + "indent_type": "0"})
     pref("indent_tabs", "Configure Geany to indent with tabs only, not spaces.", "easy",
          {g + "indent_type": "0"}, {g + "indent_type": "1"})
-    pref("line_numbers_on", "Turn on line numbers in Geany's editor.", "easy",
-         {g + "show_linenumber_margin": "false"}, {g + "show_linenumber_margin": "true"})
+    pref("line_endings", "Make Geany show line endings in the editor.", "easy",
+         {g + "show_line_endings": "false"}, {g + "show_line_endings": "true"})
     pref("line_numbers_off", "Hide the line-number margin in Geany.", "easy",
          {g + "show_linenumber_margin": "true"}, {g + "show_linenumber_margin": "false"})
     pref("font_13", "Change Geany's editor font to Monospace at size 13.", "medium",
@@ -75,12 +75,10 @@ def settings():
          {g + "show_indent_guide": "false"}, {g + "show_indent_guide": "true"})
     pref("no_folding", "Disable code folding in Geany.", "easy",
          {g + "use_folding": "true"}, {g + "use_folding": "false"})
-    pref("python_style", "Set Geany up for PEP 8: indent with 4 spaces (no tabs), put the long-line marker at "
+    pref("python_style", "Set Geany up for PEP 8: indent with spaces (no tabs), put the long-line marker at "
          "column 79 and strip trailing spaces on save.", "hard",
-         {g + "pref_editor_tab_width": "8", g + "indent_type": "1", g + "long_line_column": "72",
-          g + "pref_editor_trail_space": "false"},
-         {g + "pref_editor_tab_width": "4", g + "indent_type": "0", g + "long_line_column": "79",
-          g + "pref_editor_trail_space": "true"})
+         {g + "indent_type": "1", g + "long_line_column": "72", g + "pref_editor_trail_space": "false"},
+         {g + "indent_type": "0", g + "long_line_column": "79", g + "pref_editor_trail_space": "true"})
     pref("web_style", "For the web project, set Geany to indent with 2 spaces and to wrap long lines.", "medium",
          {g + "pref_editor_tab_width": "4", g + "indent_type": "1", g + "line_wrapping": "false"},
          {g + "pref_editor_tab_width": "2", g + "indent_type": "0", g + "line_wrapping": "true"},
