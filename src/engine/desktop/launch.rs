@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use super::DesktopError;
 use crate::apps::Pack;
 
-/// Where the profile copy of an application appears inside its sandbox (`{profile}`).
+/// Where the profile copies of applications appear inside their sandbox (`{profile}` is
+/// `<this>/<app>`).
 pub const IN_PROFILE: &str = "/tmp/tw-profile";
 
 /// One application to start on a screen.
@@ -106,7 +107,7 @@ fn launch_of(
     Ok(AppLaunch {
         pack,
         program,
-        args: d.argv(IN_PROFILE, given),
+        args: d.argv(&format!("{IN_PROFILE}/{}", pack.name()), given),
         line,
     })
 }

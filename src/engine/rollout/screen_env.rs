@@ -90,6 +90,17 @@ pub fn open_screen(
     });
     let mut screen = Screen::start(cfg, size)?;
     let shot = match &kind {
+        ScreenKind::Desktop if crate::engine::desktop::screen::has_programs(apps) => {
+            let launched =
+                crate::engine::desktop::screen::screen_apps(apps, &env.recorded_launches())
+                    .map_err(|e| RolloutError::Infra(e.to_string()))?;
+            let spec = crate::engine::screen::AppDesktopSpec {
+                home: env.home.clone(),
+                files: false,
+                apps: launched,
+            };
+            screen.open_apps(cfg, &spec)?
+        }
         ScreenKind::Desktop => screen.open_desktop(
             cfg,
             &DesktopSpec {

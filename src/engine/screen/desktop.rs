@@ -321,8 +321,46 @@ pub fn desktop_command(
     program: &Path,
     args: &[&str],
 ) -> Command {
+    let view = DesktopView {
+        home,
+        display,
+        uid,
+        binds,
+        session: None,
+        env: &[],
+    };
+    desktop_command_in(cfg, &view, program, args)
+}
+
+/// How a desktop program sees the machine: [`desktop_command`]'s view, optionally with a
+/// shared session directory as `/tmp` (a desktop application's D-Bus, AT-SPI bus and profile,
+/// shared with the accessibility reader) and extra environment variables.
+#[derive(Debug, Clone, Copy)]
+pub struct DesktopView<'a> {
+    /// The environment's home (bound writable at `/home/user`).
+    pub home: &'a Path,
+    /// The display number (only its X socket is visible).
+    pub display: u32,
+    /// The uid the program runs as.
+    pub uid: u32,
+    /// Read-only binds (host path, path inside).
+    pub binds: &'a [(&'a Path, &'a str)],
+    /// A host directory bound writable at `/tmp` instead of a private tmpfs; with it the
+    /// program talks to the session bus at `/tmp/bus` and may load the accessibility bridge.
+    pub session: Option<&'a Path>,
+    /// Extra environment variables.
+    pub env: &'a [(String, String)],
+}
+
+/// `bwrap … -- program args` for `view` (see [`DesktopView`]).
+pub fn desktop_command_in(
+    cfg: &ScreenConfig,
+    view: &DesktopView<'_>,
+    program: &Path,
+    args: &[&str],
+) -> Command {
     let mut cmd = Command::new(&cfg.desktop.bwrap);
-    let uid = uid.to_string();
+    let uid = view.uid.to_string();
     cmd.args([
         "--unshare-all",
         "--unshare-user",
@@ -345,11 +383,15 @@ pub fn desktop_command(
             Err(_) => {}
         }
     }
-    let socket = format!("/tmp/.X11-unix/X{display}");
-    cmd.args(["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"])
-        .args(["--ro-bind", &socket, &socket])
+    let socket = format!("/tmp/.X11-unix/X{}", view.display);
+    cmd.args(["--dev", "/dev", "--proc", "/proc"]);
+    match view.session {
+        Some(dir) => cmd.arg("--bind").arg(dir).arg("/tmp"),
+        None => cmd.args(["--tmpfs", "/tmp"]),
+    };
+    cmd.args(["--ro-bind", &socket, &socket])
         .arg("--bind")
-        .arg(home)
+        .arg(view.home)
         .arg("/home/user")
         .args(["--chdir", "/home/user", "--setenv", "HOME", "/home/user"])
         .args(["--setenv", "USER", "user", "--setenv", "SHELL", "/bin/bash"])
@@ -360,15 +402,16 @@ pub fn desktop_command(
         .args(["--setenv", "XDG_STATE_HOME", "/tmp/.local/state"])
         .args(["--setenv", "HISTFILE", "/dev/null"])
         .args(["--setenv", "LANG", "C.UTF-8", "--setenv", "TZ", "UTC"])
-        .args([
-            "--setenv",
-            "NO_AT_BRIDGE",
-            "1",
-            "--setenv",
-            "GTK_USE_PORTAL",
-            "0",
-        ]);
-    for (host, inside) in binds {
+        .args(["--setenv", "GTK_USE_PORTAL", "0"]);
+    if view.session.is_some() {
+        cmd.args(["--setenv", "DBUS_SESSION_BUS_ADDRESS", "unix:path=/tmp/bus"]);
+    } else {
+        cmd.args(["--setenv", "NO_AT_BRIDGE", "1"]);
+    }
+    for (k, v) in view.env {
+        cmd.arg("--setenv").arg(k).arg(v);
+    }
+    for (host, inside) in view.binds {
         cmd.arg("--ro-bind").arg(host).arg(inside);
     }
     cmd.arg("--").arg(program).args(args);

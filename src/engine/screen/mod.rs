@@ -19,6 +19,7 @@ mod capture;
 mod computer_action;
 mod config;
 mod desktop;
+mod desktop_app;
 mod desktop_limits;
 mod display;
 mod keymap;
@@ -34,9 +35,10 @@ pub use capture::{encode_png, is_blank, Shot};
 pub use computer_action::ComputerAction;
 pub use config::{ScreenConfig, ScreenSize};
 pub use desktop::{
-    desktop_command, Area, DesktopLayout, DesktopPrograms, DesktopSpec, DesktopWindow,
-    DesktopWindows,
+    desktop_command, desktop_command_in, Area, DesktopLayout, DesktopPrograms, DesktopSpec,
+    DesktopView, DesktopWindow, DesktopWindows,
 };
+pub use desktop_app::{AppDesktopSpec, ScreenApp};
 pub use desktop_limits::DesktopLimits;
 pub use display::Screen;
 pub use keys::{parse_chord, Chord};
