@@ -15,6 +15,13 @@ def stop_chromium():
             with open("/proc/%s/comm" % pid, encoding="utf-8") as fh:
                 if fh.read().strip() not in ("chromium", "chrome"):
                     continue
+            # Only this home's program: never a process of another home or user.
+            with open("/proc/%s/environ" % pid, "rb") as fh:
+                env = fh.read().split(b"\0")
+            with open("/proc/%s/cmdline" % pid, "rb") as fh:
+                cmd = fh.read()
+            if b"HOME=/home/user" not in env and b"/home/user/" not in cmd:
+                continue
             os.kill(int(pid), signal.SIGTERM)
             for _ in range(50):
                 if not os.path.exists("/proc/" + pid):
