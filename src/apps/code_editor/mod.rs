@@ -4,9 +4,11 @@
 //! from (Geany's default `geany.conf` with a fixed author and window geometry); `state.py` reads
 //! them into the state JSON.
 
+pub mod planner;
 mod recipe;
 
 use crate::apps::App;
+use crate::engine::rollout::ui_plan::UiPlanner;
 use crate::engine::taskgen::recipes::Recipe;
 
 /// The pack, as listed in the registry ([`crate::apps`]).
@@ -15,6 +17,10 @@ pub struct Pack;
 impl App for Pack {
     fn recipes(&self) -> &'static [(&'static str, Recipe)] {
         recipe::RECIPES
+    }
+
+    fn planner(&self) -> Option<&'static dyn UiPlanner> {
+        Some(&planner::GeanyPlanner)
     }
 
     pack_files!("code_editor", no_seed, ["geany_pref", "code_edit"]);
