@@ -147,7 +147,7 @@ fn apps_list_json_has_every_environment_with_its_fields() {
     let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
     let names: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
     assert_eq!(
-        names[..8],
+        names[..10],
         [
             "team-chat",
             "mail",
@@ -157,6 +157,8 @@ fn apps_list_json_has_every_environment_with_its_fields() {
             "libreoffice_calc",
             "libreoffice_writer",
             "libreoffice_impress",
+            "code_editor",
+            "chrome",
         ]
     );
     // Then every spec-built pack (docs/envgen.md), then the external app.

@@ -162,6 +162,8 @@ packs! {
     libreoffice_calc,
     libreoffice_writer,
     libreoffice_impress,
+    code_editor,
+    chrome,
 }
 
 // The spec-built packs (docs/envgen.md): one line per folder holding `app.spec.toml`.

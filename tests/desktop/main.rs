@@ -1,11 +1,14 @@
 //! Desktop applications with the real programs (issue #31): one test binary, one module per
-//! application (`calc` here; other packs add theirs), plus the runtime's own checks. Everything
+//! application (calc, chrome, code_editor), plus the runtime's own checks. Everything
 //! runs the Debian packages `.ci/setup` installs (LibreOffice with its GTK3 plugin, python3-pyatspi,
 //! dbus); nothing is mocked. The slow end-to-end part (ui-oracle through the screen) runs on a
 //! sample of the shipped tasks; `docs/desktop-apps.md` quotes the run over all of them.
 
 mod calc;
+mod chrome;
+mod code_editor;
 mod runtime;
+mod support;
 
 use std::path::Path;
 use std::process::Command;

@@ -1,0 +1,30 @@
+//! The chrome pack: the installed Chromium as a desktop application with a per-environment
+//! profile (`~/.config/chromium`). Its Preferences, Bookmarks and History are the state; `home/`
+//! is the seed profile every environment starts from (first-run pages off, fixed fonts);
+//! `state.py` reads preferences, bookmarks, history and open tabs into the state JSON.
+
+mod recipe;
+
+use crate::apps::App;
+use crate::engine::taskgen::recipes::Recipe;
+
+/// The pack, as listed in the registry ([`crate::apps`]).
+pub struct Pack;
+
+impl App for Pack {
+    fn recipes(&self) -> &'static [(&'static str, Recipe)] {
+        recipe::RECIPES
+    }
+
+    pack_files!(
+        "chrome",
+        no_seed,
+        ["chrome_prefs", "chrome_bookmarks", "chrome_history"]
+    );
+
+    crate::apps::desktop_files!(
+        "chrome",
+        home: [".config/chromium/Default/Preferences"],
+        profile: []
+    );
+}
