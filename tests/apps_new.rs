@@ -1,6 +1,6 @@
-//! Adding an app (issue #29): `apps new calendar --from mail` in a copy of this source tree,
+//! Adding an app (issue #29): `apps new agenda --from mail` in a copy of this source tree,
 //! an edit inside the new folder only, one registry line — then the rebuilt binary lists the
-//! app, serves it, runs its tasks and passes `apps check calendar`. A pack with Rust code
+//! app, serves it, runs its tasks and passes `apps check agenda`. A pack with Rust code
 //! needs the rebuild; the copy's target starts from a copy of this build's compiled
 //! dependencies, so only the crate itself compiles again.
 
@@ -106,7 +106,7 @@ fn a_new_app_from_mail_is_one_folder_and_one_registry_line_and_passes_apps_check
     let copy = tmp.path().join("src-copy");
     copy_tree(&copy);
     let made = Command::new(env!("CARGO_BIN_EXE_tuplewright"))
-        .args(["apps", "new", "calendar", "--from", "mail", "--root"])
+        .args(["apps", "new", "agenda", "--from", "mail", "--root"])
         .arg(&copy)
         .output()
         .unwrap();
@@ -116,22 +116,22 @@ fn a_new_app_from_mail_is_one_folder_and_one_registry_line_and_passes_apps_check
         String::from_utf8_lossy(&made.stderr)
     );
     // The newcomer's edit, inside the new folder only.
-    let manifest = copy.join("src/apps/calendar/manifest.toml");
+    let manifest = copy.join("src/apps/agenda/manifest.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
     std::fs::write(
         &manifest,
-        text.replace("title = \"calendar\"", "title = \"Calendar\""),
+        text.replace("title = \"agenda\"", "title = \"Agenda\""),
     )
     .unwrap();
     let outside: Vec<String> = changed_files(&copy)
         .into_iter()
-        .filter(|f| !f.starts_with("src/apps/calendar/"))
+        .filter(|f| !f.starts_with("src/apps/agenda/"))
         .collect();
     assert_eq!(outside, ["src/apps/mod.rs"]);
     let before = std::fs::read_to_string(Path::new(ROOT).join("src/apps/mod.rs")).unwrap();
     let after = std::fs::read_to_string(copy.join("src/apps/mod.rs")).unwrap();
     assert_eq!(after.lines().count(), before.lines().count() + 1);
-    assert!(after.contains("\n    calendar,\n"));
+    assert!(after.contains("\n    agenda,\n"));
 
     let bin = build_copy(&copy);
     let work = tmp.path().join("work");
@@ -145,8 +145,8 @@ fn a_new_app_from_mail_is_one_folder_and_one_registry_line_and_passes_apps_check
     let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
     let cal = rows
         .iter()
-        .find(|r| r["name"] == "calendar")
-        .expect("calendar listed");
+        .find(|r| r["name"] == "agenda")
+        .expect("agenda listed");
     assert_eq!(cal["origin"], "generated");
     assert_eq!(cal["kind"], "web");
     assert_eq!(cal["tasks"], 22);
@@ -154,7 +154,7 @@ fn a_new_app_from_mail_is_one_folder_and_one_registry_line_and_passes_apps_check
     // Served: a fresh session is its seed.
     let mut serve = Command::new(&bin)
         .current_dir(&work)
-        .args(["env", "serve", "--app", "calendar", "--port", "0"])
+        .args(["env", "serve", "--app", "agenda", "--port", "0"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -179,7 +179,7 @@ fn a_new_app_from_mail_is_one_folder_and_one_registry_line_and_passes_apps_check
     // Its tasks run (the loop accepts every one) and the whole conformance holds.
     let check = Command::new(&bin)
         .current_dir(&work)
-        .args(["apps", "check", "calendar", "--json"])
+        .args(["apps", "check", "agenda", "--json"])
         .output()
         .unwrap();
     let report: Value = serde_json::from_slice(&check.stdout)

@@ -237,11 +237,11 @@ fn apps_check_passes_for_every_builtin_pack() {
 /// app is a usage error (exit 2) naming the packs.
 #[test]
 fn apps_check_of_an_unknown_app_names_the_packs() {
-    let out = bin().args(["apps", "check", "calendar"]).output().unwrap();
+    let out = bin().args(["apps", "check", "agenda"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("calendar") && err.contains("team-chat, mail"),
+        err.contains("agenda") && err.contains("team-chat, mail"),
         "{err}"
     );
 }

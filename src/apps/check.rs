@@ -231,7 +231,10 @@ mod tests {
     #[test]
     fn every_builtin_pack_passes_the_static_checks() {
         // A pack whose manifest does not parse would be missing from `all()`.
-        assert_eq!(super::super::all().len(), super::super::PACKS.len());
+        assert_eq!(
+            super::super::all().len(),
+            super::super::PACKS.len() + super::super::SPEC_PACKS.len()
+        );
         for pack in super::super::all() {
             assert_eq!(static_checks(pack), vec![], "{}", pack.name());
         }
@@ -240,9 +243,21 @@ mod tests {
     #[test]
     fn rendered_scripts_keep_the_shipped_app_ports_line_made_from_the_manifests() {
         let prelude = crate::engine::agents::scripted::render::prelude();
+        // The hand-written web apps first, then every spec-built app's manifest port.
         let line = "APP_PORTS = {\"team-chat\": 3101, \"mail\": 3102, \"issue-tracker\": 3103, \
-                    \"ecommerce-admin\": 3104}\n";
+                    \"ecommerce-admin\": 3104, ";
         assert!(prelude.contains(line), "{prelude}");
+        for pack in super::super::all()
+            .iter()
+            .filter(|p| p.app.spec_text().is_some())
+        {
+            let port = pack.manifest.port.unwrap_or_default();
+            assert!(
+                prelude.contains(&format!("\"{}\": {port}", pack.name())),
+                "{}",
+                pack.name()
+            );
+        }
         assert_eq!(prelude.matches("APP_PORTS = ").count(), 1);
     }
 

@@ -18,6 +18,7 @@ pub mod check;
 pub mod cross;
 pub mod list;
 pub mod new;
+pub mod office;
 pub mod spec_pack;
 use crate::engine::ui::AppUi;
 

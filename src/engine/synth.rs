@@ -116,8 +116,16 @@ fn scenario_and_apps(rng: &mut StdRng, domain: &str) -> (&'static str, &'static 
             "desktop",
             one(crate::apps::find("calc").map_or("calc", |p| p.name())),
         ),
-        "Document Editing" => ("Document Writing", "desktop", one("libreoffice_writer")),
-        "Presentation" => ("Presentation Design", "desktop", one("libreoffice_impress")),
+        "Document Editing" => (
+            "Document Writing",
+            "desktop",
+            one(crate::apps::find("writer").map_or("writer", |p| p.name())),
+        ),
+        "Presentation" => (
+            "Presentation Design",
+            "desktop",
+            one(crate::apps::find("impress").map_or("impress", |p| p.name())),
+        ),
         "System & OS" => ("System Administration", "desktop", one("terminal")),
         "Code Editing" => ("Software Engineering", "desktop", one("vscode")),
         "PDF" => ("PDF & Publishing", "desktop", one("pdf")),

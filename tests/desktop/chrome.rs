@@ -1,10 +1,13 @@
 //! The chrome pack (Chromium as a desktop application with its own profile).
 
 use std::path::Path;
-use std::process::{Child, Command};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use super::support::{endpoints, noop_reward, quiet_launchers, read_state, run, sample, tasks};
+use super::support::{
+    endpoints, free_display, noop_reward, quiet_launchers, read_state, run, sample, tasks,
+    wait_until, Kill,
+};
 
 #[test]
 fn shipped_tasks_score_0_at_init_and_1_at_gold() {
@@ -62,30 +65,12 @@ fn the_state_reader_gives_prefs_bookmarks_and_history() {
     assert_eq!(state["tabs"], serde_json::json!([]));
 }
 
-struct Kill(Child);
-impl Drop for Kill {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn wait_until(what: &str, deadline: Duration, mut ok: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !ok() {
-        assert!(start.elapsed() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(250));
-    }
-}
-
 /// The real Chromium opens the History the setup built (Chromium 156's schema) without
 /// recreating it, keeps the setup's bookmarks, and its session file names the open tab.
 #[test]
 fn real_chromium_accepts_the_setup_profile() {
     let (_tmp, home) = setup_home(&["chrome_forget_news", "chrome_delete_old_wiki"]);
-    let n = (300..360)
-        .find(|n| !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists())
-        .unwrap();
+    let n = free_display(300);
     let _x = Kill(
         Command::new("Xvfb")
             .args([

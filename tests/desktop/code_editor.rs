@@ -1,10 +1,11 @@
 //! The code_editor pack (Geany standing in for vs_code).
 
-use std::process::{Child, Command};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use super::support::{
-    endpoints, noop_reward, quiet_launchers, read_state, reward, run, sample, tasks,
+    endpoints, free_display, noop_reward, quiet_launchers, read_state, reward, run, sample, tasks,
+    wait_until, Kill,
 };
 
 #[test]
@@ -56,28 +57,6 @@ fn the_state_reader_lists_settings_projects_and_source_files() {
     assert!(stats.contains("def total_value(items):"));
 }
 
-fn free_display() -> u32 {
-    (200..260)
-        .find(|n| !std::path::Path::new(&format!("/tmp/.X11-unix/X{n}")).exists())
-        .expect("a free display number")
-}
-
-struct Kill(Child);
-impl Drop for Kill {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn wait_until(what: &str, deadline: Duration, mut ok: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !ok() {
-        assert!(start.elapsed() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
-
 /// The real Geany opens the key file the setup wrote and writes it back on SIGTERM with the
 /// preset and the kept keys intact (so the reward still says 0 until someone changes them).
 #[test]
@@ -92,7 +71,7 @@ fn real_geany_keeps_what_the_setup_wrote() {
     let home = tmp.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
     run(task, "initial_setup", &home, &bin).unwrap();
-    let n = free_display();
+    let n = free_display(200);
     let _x = Kill(
         Command::new("Xvfb")
             .args([

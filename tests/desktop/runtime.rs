@@ -10,7 +10,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use tuplewright::engine::desktop::screen::screen_apps;
+use tuplewright::engine::rollout::desktop_apps::screen_apps;
 use tuplewright::engine::screen::{
     AppDesktopSpec, Screen, ScreenApp, ScreenConfig, ScreenError, ScreenSize,
 };

@@ -1,7 +1,8 @@
 //! Running a pack's rendered scripts on a temporary home with the script venv's Python.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tuplewright::engine::agents::scripted::render;
@@ -129,4 +130,30 @@ pub fn read_state(app: &str, home: &Path) -> Value {
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// A display number in `from..from + 60` with no X socket yet (each test's own Xvfb; tests that
+/// run at once pick from different ranges).
+pub fn free_display(from: u32) -> u32 {
+    (from..from + 60)
+        .find(|n| !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists())
+        .expect("a free display number")
+}
+
+/// A child process killed and reaped when the guard drops.
+pub struct Kill(pub Child);
+impl Drop for Kill {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Waits for `ok` (polling every 200 ms), failing with `what` after `deadline`.
+pub fn wait_until(what: &str, deadline: Duration, mut ok: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !ok() {
+        assert!(start.elapsed() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
 }

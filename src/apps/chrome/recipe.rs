@@ -80,7 +80,7 @@ pub fn bookmark(ctx: &mut Ctx<'_>) -> Option<Draft> {
 
 /// Deletes one site's pages from a generated browsing history.
 pub fn history(ctx: &mut Ctx<'_>) -> Option<Draft> {
-    const HOSTS: [&str; 5] = ["news", "shop", "social", "video", "forum"];
+    const HOSTS: [&str; 5] = ["news", "shop", "social", "video", "boards"];
     let target = HOSTS[ctx.idx(HOSTS.len())];
     let pages = ctx.count().min(4);
     let mut history = Vec::new();

@@ -1,10 +1,10 @@
 //! Impress's ui-oracle planner: keyboard-first plans through LibreOffice Impress (the Find &
-//! Replace dialog, Ctrl+S), built with Writer's [`LoPlan`]. Templates without a verified keyboard
+//! Replace dialog, Ctrl+S), built with the shared [`LoPlan`]. Templates without a verified keyboard
 //! plan are refused by name (a planner miss, never a tuple's).
 
 use serde_json::Value;
 
-use crate::apps::libreoffice_writer::planner::{template_of, text_slot, LoPlan};
+use crate::apps::office::{template_of, text_slot, LoPlan};
 use crate::engine::agents::TaskBrief;
 use crate::engine::rollout::ui_plan::{PlanStep, UiPlanner};
 

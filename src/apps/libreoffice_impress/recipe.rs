@@ -1,7 +1,7 @@
 //! Impress recipes: one per taxonomy leaf (one per template), drawing the pack's shipped tasks
-//! of that template (see [`crate::apps::libreoffice_writer::recipe::from_shipped`]).
+//! of that template (see [`crate::apps::office::from_shipped`]).
 
-use crate::apps::libreoffice_writer::recipe::from_shipped;
+use crate::apps::office::from_shipped;
 use crate::engine::taskgen::recipes::{Ctx, Draft, Recipe};
 
 const TASKS: &str = include_str!("tasks.json");

@@ -6,154 +6,9 @@
 
 use serde_json::Value;
 
+use crate::apps::office::{list_slot, template_of, text_slot, LoPlan};
 use crate::engine::agents::TaskBrief;
-use crate::engine::rollout::ui_plan::{PlanStep, Target, UiPlanner};
-
-/// The Find & Replace dialog's window title.
-const FIND_DIALOG: &str = "Find and Replace";
-/// How long LibreOffice may take to show the document (first start of a fresh profile).
-const OPEN_TIMEOUT_MS: u64 = 60_000;
-/// How long a dialog may take to appear or close.
-const DIALOG_TIMEOUT_MS: u64 = 10_000;
-
-fn focused(title: &str) -> Target {
-    Target::Role {
-        role: "focused_window".into(),
-        name: title.into(),
-    }
-}
-
-fn key(k: &str) -> PlanStep {
-    PlanStep::Key { key: k.into() }
-}
-
-fn typed(text: &str) -> PlanStep {
-    PlanStep::Type { text: text.into() }
-}
-
-fn wait(title: &str, timeout_ms: u64) -> PlanStep {
-    PlanStep::WaitFor {
-        target: focused(title),
-        timeout_ms,
-    }
-}
-
-/// A plan under construction for one document window of LibreOffice.
-pub(crate) struct LoPlan {
-    /// The document window's title (`memo.docx - LibreOffice Writer`).
-    title: String,
-    /// Tabs from the Replace field to the Replace All button (Writer 6, Impress 5: no Find All).
-    tabs_to_replace_all: usize,
-    /// Whether the Find dialog was opened already (its Match case box keeps its state).
-    match_case_set: bool,
-    /// The steps so far.
-    pub(crate) steps: Vec<PlanStep>,
-}
-
-impl LoPlan {
-    /// A plan for the document at `doc` (a path under the home) in the application `app_title`
-    /// (`Writer`, `Impress`): first, wait for its window to have the focus.
-    pub(crate) fn new(doc: &str, app_title: &str, tabs_to_replace_all: usize) -> Self {
-        let name = doc.rsplit('/').next().unwrap_or(doc);
-        let title = format!("{name} - LibreOffice {app_title}");
-        let steps = vec![wait(&title, OPEN_TIMEOUT_MS)];
-        LoPlan {
-            title,
-            tabs_to_replace_all,
-            match_case_set: false,
-            steps,
-        }
-    }
-
-    /// Presses `keys` (chords separated by spaces).
-    pub(crate) fn keys(&mut self, keys: &str) -> &mut Self {
-        self.steps.push(key(keys));
-        self
-    }
-
-    /// Types `text` where the focus is.
-    pub(crate) fn text(&mut self, text: &str) -> &mut Self {
-        self.steps.push(typed(text));
-        self
-    }
-
-    /// Opens Ctrl+H, types `find` with Match case on; then either Replace All with `replace`,
-    /// or Find All (the document selection becomes every occurrence); closes the dialog and
-    /// waits for the document window to have the focus again.
-    pub(crate) fn find(&mut self, find: &str, replace: Option<&str>) -> &mut Self {
-        // A window that has just appeared may drop the first chord: press it again while the
-        // dialog is not there (twice at most), then wait for it.
-        self.keys("ctrl+h");
-        for _ in 0..2 {
-            self.steps.push(PlanStep::UnlessPresent {
-                target: focused(FIND_DIALOG),
-                steps: vec![key("ctrl+h")],
-            });
-        }
-        self.steps.push(wait(FIND_DIALOG, DIALOG_TIMEOUT_MS));
-        self.keys("ctrl+a").text(find).keys("Tab Tab");
-        if !self.match_case_set {
-            self.keys("space");
-            self.match_case_set = true;
-        }
-        self.keys("Tab Tab");
-        match replace {
-            Some(new) => {
-                let tabs = vec!["Tab"; self.tabs_to_replace_all].join(" ");
-                self.keys("ctrl+a").text(new).keys(&format!("{tabs} Return"));
-            }
-            None => {
-                self.keys("Tab Tab Return");
-            }
-        }
-        self.keys("Escape");
-        self.steps.push(PlanStep::UnlessPresent {
-            target: focused(&self.title),
-            steps: vec![key("Escape")],
-        });
-        self.steps.push(wait(&self.title, DIALOG_TIMEOUT_MS));
-        self
-    }
-
-    /// Saves with Ctrl+S (the profile answers "Keep current format") and waits for the focus.
-    pub(crate) fn save(mut self) -> Vec<PlanStep> {
-        self.keys("ctrl+s");
-        self.steps.push(wait(&self.title, DIALOG_TIMEOUT_MS));
-        self.steps
-    }
-}
-
-/// A string slot.
-pub(crate) fn text_slot<'a>(v: &'a Value, key: &str, template: &str) -> Result<&'a str, String> {
-    v.get(key)
-        .and_then(Value::as_str)
-        .ok_or_else(|| format!("template {template}: slot `{key}` missing"))
-}
-
-/// An array slot.
-pub(crate) fn list_slot<'a>(
-    v: &'a Value,
-    key: &str,
-    template: &str,
-) -> Result<&'a Vec<Value>, String> {
-    v.get(key)
-        .and_then(Value::as_array)
-        .ok_or_else(|| format!("template {template}: slot `{key}` missing"))
-}
-
-/// The template name and slots of a task.
-pub(crate) fn template_of(brief: &TaskBrief) -> Result<(&str, &Value), String> {
-    let template = brief
-        .structured
-        .get("template")
-        .and_then(Value::as_str)
-        .ok_or_else(|| format!("task {} names no template", brief.task_id))?;
-    let slots = brief
-        .structured
-        .get("slots")
-        .ok_or_else(|| format!("task {} has no slots", brief.task_id))?;
-    Ok((template.rsplit('/').next().unwrap_or(template), slots))
-}
+use crate::engine::rollout::ui_plan::{PlanStep, UiPlanner};
 
 /// The keys applying the character properties of one `char_format` target.
 fn char_keys(target: &Value) -> Result<String, String> {
@@ -264,6 +119,7 @@ impl UiPlanner for WriterPlanner {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::apps::office::{key, typed, wait, OPEN_TIMEOUT_MS};
 
     fn shipped(text: &str) -> Vec<Value> {
         let doc: Value = serde_json::from_str(text).unwrap();

@@ -8,7 +8,6 @@
 //! - [`snapshot`]: the state of a desktop environment (home map + reader output).
 
 pub mod launch;
-pub mod screen;
 pub mod snapshot;
 pub mod state_reader;
 

@@ -79,7 +79,11 @@ pub fn read_state(
         Ok(v @ Value::Object(_)) => Ok(v),
         Ok(other) => Err(fail(format!(
             "printed {} instead of one JSON object",
-            crate::engine::env::json_type(&other)
+            if other.is_array() {
+                "an array"
+            } else {
+                "a scalar"
+            }
         ))),
         Err(e) => Err(fail(format!(
             "output is not JSON ({e}); stderr: {}",

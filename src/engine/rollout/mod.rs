@@ -17,6 +17,7 @@
 
 pub mod batch;
 pub mod command;
+pub mod desktop_apps;
 pub mod drive;
 pub mod export;
 pub mod human;

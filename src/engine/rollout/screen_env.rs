@@ -90,9 +90,9 @@ pub fn open_screen(
     });
     let mut screen = Screen::start(cfg, size)?;
     let shot = match &kind {
-        ScreenKind::Desktop if crate::engine::desktop::screen::has_programs(apps) => {
+        ScreenKind::Desktop if crate::engine::rollout::desktop_apps::has_programs(apps) => {
             let launched =
-                crate::engine::desktop::screen::screen_apps(apps, &env.recorded_launches())
+                crate::engine::rollout::desktop_apps::screen_apps(apps, &env.recorded_launches())
                     .map_err(|e| RolloutError::Infra(e.to_string()))?;
             let spec = crate::engine::screen::AppDesktopSpec {
                 home: env.home.clone(),

@@ -168,7 +168,7 @@ impl Policy for FilesUiOracle {
             ));
         };
         let screen = screen.as_mut();
-        if crate::engine::desktop::screen::has_programs(&ctx.brief.apps) {
+        if crate::engine::rollout::desktop_apps::has_programs(&ctx.brief.apps) {
             // A desktop application: windows and its accessibility tree.
             let a11y = screen.a11y_reader(&self.screen)?;
             let mut resolver = super::ui_oracle_desktop::AppResolver::new(

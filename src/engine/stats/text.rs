@@ -153,7 +153,7 @@ const APP_KEYWORDS: &[(&str, &[&str])] = &[
     ),
     ("gimp", &["gimp"]),
     ("thunderbird", &["thunderbird"]),
-    ("chrome", &["chrome", "browser"]),
+    ("chrome", &["chrome", "browser"]), // not the app: an Appendix F category
 ];
 
 /// Maps a stored app label to its short name (`libreoffice_calc` -> `calc`).
@@ -164,7 +164,7 @@ pub fn short_app(label: &str) -> String {
         "vs_code" | "code" | "visual_studio_code" => "vscode".into(),
         "os" | "shell" | "bash" => "terminal".into(),
         "nautilus" | "file_manager" => "files".into(), // not the app: a category
-        "google_chrome" | "browser" => "chrome".into(),
+        "google_chrome" | "browser" => "chrome".into(), // not the app: a category
         other => other.to_string(),
     }
 }

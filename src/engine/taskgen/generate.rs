@@ -385,7 +385,7 @@ pub fn generate_with(
             }
             books.add(Pending {
                 task,
-                id_stem: format!("{prefix}_{}-s{}", leaf.recipe.replace('_', "-"), req.seed),
+                id_stem: format!("{prefix}_{}-s{}", id_word(&leaf.recipe), req.seed),
                 cell,
                 apps: cand.apps,
                 leaf: li,
@@ -425,5 +425,22 @@ fn repeat_hint(r: Repeat) -> &'static str {
         }
         Repeat::NgramOverlap => "more than half of its word 4-grams appear in one earlier task",
         Repeat::NearDuplicate => "its embedding is too close to an earlier task",
+    }
+}
+
+/// A recipe name as a word of a task id: `_` and the `:` of generic recipes
+/// (`envgen:<app>:<action>`) become `-`, so every generated id is a valid task id.
+fn id_word(recipe: &str) -> String {
+    recipe.replace(['_', ':'], "-")
+}
+
+#[cfg(test)]
+mod id_word_tests {
+    #[test]
+    fn generic_recipe_names_become_valid_task_id_words() {
+        assert_eq!(
+            super::id_word("envgen:analytics:edit_alert"),
+            "envgen-analytics-edit-alert"
+        );
     }
 }

@@ -3,8 +3,8 @@
 //! of Calc on two files become one Calc with both: LibreOffice hands a second start to the first
 //! instance and exits, which a screen would otherwise take for a crash).
 
-use super::launch::{plan_launches, AppLaunch};
-use super::DesktopError;
+use crate::engine::desktop::launch::{plan_launches, AppLaunch};
+use crate::engine::desktop::DesktopError;
 use crate::engine::screen::ScreenApp;
 
 /// The screen applications of a task over `apps` whose scripts recorded `lines`.
@@ -50,7 +50,7 @@ fn to_screen_app(l: AppLaunch) -> ScreenApp {
 
 /// Whether the task over `apps` has a desktop application (a program on its screen).
 pub fn has_programs(apps: &[String]) -> bool {
-    super::snapshot::desktop_packs(apps)
+    crate::engine::desktop::snapshot::desktop_packs(apps)
         .iter()
         .any(|p| p.desktop().is_some())
 }
