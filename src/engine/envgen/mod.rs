@@ -15,7 +15,6 @@ pub mod model;
 pub mod parse;
 mod parse_views;
 pub mod planner;
-pub mod recipe;
 pub mod render;
 pub mod seed;
 pub mod shape;

@@ -9,6 +9,8 @@ use serde_json::Value;
 
 use super::seeds::Seeds;
 
+pub mod spec_apps;
+
 /// What a recipe sees.
 pub struct Ctx<'a> {
     /// The deterministic random source.
@@ -140,14 +142,14 @@ pub fn recipe_names() -> Vec<&'static str> {
         .iter()
         .flat_map(|p| p.app.recipes().iter().map(|(n, _)| *n))
         .chain(CROSS.iter().map(|(n, _)| *n))
-        .chain(crate::engine::envgen::recipe::names())
+        .chain(spec_apps::names())
         .collect()
 }
 
 /// Runs a recipe; `None` when the name is unknown or the seed cannot serve it.
 pub fn run(recipe: &str, ctx: &mut Ctx<'_>) -> Option<Draft> {
-    if let Some(rest) = recipe.strip_prefix(crate::engine::envgen::recipe::PREFIX) {
-        return crate::engine::envgen::recipe::run(rest, ctx);
+    if let Some(rest) = recipe.strip_prefix(spec_apps::PREFIX) {
+        return spec_apps::run(rest, ctx);
     }
     let found = crate::apps::all()
         .iter()

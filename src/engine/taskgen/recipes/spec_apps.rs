@@ -1,8 +1,8 @@
 //! The generic task-generation recipe of spec apps: taxonomy leaves name `envgen:<app>:<action>`
 //! and this recipe samples one of the tasks the action yields over the app's seed
-//! ([`super::tasks::for_action`]).
+//! ([`crate::engine::envgen::tasks::for_action`]).
 
-use crate::engine::taskgen::recipes::{Ctx, Draft};
+use super::{Ctx, Draft};
 
 /// The recipe-name prefix of spec apps.
 pub const PREFIX: &str = "envgen:";
@@ -27,10 +27,12 @@ pub fn names() -> Vec<&'static str> {
         .clone()
 }
 
-fn spec_model(pack: &crate::apps::Pack) -> Option<super::Model> {
+fn spec_model(pack: &crate::apps::Pack) -> Option<crate::engine::envgen::Model> {
     let text = pack.app.spec_text()?;
     let path = std::path::Path::new(pack.app.dir()).join("app.spec.toml");
-    super::parse(&path, text).ok().map(super::Model::new)
+    crate::engine::envgen::parse(&path, text)
+        .ok()
+        .map(crate::engine::envgen::Model::new)
 }
 
 /// Runs `envgen:<app>:<action>` (`rest` = `<app>:<action>`); `None` when the app or action is
@@ -39,7 +41,7 @@ pub fn run(rest: &str, ctx: &mut Ctx<'_>) -> Option<Draft> {
     let (app, action) = rest.split_once(':')?;
     let pack = crate::apps::get(app)?;
     let model = spec_model(pack)?;
-    let tasks = super::tasks::for_action(&model, ctx.seeds.of(app), action);
+    let tasks = crate::engine::envgen::tasks::for_action(&model, ctx.seeds.of(app), action);
     if tasks.is_empty() {
         return None;
     }
