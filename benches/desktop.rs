@@ -12,7 +12,7 @@
 
 use std::time::{Duration, Instant};
 
-use tuplewright::engine::desktop::screen::screen_apps;
+use tuplewright::engine::rollout::desktop_apps::screen_apps;
 use tuplewright::engine::screen::{
     screen_processes, AppDesktopSpec, Screen, ScreenConfig, ScreenSize,
 };

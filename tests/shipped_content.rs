@@ -40,7 +40,11 @@ fn placeholders(text: &str) -> Vec<String> {
         r"\{\{[^}]*\}\}|\$\{[^}]*\}|\{[A-Za-z_][A-Za-z0-9_]*\}|\bTODO\b|\bFIXME\b",
     )
     .unwrap();
-    re.find_iter(text).map(|m| m.as_str().to_string()).collect()
+    // Chromium's own search-URL template tokens are data, not unfilled placeholders.
+    re.find_iter(text)
+        .map(|m| m.as_str().to_string())
+        .filter(|p| p != "{searchTerms}")
+        .collect()
 }
 
 #[test]

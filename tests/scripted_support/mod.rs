@@ -24,7 +24,15 @@ use tuplewright::engine::sandbox::{
     Script,
 };
 
-pub const WEB_APPS: [&str; 4] = ["team-chat", "mail", "issue-tracker", "ecommerce-admin"];
+/// Every built-in web app the state API serves (hand-written and spec-built), in name order.
+pub fn served_apps() -> Vec<String> {
+    AppRegistry::builtin()
+        .unwrap()
+        .served()
+        .iter()
+        .map(|a| a.manifest.name.clone())
+        .collect()
+}
 
 /// Every shipped task (each pack's tasks.json, assets/tasks/*.json), as briefs (apps = `domains`),
 /// labelled with the app (or `cross`).
@@ -61,7 +69,7 @@ pub fn web_apps(brief: &TaskBrief) -> Vec<String> {
     brief
         .apps
         .iter()
-        .filter(|a| WEB_APPS.contains(&a.as_str()))
+        .filter(|a| served_apps().contains(a))
         .cloned()
         .collect()
 }
@@ -135,7 +143,7 @@ impl Harness {
             ..ServerConfig::default()
         };
         let reg = AppRegistry::builtin().unwrap();
-        let apps = WEB_APPS.iter().map(|n| reg.get(n).unwrap()).collect();
+        let apps = served_apps().iter().map(|n| reg.get(n).unwrap()).collect();
         let server = env::spawn(cfg, apps).await.unwrap();
         let sandbox = SandboxConfig::default();
         assert!(
@@ -315,9 +323,9 @@ pub async fn run_unsandboxed(h: &Harness, sid: &str, source: &str) -> (bool, Str
         .env("TW_SID", sid)
         .env_remove("TW_APP")
         .env_remove("TW_STATE_URL");
-    for app in WEB_APPS {
+    for app in served_apps() {
         let var = format!("TW_URL_{}", app.to_uppercase().replace('-', "_"));
-        cmd.env(var, format!("http://{}", h.addr(app)));
+        cmd.env(var, format!("http://{}", h.addr(&app)));
     }
     let out = tokio::task::spawn_blocking(move || cmd.output())
         .await

@@ -63,6 +63,15 @@ fn export_panel_previews_explains_exclusions_then_exports() {
     let text = regex::Regex::new(r"g\d{8}T\d{6}-[0-9a-f]{6}")
         .unwrap()
         .replace_all(&text, "gGROUP-ID-XXXXXXXXXX");
+    // The status row ends with the decision's duration in ms, whose digits shift what fits in
+    // 100 columns: the row and its styles are left out of the snapshot (its words are asserted).
+    assert!(text.contains("1 decided"), "{text}");
+    let text = regex::Regex::new(r#"(?m)^\s*" fixture\.db .*",\n"#)
+        .unwrap()
+        .replace_all(&text, "");
+    let text = regex::Regex::new(r"(?m)^\s*x: \d+, y: 29, .*\n")
+        .unwrap()
+        .replace_all(&text, "");
     insta::assert_snapshot!("export_panel_preview_100x30", scrub(&text));
     // enter exports; the preview is recomputed and every bundle is now unchanged.
     keys_w(&mut m, &mut store, "enter");

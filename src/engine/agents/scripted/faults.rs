@@ -120,7 +120,7 @@ pub fn typo(key: &str) -> String {
 }
 
 /// A realistic wrong value for `value`: `source` pasted in when it differs and has the same JSON
-/// type; otherwise a string loses its last character, a number is off by one, a bool flips, a
+/// type; otherwise a string loses its last character (or gains an `x` after a trailing `/`), a number is off by one, a bool flips, a
 /// list loses its last item and an object gets its first non-id entry mutated.
 pub fn mutate(value: &Value, source: Option<&Value>) -> Value {
     if let Some(src) = source {
@@ -129,7 +129,8 @@ pub fn mutate(value: &Value, source: Option<&Value>) -> Value {
         }
     }
     match value {
-        Value::String(s) if s.chars().count() > 1 => {
+        // A trailing `/` is dropped by URL-normalising rewards, so such a value grows instead.
+        Value::String(s) if s.chars().count() > 1 && !s.ends_with('/') => {
             let mut t = s.clone();
             t.pop();
             Value::String(t)
@@ -165,6 +166,15 @@ mod tests {
         | C2 | golden_patch.py executes on V_gold | FAIL | KeyError |\n\
         | C3 | r(gold) = 1.0 | NOT RUN | not run |\n\
         | C4 | r(init) = 0.0 | FAIL | r(init) = 0.3000 |\n";
+
+    #[test]
+    fn a_url_with_a_trailing_slash_grows_instead_of_losing_the_slash() {
+        assert_eq!(
+            mutate(&json!("https://intranet.example.test/"), None),
+            json!("https://intranet.example.test/x")
+        );
+        assert_eq!(mutate(&json!("Osprey"), None), json!("Ospre"));
+    }
 
     #[test]
     fn review_table_is_read_per_condition() {
