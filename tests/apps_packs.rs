@@ -44,6 +44,7 @@ fn counted_code(path: &Path) -> String {
 fn names_app(code: &str, name: &str, module: &str) -> bool {
     let lit = format!("\"{name}\"");
     let path = format!("apps::{module}");
+    let ident_re = regex::Regex::new(&format!(r"\b{module}\b")).unwrap();
     code.lines().any(|line| {
         let t = line.trim_start();
         if t.starts_with("//") || t.starts_with("#[") || line.contains("not the app") {
@@ -54,10 +55,7 @@ fn names_app(code: &str, name: &str, module: &str) -> bool {
             let before = &line[..i];
             !after.starts_with(':') && !before.ends_with('[') && !before.ends_with("get(")
         });
-        let ident = module.contains('_')
-            && regex::Regex::new(&format!(r"\b{module}\b"))
-                .unwrap()
-                .is_match(line);
+        let ident = module.contains('_') && ident_re.is_match(line);
         by_literal || line.contains(&path) || ident
     })
 }
