@@ -31,6 +31,9 @@ fn describe(app: &str, collection: &str, r: &Value) -> Value {
                 .collect(),
         )
     };
+    if let Some(field) = spec_title_field(app, collection) {
+        return pick(&[format!("/{field}").as_str()]);
+    }
     match (app, collection) {
         ("mail", "messages") => pick(&["/folder", "/from/email", "/subject"]),
         ("mail", "drafts") => pick(&["/subject"]),
@@ -54,6 +57,18 @@ fn describe(app: &str, collection: &str, r: &Value) -> Value {
         ("team-chat", _) => pick(&["/text"]),
         _ => r.clone(),
     }
+}
+
+/// For a spec-built app, the field its spec titles a record of `collection` by: what its lists
+/// show and its instructions quote (a CRM contact by its last name, a customer by its name).
+fn spec_title_field(app: &str, collection: &str) -> Option<String> {
+    let text = tuplewright::apps::get(app)?.app.spec_text()?;
+    let path = std::path::Path::new("app.spec.toml");
+    let model = tuplewright::engine::envgen::parse(path, text)
+        .map(tuplewright::engine::envgen::Model::new)
+        .ok()?;
+    let entity = model.entity(collection)?;
+    Some(tuplewright::engine::envgen::Model::title_field(entity).to_string())
 }
 
 /// Where a task's targets are.

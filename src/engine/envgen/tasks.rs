@@ -152,6 +152,17 @@ fn update_tasks(model: &Model, seed: &Value, a: &Action, ent: &Entity) -> Vec<Va
             let Some(r) = records.get((i * 3 + k * 5 + 1) % records.len().max(1)) else {
                 continue;
             };
+            // An instruction names its record by title: a title two records share (two
+            // submissions by one student) names neither for sure.
+            let title = Model::title_of(ent, r);
+            if records
+                .iter()
+                .filter(|o| Model::title_of(ent, o) == title)
+                .count()
+                > 1
+            {
+                continue;
+            }
             let (change_key, value, phrase) = match op {
                 Op::Append => {
                     let tag = ["urgent", "follow-up", "blocked"][(i + k) % 3];
@@ -183,7 +194,6 @@ fn update_tasks(model: &Model, seed: &Value, a: &Action, ent: &Entity) -> Vec<Va
                     (f.name.clone(), v, phrase)
                 }
             };
-            let title = Model::title_of(ent, r);
             let key = r[key_field].clone();
             let instruction = format!(
                 "In {}, open the {noun} {title:?} and {phrase}.",
