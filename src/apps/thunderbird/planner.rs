@@ -1,0 +1,197 @@
+//! The thunderbird ui-oracle planner, keyboard-first as a person works in Thunderbird: a folder
+//! and a message are picked by their names in the accessibility tree (the folder pane's row, the
+//! message list's subject), then Thunderbird's one-key commands do the work — `s` star, `1`…`5`
+//! tags, `m` read/unread, `Delete` — each waited on until the folder's mbox file is written.
+//! Drafts: `Ctrl+N`, the recipients, `Alt+S` subject, `Tab` body, `Ctrl+S`, waited on until the
+//! Drafts mbox is written.
+//!
+//! Moving messages, creating folders, filters and settings have no plan yet (they need the
+//! context menu's folder pickers or the Settings tab's scrolled panes); they are refused by name.
+
+use serde_json::Value;
+
+use crate::engine::agents::TaskBrief;
+use crate::engine::rollout::ui_plan::{PlanStep, Target, UiPlanner};
+
+const WAIT_MS: u64 = 30_000;
+const LOCAL: &str = ".thunderbird/tw/Mail/Local Folders";
+
+fn role(role: &str, name: &str) -> Target {
+    Target::Role {
+        role: role.into(),
+        name: name.into(),
+    }
+}
+
+fn node(spec: &str) -> Target {
+    role("node", spec)
+}
+
+fn wait(target: Target) -> PlanStep {
+    PlanStep::WaitFor {
+        target,
+        timeout_ms: WAIT_MS,
+    }
+}
+
+fn click(target: Target) -> PlanStep {
+    PlanStep::Click { target }
+}
+
+fn key(k: &str) -> PlanStep {
+    PlanStep::Key { key: k.into() }
+}
+
+fn typed(text: &str) -> PlanStep {
+    PlanStep::Type { text: text.into() }
+}
+
+fn field<'a>(v: &'a Value, k: &str) -> Result<&'a str, String> {
+    v.get(k)
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("slot field `{k}` missing in {v}"))
+}
+
+/// The one key that performs `op` on the selected message (`None`: selecting it is enough).
+fn op_key(op: &Value) -> Result<Option<String>, String> {
+    let kind = field(op, "op")?;
+    Ok(match kind {
+        "flag" | "unflag" => Some("s".into()),
+        "unread" => Some("m".into()),
+        "read" => None,
+        "delete" => Some("Delete".into()),
+        "tag" | "untag" => {
+            let tag = field(op, "tag")?;
+            let n = tag
+                .strip_prefix("$label")
+                .filter(|n| matches!(*n, "1" | "2" | "3" | "4" | "5"))
+                .ok_or_else(|| format!("tag {tag} has no number key (only $label1..5 do)"))?;
+            Some(n.to_string())
+        }
+        other => return Err(format!("tb_mail op `{other}` has no Thunderbird plan yet")),
+    })
+}
+
+/// Selects `folder` in the folder pane and waits for its message list.
+fn open_folder(folder: &str) -> Vec<PlanStep> {
+    vec![
+        click(node("tree item:Local Folders")),
+        // Right expands the account (or, once expanded, moves to its first folder): never collapses.
+        key("Right"),
+        wait(node(&format!("section:{folder}"))),
+        click(node(&format!("section:{folder}"))),
+        wait(node(&format!("heading:{folder}"))),
+    ]
+}
+
+/// The plan of a `tb_mail` task: per message, select it and press its keys.
+fn mail(slots: &Value) -> Result<Vec<PlanStep>, String> {
+    let ops = slots
+        .get("ops")
+        .and_then(Value::as_array)
+        .ok_or("tb_mail: slot `ops` missing")?;
+    // Read/unread last: selecting a message marks it read, so an unread toggle must come after.
+    let mut ordered: Vec<&Value> = ops.iter().collect();
+    ordered.sort_by_key(|o| matches!(o["op"].as_str(), Some("read" | "unread")));
+    let mut steps = vec![wait(node("push button:New Message"))];
+    let mut current = "";
+    for op in ordered {
+        let k = op_key(op)?;
+        let folder = field(op, "folder")?;
+        let subject = field(op, "subject")?;
+        if folder != current {
+            steps.extend(open_folder(folder));
+            current = folder;
+        }
+        let row = node(&format!("static:{subject}"));
+        steps.extend([wait(row.clone()), click(row)]);
+        if let Some(k) = k {
+            steps.push(key(&k));
+        }
+        let written = if op["op"] == "delete" { "Trash" } else { folder };
+        steps.push(wait(role("saved", &format!("{LOCAL}/{written}"))));
+    }
+    Ok(steps)
+}
+
+/// The plan of a `tb_draft` task.
+fn draft(slots: &Value) -> Result<Vec<PlanStep>, String> {
+    let d = slots.get("draft").ok_or("tb_draft: slot `draft` missing")?;
+    let to: Vec<&str> = d
+        .get("to")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if to.is_empty() {
+        return Err("tb_draft: no recipient".into());
+    }
+    let subject = field(d, "subject")?;
+    Ok(vec![
+        wait(node("push button:New Message")),
+        key("ctrl+n"),
+        wait(role("focused_window", "Write: (no subject) - Thunderbird")),
+        typed(&to.join(", ")),
+        key("Return"),
+        key("alt+s"),
+        typed(subject),
+        key("Tab"),
+        typed(field(d, "body")?),
+        wait(role(
+            "focused_window",
+            &format!("Write: {subject} - Thunderbird"),
+        )),
+        key("ctrl+s"),
+        wait(role("saved", &format!("{LOCAL}/Drafts"))),
+    ])
+}
+
+/// Plans thunderbird tasks through Thunderbird's own window.
+pub struct ThunderbirdPlanner;
+
+impl UiPlanner for ThunderbirdPlanner {
+    fn apps(&self) -> &[&'static str] {
+        &["thunderbird"]
+    }
+
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+        let template = brief
+            .structured
+            .get("template")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("task {} names no template", brief.task_id))?;
+        let slots = brief.structured.get("slots").cloned().unwrap_or(Value::Null);
+        match template.rsplit('/').next().unwrap_or(template) {
+            "tb_mail" => mail(&slots),
+            "tb_draft" => draft(&slots),
+            other => Err(format!("template {other} has no Thunderbird plan yet")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn ops_become_one_key_each_and_unread_comes_last() {
+        let slots = json!({"ops": [
+            {"op": "unread", "folder": "Inbox", "subject": "A", "id": "<a>"},
+            {"op": "tag", "tag": "$label4", "folder": "Inbox", "subject": "A", "id": "<a>"},
+            {"op": "delete", "folder": "Inbox", "subject": "B", "id": "<b>"}]});
+        let steps = mail(&slots).unwrap();
+        let keys: Vec<&str> = steps
+            .iter()
+            .filter_map(|s| match s {
+                PlanStep::Key { key } => Some(key.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(keys, ["Right", "4", "Delete", "m"]);
+        assert!(steps.contains(&wait(role("saved", &format!("{LOCAL}/Trash")))));
+        let moved = json!({"ops": [{"op": "move", "folder": "Inbox", "subject": "A", "to": "X"}]});
+        assert!(mail(&moved).unwrap_err().contains("move"));
+        let bad = json!({"ops": [{"op": "tag", "tag": "urgent", "folder": "Inbox", "subject": "A"}]});
+        assert!(mail(&bad).is_err());
+    }
+}

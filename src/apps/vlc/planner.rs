@@ -1,0 +1,141 @@
+//! The vlc ui-oracle planner, keyboard-first: `Ctrl+O` with the files' quoted paths to open media
+//! (when the task starts with nothing open), `Ctrl+Y` (Media > Save Playlist to File…) with the
+//! target path typed into Qt's file dialog — VLC picks the format from the extension — each dialog
+//! waited for by its title and the save waited on until the file is on disk.
+//!
+//! Playlist edits (removing or reordering items) and preferences have no plan yet (they need the
+//! playlist view's rows or the Preferences tree); they are refused by name.
+
+use serde_json::Value;
+
+use crate::engine::agents::TaskBrief;
+use crate::engine::rollout::ui_plan::{PlanStep, Target, UiPlanner};
+
+const HOME: &str = "/home/user";
+const WAIT_MS: u64 = 30_000;
+const OPEN_TITLE: &str = "Select one or more files to open";
+const SAVE_TITLE: &str = "Save playlist as...";
+
+fn role(role: &str, name: &str) -> Target {
+    Target::Role {
+        role: role.into(),
+        name: name.into(),
+    }
+}
+
+fn wait(target: Target) -> PlanStep {
+    PlanStep::WaitFor {
+        target,
+        timeout_ms: WAIT_MS,
+    }
+}
+
+fn key(k: &str) -> PlanStep {
+    PlanStep::Key { key: k.into() }
+}
+
+fn typed(text: &str) -> PlanStep {
+    PlanStep::Type { text: text.into() }
+}
+
+fn strings(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The entries VLC's playlist holds after the setup: the opened files, or the entries of an
+/// opened playlist the setup wrote.
+fn opened(slots: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for o in strings(slots.get("open")) {
+        match slots.get("playlists").and_then(|p| p.get(&o)) {
+            Some(pl) => out.extend(strings(pl.get("entries"))),
+            None => out.push(o),
+        }
+    }
+    out
+}
+
+/// The plan of a `vlc_playlist` task.
+fn playlist(slots: &Value) -> Result<Vec<PlanStep>, String> {
+    let target = slots.get("target").ok_or("vlc_playlist: slot `target` missing")?;
+    let path = target
+        .get("path")
+        .and_then(Value::as_str)
+        .ok_or("vlc_playlist: target.path missing")?;
+    let want = strings(target.get("entries"));
+    let have = opened(slots);
+    // The main window's title follows the media playing; its menu bar does not.
+    let mut steps = vec![wait(role("node", "menu item:Media"))];
+    if have.is_empty() {
+        let names: Vec<String> = want.iter().map(|e| format!("\"{HOME}/{e}\"")).collect();
+        steps.extend([
+            key("ctrl+o"),
+            wait(role("focused_window", OPEN_TITLE)),
+            typed(&names.join(" ")),
+            key("Return"),
+            wait(role("no_node", &format!("dialog:{OPEN_TITLE}"))),
+        ]);
+    } else if have != want {
+        return Err("vlc_playlist: editing the playlist (remove, reorder, add) has no plan yet".into());
+    }
+    steps.extend([
+        key("ctrl+y"),
+        wait(role("focused_window", SAVE_TITLE)),
+        typed(&format!("{HOME}/{path}")),
+        key("Return"),
+        wait(role("saved", path)),
+    ]);
+    Ok(steps)
+}
+
+/// Plans vlc tasks through VLC's own window.
+pub struct VlcPlanner;
+
+impl UiPlanner for VlcPlanner {
+    fn apps(&self) -> &[&'static str] {
+        &["vlc"]
+    }
+
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+        let template = brief
+            .structured
+            .get("template")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("task {} names no template", brief.task_id))?;
+        let slots = brief.structured.get("slots").cloned().unwrap_or(Value::Null);
+        match template.rsplit('/').next().unwrap_or(template) {
+            "vlc_playlist" => playlist(&slots),
+            other => Err(format!("template {other} has no VLC plan yet")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_opened_playlist_counts_as_its_entries_and_edits_are_refused() {
+        let slots = json!({"open": ["Music/mix.m3u"],
+            "playlists": {"Music/mix.m3u": {"format": "m3u", "entries": ["Music/a.wav", "Music/b.wav"]}},
+            "target": {"path": "Music/mix.xspf", "format": "xspf", "entries": ["Music/a.wav", "Music/b.wav"]}});
+        let steps = playlist(&slots).unwrap();
+        assert!(steps.contains(&typed("/home/user/Music/mix.xspf")));
+        assert!(!steps.contains(&key("ctrl+o")));
+        let mut edit = slots.clone();
+        edit["target"]["entries"] = json!(["Music/b.wav"]);
+        assert!(playlist(&edit).unwrap_err().contains("editing"));
+        let mut build = slots;
+        build["open"] = json!([]);
+        let steps = playlist(&build).unwrap();
+        assert!(steps.contains(&typed("\"/home/user/Music/a.wav\" \"/home/user/Music/b.wav\"")));
+    }
+}
