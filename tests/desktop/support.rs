@@ -26,12 +26,12 @@ pub fn sample(all: &[Value], n: usize) -> Vec<Value> {
     (0..n).map(|i| all[i * all.len() / n].clone()).collect()
 }
 
-/// A directory of no-op launchers (`geany`, `chromium`) put first on PATH, so a setup's
+/// A directory of no-op launchers (`geany`, `chromium`, `thunderbird`, `vlc`) put first on PATH, so a setup's
 /// `Popen` succeeds without starting a program.
 pub fn quiet_launchers(dir: &Path) -> PathBuf {
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
-    for name in ["geany", "chromium", "code"] {
+    for name in ["geany", "chromium", "code", "thunderbird", "vlc"] {
         let p = bin.join(name);
         std::fs::write(&p, "#!/bin/sh\nexit 0\n").unwrap();
         use std::os::unix::fs::PermissionsExt;
