@@ -2,11 +2,13 @@
 //! and a message are picked by their names in the accessibility tree (the folder pane's row, the
 //! message list's subject), then Thunderbird's one-key commands do the work — `s` star, `1`…`5`
 //! tags, `m` read/unread, `Delete` — each waited on until the folder's mbox file is written.
+//! A move opens the message's context menu (`Shift+F10`), then `M` (Move To), `L` (Local Folders)
+//! and the destination's first letter, which activates it when no other folder starts with it.
 //! Drafts: `Ctrl+N`, the recipients, `Alt+S` subject, `Tab` body, `Ctrl+S`, waited on until the
 //! Drafts mbox is written.
 //!
-//! Moving messages, creating folders, filters and settings have no plan yet (they need the
-//! context menu's folder pickers or the Settings tab's scrolled panes); they are refused by name.
+//! Creating folders, filters and settings have no plan yet (the New Folder dialog, the filter
+//! editor and the Settings tab's scrolled panes); they are refused by name.
 
 use serde_json::Value;
 
@@ -60,6 +62,8 @@ fn op_key(op: &Value) -> Result<Option<String>, String> {
         "unread" => Some("m".into()),
         "read" => None,
         "delete" => Some("Delete".into()),
+        // The context menu's keys, then the destination's letter (see `move_letter`).
+        "move" => None,
         "tag" | "untag" => {
             let tag = field(op, "tag")?;
             let n = tag
@@ -70,6 +74,26 @@ fn op_key(op: &Value) -> Result<Option<String>, String> {
         }
         other => return Err(format!("tb_mail op `{other}` has no Thunderbird plan yet")),
     })
+}
+
+/// The key that picks `dest` in the Move To > Local Folders menu: its first letter, which
+/// Thunderbird activates at once only when no other folder shown there starts with it.
+fn move_letter(slots: &Value, dest: &str) -> Result<String, String> {
+    let first = |s: &str| s.chars().next().map(|c| c.to_ascii_lowercase());
+    let letter = first(dest).ok_or("tb_mail: empty destination")?;
+    let mut shown: Vec<String> = ["Trash", "Drafts", "Sent", "Templates"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    if let Some(f) = slots.get("folders").and_then(Value::as_object) {
+        shown.extend(f.keys().cloned());
+    }
+    if shown.iter().any(|f| f != dest && first(f) == Some(letter)) {
+        return Err(format!(
+            "tb_mail: another folder starts with {letter:?} like {dest}: its menu letter is ambiguous"
+        ));
+    }
+    Ok(letter.to_string())
 }
 
 /// Selects `folder` in the folder pane and waits for its message list.
@@ -108,7 +132,21 @@ fn mail(slots: &Value) -> Result<Vec<PlanStep>, String> {
         if let Some(k) = k {
             steps.push(key(&k));
         }
-        let written = if op["op"] == "delete" { "Trash" } else { folder };
+        if op["op"] == "move" {
+            let dest = field(op, "to")?;
+            steps.extend([
+                key("shift+F10"),
+                wait(node("menu:Move To")),
+                key("m"),
+                key("l"),
+                key(&move_letter(slots, dest)?),
+            ]);
+        }
+        let written = match op["op"].as_str() {
+            Some("delete") => "Trash",
+            Some("move") => field(op, "to")?,
+            _ => folder,
+        };
         steps.push(wait(role("saved", &format!("{LOCAL}/{written}"))));
     }
     Ok(steps)
@@ -189,8 +227,15 @@ mod tests {
             .collect();
         assert_eq!(keys, ["Right", "4", "Delete", "m"]);
         assert!(steps.contains(&wait(role("saved", &format!("{LOCAL}/Trash")))));
-        let moved = json!({"ops": [{"op": "move", "folder": "Inbox", "subject": "A", "to": "X"}]});
-        assert!(mail(&moved).unwrap_err().contains("move"));
+        let moved = json!({"folders": {"Inbox": [], "Archive": []},
+            "ops": [{"op": "move", "folder": "Inbox", "subject": "A", "to": "Archive"}]});
+        let steps = mail(&moved).unwrap();
+        assert!(steps.contains(&key("a")) && steps.contains(&key("shift+F10")));
+        let tricky = json!({"folders": {"Inbox": [], "Taxes": []},
+            "ops": [{"op": "move", "folder": "Inbox", "subject": "A", "to": "Taxes"}]});
+        assert!(mail(&tricky).unwrap_err().contains("ambiguous"));
+        let made = json!({"ops": [{"op": "create_folder", "name": "X"}]});
+        assert!(mail(&made).unwrap_err().contains("create_folder"));
         let bad = json!({"ops": [{"op": "tag", "tag": "urgent", "folder": "Inbox", "subject": "A"}]});
         assert!(mail(&bad).is_err());
     }

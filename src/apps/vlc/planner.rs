@@ -1,4 +1,4 @@
-//! The vlc ui-oracle planner, keyboard-first: `Ctrl+O` with the files' quoted paths to open media
+//! The vlc ui-oracle planner, keyboard-first: `Ctrl+O` and a file's path per track to open media
 //! (when the task starts with nothing open), `Ctrl+Y` (Media > Save Playlist to File…) with the
 //! target path typed into Qt's file dialog — VLC picks the format from the extension — each dialog
 //! waited for by its title and the save waited on until the file is on disk.
@@ -74,14 +74,17 @@ fn playlist(slots: &Value) -> Result<Vec<PlanStep>, String> {
     // The main window's title follows the media playing; its menu bar does not.
     let mut steps = vec![wait(role("node", "menu item:Media"))];
     if have.is_empty() {
-        let names: Vec<String> = want.iter().map(|e| format!("\"{HOME}/{e}\"")).collect();
-        steps.extend([
-            key("ctrl+o"),
-            wait(role("focused_window", OPEN_TITLE)),
-            typed(&names.join(" ")),
-            key("Return"),
-            wait(role("no_node", &format!("dialog:{OPEN_TITLE}"))),
-        ]);
+        // One Open File per track, in order: each one is appended to the playlist (several quoted
+        // names in one dialog keep only the last).
+        for e in &want {
+            steps.extend([
+                key("ctrl+o"),
+                wait(role("focused_window", OPEN_TITLE)),
+                typed(&format!("{HOME}/{e}")),
+                key("Return"),
+                wait(role("no_node", &format!("dialog:{OPEN_TITLE}"))),
+            ]);
+        }
     } else if have != want {
         return Err("vlc_playlist: editing the playlist (remove, reorder, add) has no plan yet".into());
     }
@@ -136,6 +139,8 @@ mod tests {
         let mut build = slots;
         build["open"] = json!([]);
         let steps = playlist(&build).unwrap();
-        assert!(steps.contains(&typed("\"/home/user/Music/a.wav\" \"/home/user/Music/b.wav\"")));
+        let opened: Vec<&PlanStep> = steps.iter().filter(|s| **s == key("ctrl+o")).collect();
+        assert_eq!(opened.len(), 2);
+        assert!(steps.contains(&typed("/home/user/Music/b.wav")));
     }
 }
