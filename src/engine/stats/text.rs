@@ -152,7 +152,7 @@ const APP_KEYWORDS: &[(&str, &[&str])] = &[
         &["file manager", "nautilus", "files app", "folder"],
     ),
     ("gimp", &["gimp"]),
-    ("thunderbird", &["thunderbird"]),
+    ("thunderbird", &["thunderbird"]), // not the app: an Appendix F category
     ("chrome", &["chrome", "browser"]), // not the app: an Appendix F category
 ];
 
