@@ -47,6 +47,23 @@ pub struct AppDesktopSpec {
     pub apps: Vec<ScreenApp>,
 }
 
+/// How long each phase of [`super::Screen::open_apps_timed`] took, in order.
+#[derive(Debug, Clone, Default)]
+pub struct ReadyPhases {
+    /// `(phase, duration)`, each from the end of the previous phase.
+    pub phases: Vec<(&'static str, Duration)>,
+    last: Option<Instant>,
+}
+
+impl ReadyPhases {
+    fn mark(&mut self, phase: &'static str) {
+        let now = Instant::now();
+        let since = self.last.map_or(Duration::ZERO, |l| now - l);
+        self.phases.push((phase, since));
+        self.last = Some(now);
+    }
+}
+
 /// How long a started application's screen must stay unchanged to count as ready.
 const APP_QUIET: Duration = Duration::from_millis(1500);
 
@@ -97,6 +114,21 @@ impl super::Screen {
         cfg: &ScreenConfig,
         spec: &AppDesktopSpec,
     ) -> Result<Shot, ScreenError> {
+        self.open_apps_timed(cfg, spec).map(|(shot, _)| shot)
+    }
+
+    /// [`Screen::open_apps`], with how long each phase took (`window manager`, `session bus`,
+    /// `windows mapped`, `screen quiet`, `drawn`), each measured from the end of the previous
+    /// one: where an environment's ready time goes (`benches/desktop.rs`).
+    pub fn open_apps_timed(
+        &mut self,
+        cfg: &ScreenConfig,
+        spec: &AppDesktopSpec,
+    ) -> Result<(Shot, ReadyPhases), ScreenError> {
+        let mut phases = ReadyPhases {
+            phases: Vec::new(),
+            last: Some(Instant::now()),
+        };
         let ready = spec.apps.iter().map(|a| a.ready).max().unwrap_or_default();
         let deadline = Instant::now() + Duration::from_millis(cfg.ready_timeout_ms).max(ready);
         let plan = DeskPlan {
@@ -108,7 +140,9 @@ impl super::Screen {
             home: spec.home.clone(),
         };
         self.start_desktop(cfg, &desk, &plan, deadline)?;
+        phases.mark("window manager");
         self.start_session_bus(cfg, &spec.home, deadline)?;
+        phases.mark("session bus");
         let windows = DesktopWindows::connect(&self.display_name())?;
         for app in &spec.apps {
             self.start_app(cfg, &spec.home, app)?;
@@ -127,6 +161,7 @@ impl super::Screen {
         if let Some(id) = first {
             windows.activate(id)?;
         }
+        phases.mark("windows mapped");
         // An application draws its window in stages (LibreOffice: the grid, then the toolbars
         // and the formula bar): ready once the screen has been still for a while.
         let left = deadline.saturating_duration_since(Instant::now());
@@ -135,8 +170,11 @@ impl super::Screen {
             max: left.max(APP_QUIET * 2),
             expect_change: false,
         })?;
+        phases.mark("screen quiet");
         let left = deadline.saturating_duration_since(Instant::now());
-        self.wait_drawn(left.max(Duration::from_millis(1500)))
+        let shot = self.wait_drawn(left.max(Duration::from_millis(1500)))?;
+        phases.mark("drawn");
+        Ok((shot, phases))
     }
 
     fn start_session_bus(
