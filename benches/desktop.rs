@@ -44,7 +44,10 @@ fn pss_kib(pid: i32) -> u64 {
 }
 
 /// One Calc environment made ready: (ready time, phases incl. the X server, PSS KiB, reset time).
-fn one_environment(cfg: &ScreenConfig) -> Res<(Duration, ReadyPhases, u64, Duration)> {
+fn one_environment(
+    cfg: &ScreenConfig,
+    check_complete: bool,
+) -> Res<(Duration, ReadyPhases, u64, Duration)> {
     let apps = vec!["libreoffice_calc".to_string()];
     let lines = vec!["libreoffice --calc /home/user/Documents/sales-2025.xlsx".to_string()];
     let dir = tempfile::tempdir()?;
@@ -62,8 +65,18 @@ fn one_environment(cfg: &ScreenConfig) -> Res<(Duration, ReadyPhases, u64, Durat
         files: false,
         apps: screen_apps(&apps, &lines)?,
     };
-    let (_, mut phases) = screen.open_apps_timed(cfg, &spec)?;
+    let (shot, mut phases) = screen.open_apps_timed(cfg, &spec)?;
     let ready = t.elapsed();
+    if check_complete {
+        // The ready gate must not pass mid-draw: the screen it returned is the screen later.
+        std::thread::sleep(Duration::from_secs(3));
+        let later = screen.screenshot()?;
+        if later.png != shot.png {
+            std::fs::write("/tmp/tw-bench-ready.png", &shot.png)?;
+            std::fs::write("/tmp/tw-bench-later.png", &later.png)?;
+            return Err("the ready screenshot differs from the screen 3 s later (both in /tmp/tw-bench-{ready,later}.png)".into());
+        }
+    }
     phases.phases.insert(0, ("home + X server", started));
     let kib: u64 = screen_processes(screen.work_dir())
         .into_iter()
@@ -78,8 +91,12 @@ fn one_environment(cfg: &ScreenConfig) -> Res<(Duration, ReadyPhases, u64, Durat
 fn sequential(cfg: &ScreenConfig, runs: usize) -> Res<()> {
     let (mut ready, mut reset, mut mem) = (Vec::new(), Vec::new(), Vec::new());
     let mut phases: BTreeMap<(usize, &'static str), Vec<Duration>> = BTreeMap::new();
+    for _ in 0..2 {
+        one_environment(cfg, true)?;
+    }
+    println!("ready screenshot equals the screen 3 s later: 2/2 trials");
     for _ in 0..runs {
-        let (r, p, kib, z) = one_environment(cfg)?;
+        let (r, p, kib, z) = one_environment(cfg, false)?;
         ready.push(r);
         mem.push(kib);
         reset.push(z);
@@ -114,7 +131,7 @@ fn four_at_once(cfg: &ScreenConfig) -> Res<()> {
     let handles: Vec<_> = (0..4)
         .map(|_| {
             let cfg = cfg.clone();
-            std::thread::spawn(move || one_environment(&cfg).map(|(r, _, kib, _)| (r, kib)))
+            std::thread::spawn(move || one_environment(&cfg, false).map(|(r, _, kib, _)| (r, kib)))
         })
         .collect();
     let mut ready = Vec::new();

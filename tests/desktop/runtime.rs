@@ -95,7 +95,7 @@ fn a_recorded_calc_launch_opens_calc_on_the_file_with_an_accessibility_tree() {
         files: false,
         apps: screen_apps(&apps, &lines).unwrap(),
     };
-    s.open_apps(&cfg, &spec).unwrap();
+    let ready = s.open_apps(&cfg, &spec).unwrap();
     let windows = tuplewright::engine::screen::DesktopWindows::connect(&s.display_name()).unwrap();
     let titles: Vec<String> = windows
         .list()
@@ -131,6 +131,19 @@ fn a_recorded_calc_launch_opens_calc_on_the_file_with_an_accessibility_tree() {
             .iter()
             .any(|n| n["role"] == "text" && n["text"] == "A1"),
         "the Name Box shows A1"
+    );
+    // The ready gate passed on the drawn document, not on its mapped but empty window (a
+    // background and a separator line: a handful of colours).
+    let img = image::load_from_memory(&ready.png).unwrap().to_rgb8();
+    let colours: std::collections::HashSet<[u8; 3]> = img
+        .enumerate_pixels()
+        .filter(|(_, y, _)| *y > 30)
+        .map(|(_, _, p)| p.0)
+        .collect();
+    assert!(
+        colours.len() >= 24,
+        "the ready screenshot shows an empty window ({} colours)",
+        colours.len()
     );
     // A "Save changes?" box left open ends the trial as infrastructure, named and quoted.
     s.ensure_no_modal_dialog(&cfg).unwrap();

@@ -64,7 +64,10 @@ impl ReadyPhases {
     }
 }
 
-/// How long a started application's screen must stay unchanged to count as ready.
+/// How long a started application's screen must stay unchanged (no X damage at all), once its
+/// window shows contents, to count as ready: Calc draws its grid first and its toolbars later
+/// (0.6 s of quiet between them was seen on the loaded build machine; `benches/desktop.rs`
+/// checks that the ready screenshot equals one taken 3 s later).
 const APP_QUIET: Duration = Duration::from_millis(1500);
 
 /// GTK settings of the applications (`$XDG_CONFIG_HOME/gtk-3.0/settings.ini`).
@@ -148,6 +151,7 @@ impl super::Screen {
             self.start_app(cfg, &spec.home, app)?;
         }
         let mut first = None;
+        let mut areas = Vec::new();
         for app in &spec.apps {
             let what = format!("the {} window (classes {:?})", app.name, app.classes);
             let found = self.wait_for_app(deadline, &what, &app.name, || {
@@ -157,22 +161,40 @@ impl super::Screen {
                     .find(|w| app.classes.contains(&w.class)))
             })?;
             first.get_or_insert(found.id);
+            areas.push((app.name.clone(), found.area));
         }
         if let Some(id) = first {
             windows.activate(id)?;
         }
         phases.mark("windows mapped");
+        // A window maps before it draws (Calc: an empty grey client area for a second or more,
+        // then everything at once): wait until each shows its contents.
+        for (name, area) in &areas {
+            self.wait_contents(deadline, name, *area)?;
+        }
+        phases.mark("contents drawn");
         // An application draws its window in stages (LibreOffice: the grid, then the toolbars
         // and the formula bar): ready once the screen has been still for a while.
         let left = deadline.saturating_duration_since(Instant::now());
-        self.settle_with(super::Settle {
+        let settled = self.settle_with(super::Settle {
             quiet: APP_QUIET,
             max: left.max(APP_QUIET * 2),
             expect_change: false,
         })?;
         phases.mark("screen quiet");
-        let left = deadline.saturating_duration_since(Instant::now());
-        let shot = self.wait_drawn(left.max(Duration::from_millis(1500)))?;
+        // Quiet (no damage for APP_QUIET): one read shows the drawn screen; only a screen that
+        // is still blank or never went quiet is watched further.
+        let now = match settled.timed_out {
+            false => self.drawn_now()?,
+            true => None,
+        };
+        let shot = match now {
+            Some(shot) => shot,
+            None => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                self.wait_drawn(left.max(Duration::from_millis(1500)))?
+            }
+        };
         phases.mark("drawn");
         Ok((shot, phases))
     }
@@ -224,6 +246,37 @@ impl super::Screen {
         let args: Vec<&str> = app.args.iter().map(String::as_str).collect();
         let cmd = self.session_command(cfg, home, &app.env, &app.program, &args)?;
         self.launch(&app.name, cmd)
+    }
+
+    /// Waits until `area` (an application's window) shows more than one colour; a program that
+    /// dies first or the deadline is an error naming it.
+    fn wait_contents(
+        &mut self,
+        deadline: Instant,
+        program: &str,
+        area: super::Area,
+    ) -> Result<(), ScreenError> {
+        loop {
+            if self.area_drawn(area)? {
+                return Ok(());
+            }
+            if let Err(ScreenError::AppDied { program, detail }) = self.check() {
+                return Err(ScreenError::AppDied {
+                    detail: format!("{detail}: {}", self.log_tail(&program, 5)),
+                    program,
+                });
+            }
+            if Instant::now() >= deadline {
+                return Err(ScreenError::AppDied {
+                    program: program.to_string(),
+                    detail: format!(
+                        "hung: its window stayed empty; its output: {}",
+                        self.log_tail(program, 5)
+                    ),
+                });
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     /// Polls `find` until it returns a window; a program that exits first is
