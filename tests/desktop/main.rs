@@ -8,6 +8,7 @@ mod calc;
 mod chrome;
 mod code_editor;
 mod office;
+mod osworld_face;
 mod runtime;
 mod support;
 mod thunderbird;

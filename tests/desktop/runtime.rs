@@ -95,7 +95,7 @@ fn a_recorded_calc_launch_opens_calc_on_the_file_with_an_accessibility_tree() {
         files: false,
         apps: screen_apps(&apps, &lines).unwrap(),
     };
-    s.open_apps(&cfg, &spec).unwrap();
+    let ready = s.open_apps(&cfg, &spec).unwrap();
     let windows = tuplewright::engine::screen::DesktopWindows::connect(&s.display_name()).unwrap();
     let titles: Vec<String> = windows
         .list()
@@ -132,10 +132,60 @@ fn a_recorded_calc_launch_opens_calc_on_the_file_with_an_accessibility_tree() {
             .any(|n| n["role"] == "text" && n["text"] == "A1"),
         "the Name Box shows A1"
     );
+    // The ready gate passed on the drawn document, not on its mapped but empty window (a
+    // background and a separator line: a handful of colours).
+    let img = image::load_from_memory(&ready.png).unwrap().to_rgb8();
+    let colours: std::collections::HashSet<[u8; 3]> = img
+        .enumerate_pixels()
+        .filter(|(_, y, _)| *y > 30)
+        .map(|(_, _, p)| p.0)
+        .collect();
+    assert!(
+        colours.len() >= 24,
+        "the ready screenshot shows an empty window ({} colours)",
+        colours.len()
+    );
+    // A "Save changes?" box left open ends the trial as infrastructure, named and quoted.
+    s.ensure_no_modal_dialog(&cfg).unwrap();
+    left_open_save_dialog_is_named_and_quoted(&mut s, &cfg);
     let marker = s.work_dir().to_path_buf();
     drop(s);
     assert!(screen_support::eventually(
         20,
         || screen_support::marker_processes(&marker) == 0
     ));
+}
+
+/// Edits a cell of the open Calc document and closes it without saving: LibreOffice asks
+/// "Save changes?" in a modal box, which the end-of-trial check names and quotes.
+fn left_open_save_dialog_is_named_and_quoted(s: &mut Screen, cfg: &ScreenConfig) {
+    use tuplewright::engine::screen::ComputerAction as A;
+    for a in [
+        A::Type {
+            text: "changed".into(),
+        },
+        A::Key {
+            key: "Return".into(),
+        },
+        A::Key {
+            key: "ctrl+w".into(),
+        },
+    ] {
+        s.act(&a).unwrap();
+    }
+    let mut open = Vec::new();
+    assert!(
+        screen_support::eventually(60, || {
+            open = s.modal_dialogs(cfg).unwrap();
+            open.iter().any(|d| !d.text.is_empty())
+        }),
+        "no modal dialog with text showed: {open:?}"
+    );
+    let err = s.ensure_no_modal_dialog(cfg).unwrap_err();
+    assert!(matches!(err, ScreenError::DialogLeftOpen(_)), "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains("Save Document?") && text.contains("Save changes to document"),
+        "{text}"
+    );
 }

@@ -16,6 +16,7 @@
 //! (or `run --env osworld`) each round's V_init and V_gold are pool endpoints (see `provider`).
 
 pub mod a11y;
+pub mod atspi_tree;
 pub mod client;
 pub mod command;
 pub mod guest;

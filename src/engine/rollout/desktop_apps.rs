@@ -48,6 +48,20 @@ fn to_screen_app(l: AppLaunch) -> ScreenApp {
     }
 }
 
+/// The end of a trial on a screen running desktop applications: a modal dialog still showing
+/// (a "Save changes?" box, an error) is an infrastructure failure naming it and quoting its
+/// text, never a score. Screens without desktop applications (web pages, the files desktop, an
+/// OSWorld guest) pass unchecked.
+pub fn no_dialog_left(
+    live: &mut crate::engine::rollout::vlm::LiveScreen,
+    cfg: &crate::engine::screen::ScreenConfig,
+) -> Result<(), crate::engine::rollout::RolloutError> {
+    match live.screen() {
+        Some(screen) if screen.session_dir().is_some() => Ok(screen.ensure_no_modal_dialog(cfg)?),
+        _ => Ok(()),
+    }
+}
+
 /// Whether the task over `apps` has a desktop application (a program on its screen).
 pub fn has_programs(apps: &[String]) -> bool {
     crate::engine::desktop::snapshot::desktop_packs(apps)

@@ -218,6 +218,10 @@ impl Policy for HumanPolicy {
         let at = started.elapsed();
         // The person's last input may still be drawing: `finish` settles before the last frame.
         let steps = log.finish(screen)?;
+        // A dialog left open on a desktop application (`env try`): named, never a score.
+        if screen.session_dir().is_some() {
+            screen.ensure_no_modal_dialog(&self.screen)?;
+        }
         let mut actions: Vec<serde_json::Value> = steps
             .iter()
             .filter(|s| s.action != ComputerAction::Screenshot)

@@ -88,6 +88,7 @@ impl Policy for NoopScreenPolicy {
                 (at, settled, shot)
             }
         };
+        crate::engine::rollout::desktop_apps::no_dialog_left(&mut live, &self.screen)?;
         let action = ComputerAction::Screenshot;
         let step = Step {
             action: action.clone(),

@@ -80,5 +80,6 @@ pub fn act_cross(cfg: &ScreenConfig, ctx: &PolicyCtx<'_>) -> Result<PolicyRun, R
     let outcome = Executor::new(display, resolver, true)
         .feeding(ctx.feed)
         .run(&plan)?;
+    crate::engine::rollout::desktop_apps::no_dialog_left(&mut live, cfg)?;
     Ok(outcome.into_run(plan.len()))
 }

@@ -179,6 +179,7 @@ impl Policy for FilesUiOracle {
             let outcome = Executor::new(screen, &mut resolver, true)
                 .feeding(ctx.feed)
                 .run(&plan)?;
+            screen.ensure_no_modal_dialog(&self.screen)?;
             return Ok(outcome.into_run(plan.len()));
         }
         let mut resolver = DesktopResolver::connect(&screen.display_name())?;

@@ -145,7 +145,7 @@ impl DesktopWindows {
         Ok(DesktopWindows { conn, root })
     }
 
-    fn atom(&self, name: &str) -> Result<u32, ScreenError> {
+    pub(super) fn atom(&self, name: &str) -> Result<u32, ScreenError> {
         Ok(self
             .conn
             .intern_atom(false, name.as_bytes())
@@ -155,7 +155,7 @@ impl DesktopWindows {
             .atom)
     }
 
-    fn property(&self, w: Window, prop: u32, ty: u32) -> Result<Vec<u8>, ScreenError> {
+    pub(super) fn property(&self, w: Window, prop: u32, ty: u32) -> Result<Vec<u8>, ScreenError> {
         let reply = self
             .conn
             .get_property(false, w, prop, ty, 0, 1 << 16)

@@ -47,7 +47,27 @@ pub struct AppDesktopSpec {
     pub apps: Vec<ScreenApp>,
 }
 
-/// How long a started application's screen must stay unchanged to count as ready.
+/// How long each phase of [`super::Screen::open_apps_timed`] took, in order.
+#[derive(Debug, Clone, Default)]
+pub struct ReadyPhases {
+    /// `(phase, duration)`, each from the end of the previous phase.
+    pub phases: Vec<(&'static str, Duration)>,
+    last: Option<Instant>,
+}
+
+impl ReadyPhases {
+    fn mark(&mut self, phase: &'static str) {
+        let now = Instant::now();
+        let since = self.last.map_or(Duration::ZERO, |l| now - l);
+        self.phases.push((phase, since));
+        self.last = Some(now);
+    }
+}
+
+/// How long a started application's screen must stay unchanged (no X damage at all), once its
+/// window shows contents, to count as ready: Calc draws its grid first and its toolbars later
+/// (0.6 s of quiet between them was seen on the loaded build machine; `benches/desktop.rs`
+/// checks that the ready screenshot equals one taken 3 s later).
 const APP_QUIET: Duration = Duration::from_millis(1500);
 
 /// GTK settings of the applications (`$XDG_CONFIG_HOME/gtk-3.0/settings.ini`).
@@ -97,6 +117,21 @@ impl super::Screen {
         cfg: &ScreenConfig,
         spec: &AppDesktopSpec,
     ) -> Result<Shot, ScreenError> {
+        self.open_apps_timed(cfg, spec).map(|(shot, _)| shot)
+    }
+
+    /// [`Screen::open_apps`], with how long each phase took (`window manager`, `session bus`,
+    /// `windows mapped`, `screen quiet`, `drawn`), each measured from the end of the previous
+    /// one: where an environment's ready time goes (`benches/desktop.rs`).
+    pub fn open_apps_timed(
+        &mut self,
+        cfg: &ScreenConfig,
+        spec: &AppDesktopSpec,
+    ) -> Result<(Shot, ReadyPhases), ScreenError> {
+        let mut phases = ReadyPhases {
+            phases: Vec::new(),
+            last: Some(Instant::now()),
+        };
         let ready = spec.apps.iter().map(|a| a.ready).max().unwrap_or_default();
         let deadline = Instant::now() + Duration::from_millis(cfg.ready_timeout_ms).max(ready);
         let plan = DeskPlan {
@@ -108,12 +143,15 @@ impl super::Screen {
             home: spec.home.clone(),
         };
         self.start_desktop(cfg, &desk, &plan, deadline)?;
+        phases.mark("window manager");
         self.start_session_bus(cfg, &spec.home, deadline)?;
+        phases.mark("session bus");
         let windows = DesktopWindows::connect(&self.display_name())?;
         for app in &spec.apps {
             self.start_app(cfg, &spec.home, app)?;
         }
         let mut first = None;
+        let mut areas = Vec::new();
         for app in &spec.apps {
             let what = format!("the {} window (classes {:?})", app.name, app.classes);
             let found = self.wait_for_app(deadline, &what, &app.name, || {
@@ -123,20 +161,42 @@ impl super::Screen {
                     .find(|w| app.classes.contains(&w.class)))
             })?;
             first.get_or_insert(found.id);
+            areas.push((app.name.clone(), found.area));
         }
         if let Some(id) = first {
             windows.activate(id)?;
         }
+        phases.mark("windows mapped");
+        // A window maps before it draws (Calc: an empty grey client area for a second or more,
+        // then everything at once): wait until each shows its contents.
+        for (name, area) in &areas {
+            self.wait_contents(deadline, name, *area)?;
+        }
+        phases.mark("contents drawn");
         // An application draws its window in stages (LibreOffice: the grid, then the toolbars
         // and the formula bar): ready once the screen has been still for a while.
         let left = deadline.saturating_duration_since(Instant::now());
-        self.settle_with(super::Settle {
+        let settled = self.settle_with(super::Settle {
             quiet: APP_QUIET,
             max: left.max(APP_QUIET * 2),
             expect_change: false,
         })?;
-        let left = deadline.saturating_duration_since(Instant::now());
-        self.wait_drawn(left.max(Duration::from_millis(1500)))
+        phases.mark("screen quiet");
+        // Quiet (no damage for APP_QUIET): one read shows the drawn screen; only a screen that
+        // is still blank or never went quiet is watched further.
+        let now = match settled.timed_out {
+            false => self.drawn_now()?,
+            true => None,
+        };
+        let shot = match now {
+            Some(shot) => shot,
+            None => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                self.wait_drawn(left.max(Duration::from_millis(1500)))?
+            }
+        };
+        phases.mark("drawn");
+        Ok((shot, phases))
     }
 
     fn start_session_bus(
@@ -186,6 +246,37 @@ impl super::Screen {
         let args: Vec<&str> = app.args.iter().map(String::as_str).collect();
         let cmd = self.session_command(cfg, home, &app.env, &app.program, &args)?;
         self.launch(&app.name, cmd)
+    }
+
+    /// Waits until `area` (an application's window) shows more than one colour; a program that
+    /// dies first or the deadline is an error naming it.
+    fn wait_contents(
+        &mut self,
+        deadline: Instant,
+        program: &str,
+        area: super::Area,
+    ) -> Result<(), ScreenError> {
+        loop {
+            if self.area_drawn(area)? {
+                return Ok(());
+            }
+            if let Err(ScreenError::AppDied { program, detail }) = self.check() {
+                return Err(ScreenError::AppDied {
+                    detail: format!("{detail}: {}", self.log_tail(&program, 5)),
+                    program,
+                });
+            }
+            if Instant::now() >= deadline {
+                return Err(ScreenError::AppDied {
+                    program: program.to_string(),
+                    detail: format!(
+                        "hung: its window stayed empty; its output: {}",
+                        self.log_tail(program, 5)
+                    ),
+                });
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     /// Polls `find` until it returns a window; a program that exits first is

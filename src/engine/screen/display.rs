@@ -72,6 +72,9 @@ fn read_display(reader: &mut std::io::PipeReader, deadline: Instant) -> Option<u
     std::str::from_utf8(&got).ok()?.trim().parse().ok()
 }
 
+/// How many colours a window's client area shows once drawn ([`Screen::area_drawn`]).
+pub const DRAWN_COLOURS: usize = 24;
+
 impl Screen {
     /// Starts an Xvfb display of `size` (after sweeping what killed runs left) and connects to it.
     pub fn start(cfg: &ScreenConfig, size: ScreenSize) -> Result<Screen, ScreenError> {
@@ -302,6 +305,40 @@ impl Screen {
             previous = drawn.then_some(frame);
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// One read of the display, as a screenshot, when it shows something other than a blank or
+    /// uniform screen (`None` otherwise): the ready gate's last step once the screen is known to
+    /// be quiet, where [`Screen::wait_drawn`] would read it twice more.
+    pub fn drawn_now(&mut self) -> Result<Option<Shot>, ScreenError> {
+        self.check()?;
+        let frame = capture::grab(&self.conn, self.root, self.width, self.height)?;
+        if capture::is_blank(&frame.rgb) {
+            return Ok(None);
+        }
+        capture::encode(&frame).map(Some)
+    }
+
+    /// Whether the rectangle `(x, y, w, h)` of the display (a window's client area) shows drawn
+    /// contents: at least [`DRAWN_COLOURS`] colours (anti-aliased text, icons). A window that has
+    /// mapped but not drawn yet shows its background and a separator line or two.
+    pub fn area_drawn(&mut self, (x, y, w, h): super::Area) -> Result<bool, ScreenError> {
+        self.check()?;
+        let frame = capture::grab(&self.conn, self.root, self.width, self.height)?;
+        let clamp = |v: i32, max: u32| usize::try_from(v.max(0)).unwrap_or(0).min(max as usize);
+        let (x0, x1) = (clamp(x, frame.width), clamp(x + w, frame.width));
+        let (y0, y1) = (clamp(y, frame.height), clamp(y + h, frame.height));
+        let stride = frame.width as usize * 3;
+        let mut seen = std::collections::HashSet::new();
+        for row in y0..y1 {
+            let line = frame.rgb.get(row * stride + x0 * 3..row * stride + x1 * 3);
+            for px in line.unwrap_or_default().chunks_exact(3) {
+                if seen.insert([px[0], px[1], px[2]]) && seen.len() >= DRAWN_COLOURS {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
     }
 
     /// How [`Screen::settle`] waits on this screen.

@@ -21,6 +21,7 @@ mod config;
 mod desktop;
 mod desktop_app;
 mod desktop_limits;
+mod dialogs;
 mod display;
 mod keymap;
 mod keys;
@@ -38,8 +39,9 @@ pub use desktop::{
     desktop_command, desktop_command_in, Area, DesktopLayout, DesktopPrograms, DesktopSpec,
     DesktopView, DesktopWindow, DesktopWindows,
 };
-pub use desktop_app::{A11yReader, AppDesktopSpec, ScreenApp, ATSPI_PY};
+pub use desktop_app::{A11yReader, AppDesktopSpec, ReadyPhases, ScreenApp, ATSPI_PY};
 pub use desktop_limits::DesktopLimits;
+pub use dialogs::{dialog_texts, ModalDialog};
 pub use display::Screen;
 pub use keys::{parse_chord, Chord};
 pub use procs::{screen_processes, sweep_stale_screens, MARKER_VAR, SCREEN_PREFIX};
@@ -74,6 +76,10 @@ pub enum ScreenError {
     /// A local system call failed (marker directory, PNG encoding).
     #[error("{0}")]
     Io(String),
+    /// A modal dialog was left open on a desktop application's screen (named and quoted): the
+    /// application waits for an answer, its documents are not what the screen shows.
+    #[error("a modal dialog was left open: {0}")]
+    DialogLeftOpen(String),
 }
 
 /// Why one action did not happen.

@@ -117,6 +117,9 @@ impl Policy for VlmPolicy {
                 ctx.feed,
             )
         })?;
+        // A dialog the model left open on a desktop application: infrastructure, never a score
+        // (quoted through the default `[screen]` view when the provision's own is not known).
+        crate::engine::rollout::desktop_apps::no_dialog_left(&mut live, &ScreenConfig::default())?;
         if let Ending::AskedUser { question } = &ep.ending {
             return Err(RolloutError::Policy(format!(
                 "asked the user (call_user is not allowed during rollouts): {question}"
