@@ -40,6 +40,8 @@ mod live_store;
 mod live_tmux;
 #[path = "tui/model.rs"]
 mod model;
+#[path = "tui/open_copy.rs"]
+mod open_copy;
 #[path = "tui/round_runs.rs"]
 mod round_runs;
 #[path = "tui/run_delivery.rs"]

@@ -219,6 +219,33 @@ fn event_loop(
             }
             dirty = true;
         }
+        if let Some(e) = model.external.take() {
+            external(&mut tui, model, e)?;
+            dirty = true;
+        }
+    }
+    Ok(())
+}
+
+/// Opens a copy in `$EDITOR` / `$PAGER` with the terminal suspended, or sets the clipboard.
+fn external(tui: &mut Tui, model: &mut Model, e: super::external::External) -> anyhow::Result<()> {
+    use super::external::{materialize, osc52, run, External};
+    match e {
+        External::Yank { text } => tui.send(&osc52(&text))?,
+        External::Open(t) => {
+            let tmp = std::env::temp_dir();
+            match materialize(&tmp, &t.task_id, &t.name, &t.text, model.readonly) {
+                Ok(path) => {
+                    let program = t.opener.command(|k| std::env::var(k).ok());
+                    let r = tui.suspended(|| run(&program, &path))?;
+                    super::model::open::opened(model, &t, &path, r);
+                }
+                Err(e) => model.say(
+                    super::model::notice::Level::Error,
+                    format!("writing the copy under {}: {e}", tmp.display()),
+                ),
+            }
+        }
     }
     Ok(())
 }

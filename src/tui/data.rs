@@ -109,6 +109,8 @@ pub enum EngineCommand {
     // similar tuples
     /// List the nearest neighbours of one tuple (the similar-tuples worker).
     LoadSimilar(String),
+    /// Build a tuple's meta.json to open it (issue #33).
+    LoadMeta(String, super::external::Opener),
 }
 
 /// A result from a worker to the model.
@@ -159,6 +161,8 @@ pub enum DataUpdate {
     // similar tuples
     /// The nearest neighbours of one tuple.
     Similar(Box<super::similar_data::SimilarUpdate>),
+    /// A text to open outside the workbench (issue #33: meta.json).
+    OpenText(Box<super::external::OpenText>),
 }
 
 /// One tuple with its rounds.

@@ -9,12 +9,14 @@
 //! - [`terminal`], [`app`]: terminal setup/restore and the throttled event loop.
 
 pub mod action;
+pub mod action_registry;
 pub mod action_spec;
 pub mod app;
 pub mod bulk_data;
 pub mod data;
 pub mod diff;
 pub mod export_data;
+pub mod external;
 pub use crate::engine::curate::query::fields;
 pub mod filter_data;
 pub use crate::engine::curate::query::fuzzy;

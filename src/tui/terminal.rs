@@ -63,6 +63,31 @@ impl Tui {
     }
 }
 
+impl Tui {
+    /// Hands the terminal to another program (issue #33: `$EDITOR`, `$PAGER`): leaves raw mode,
+    /// the alternate screen and mouse capture, runs `f`, then takes the terminal back and redraws
+    /// everything on the next frame.
+    pub fn suspended<T>(&mut self, f: impl FnOnce() -> T) -> io::Result<T> {
+        restore();
+        let out = f();
+        enable_raw_mode()?;
+        execute!(io::stdout(), EnterAlternateScreen)?;
+        if self.mouse_captured {
+            execute!(io::stdout(), EnableMouseCapture)?;
+        }
+        self.terminal.clear()?;
+        Ok(out)
+    }
+
+    /// Sends an escape sequence (OSC 52) to the terminal.
+    pub fn send(&mut self, seq: &str) -> io::Result<()> {
+        use std::io::Write;
+        let mut out = io::stdout();
+        out.write_all(seq.as_bytes())?;
+        out.flush()
+    }
+}
+
 impl Drop for Tui {
     fn drop(&mut self) {
         restore();

@@ -206,6 +206,7 @@ pub fn handle(store: &Store, cmd: &EngineCommand) -> Vec<DataUpdate> {
         EngineCommand::LoadFrame(req) => Ok(DataUpdate::Frame(Box::new(
             super::filmstrip_data::load_frame(store, req),
         ))),
+        EngineCommand::LoadMeta(id, opener) => super::external::load_meta(store, id, *opener),
     };
     vec![res.unwrap_or_else(|e| DataUpdate::Error(format!("store: {e}")))]
 }

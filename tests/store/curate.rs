@@ -246,6 +246,12 @@ fn kappa_on_a_small_two_curator_store() {
     .unwrap();
     let v = serde_json::to_value(&s).unwrap();
     assert_eq!(v["agreement"]["pairs"][0]["agreed"], 5);
+    // The Stats text (workbench screen 8, `tuplewright stats`) lists the contested tuple with
+    // both curators' decisions beside κ.
+    let text = tuplewright::engine::stats::render(&s);
+    let line = text.lines().find(|l| l.trim_start().starts_with("k4 "));
+    let line = line.unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("cu1 keep · cu2 reject"), "{line}");
 }
 
 #[test]

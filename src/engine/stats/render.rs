@@ -268,4 +268,24 @@ fn render_agreement(out: &mut String, a: &crate::engine::curate::agreement::Agre
         "  tuples decided differently: {}",
         a.disagreeing_tuples
     );
+    render_disagreements(out, &a.disagreements);
 }
+
+/// The tuples two curators decided differently, with both decisions (the first
+/// [`DISAGREEMENTS_SHOWN`]; `contested:yes` on Tuples lists them all).
+fn render_disagreements(out: &mut String, d: &[crate::engine::curate::agreement::Disagreement]) {
+    for x in d.iter().take(DISAGREEMENTS_SHOWN) {
+        let _ = writeln!(
+            out,
+            "    {:<28} {} {} · {} {}",
+            x.task_id, x.a.0, x.a.1, x.b.0, x.b.1
+        );
+    }
+    if d.len() > DISAGREEMENTS_SHOWN {
+        let more = d.len() - DISAGREEMENTS_SHOWN;
+        let _ = writeln!(out, "    … {more} more (search contested:yes on Tuples)");
+    }
+}
+
+/// How many disagreements the Stats text lists.
+pub const DISAGREEMENTS_SHOWN: usize = 20;

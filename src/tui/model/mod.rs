@@ -14,6 +14,7 @@ pub mod live_job;
 pub mod live_trial;
 pub mod mouse;
 pub mod notice;
+pub mod open;
 pub mod palette;
 pub mod reward;
 pub mod rollouts;
@@ -113,6 +114,8 @@ pub struct Model {
     pub size: (u16, u16),
     /// The mouse is captured by the workbench (false: released to the terminal).
     pub mouse_captured: bool,
+    /// Open or copy for the event loop to do (issue #33), taken with `take()`.
+    pub external: Option<crate::tui::external::External>,
     /// What the last frame drew where (written by the views).
     pub hits: crate::tui::mouse::HitMap,
     pending: Vec<Key>,
@@ -149,6 +152,7 @@ impl Model {
             size: (80, 24),
             mouse_captured: true,
             hits: Default::default(),
+            external: None,
             pending: Vec::new(),
             rows_loading: true,
             deferred: VecDeque::new(),
@@ -239,6 +243,7 @@ impl Model {
             DataUpdate::Frame(f) => self.rollouts.accept_frame(*f),
             DataUpdate::ScreenshotReady => {}
             DataUpdate::Similar(u) => self.similar.accept(*u),
+            DataUpdate::OpenText(t) => open::accept(self, *t),
             DataUpdate::Events(events) => {
                 let changes = events.iter().any(|e| {
                     matches!(
@@ -426,6 +431,11 @@ impl Model {
                 return stages::act(self, a)
             }
             Action::ExportPreview => return export::open(self),
+            Action::OpenEditor
+            | Action::OpenPager
+            | Action::YankId
+            | Action::YankPath
+            | Action::YankScript => return open::act(self, a),
             Action::Search if self.screen == Screen::StateDiff => {
                 return self.state_diff.act(a, self.page());
             }
