@@ -165,6 +165,8 @@ packs! {
     libreoffice_impress,
     code_editor,
     chrome,
+    gimp,
+    pdf,
 }
 
 // The spec-built packs (docs/envgen.md): one line per folder holding `app.spec.toml`.
