@@ -4,10 +4,6 @@ import os
 HOME = "/home/user"
 KEYFILE = os.path.join(HOME, ".config/glib-2.0/settings/keyfile")
 SECTION = "org/gnome/evince/default"
-# The schema's defaults (org.gnome.Evince.Default): a key GSettings never wrote reads as these.
-DEFAULTS = {"continuous": "true", "dual-page": "false", "dual-page-odd-left": "false", "fullscreen": "false",
-            "inverted-colors": "false", "show-sidebar": "true", "sizing-mode": "'automatic'",
-            "sidebar-page": "'thumbnails'", "enable-spellchecking": "true"}
 problem = ""
 cp = configparser.ConfigParser(interpolation=None, delimiters=("=",), strict=False)
 cp.optionxform = str
@@ -19,9 +15,10 @@ except (OSError, UnicodeDecodeError, configparser.Error) as err:
 
 
 def value(key):
+    """The key's value; a key the file does not hold is not set (Ctrl+T writes every default-view key)."""
     if cp.has_option(SECTION, key):
         return cp.get(SECTION, key)
-    return DEFAULTS.get(key)
+    return None
 
 
 def same(a, b):
