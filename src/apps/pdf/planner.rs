@@ -3,7 +3,10 @@
 //! automatic zoom), then Ctrl+T ("Save Current Settings as Default"), waited on in the window
 //! title and in the settings key file on disk.
 //!
-//! Forms, annotations, text extraction and page export have no plan yet (refused by name).
+//! Page export goes through Print (Ctrl+P): Down selects "Print to File", the file button opens
+//! "Select a filename" (the path typed), the "Pages:" radio focuses its range entry, then Print;
+//! the new PDF on disk ends the plan. Forms, annotations and text extraction have no plan yet
+//! (refused by name).
 
 use serde_json::Value;
 
@@ -68,6 +71,69 @@ fn evince_pref(slots: &Value) -> Result<Vec<PlanStep>, String> {
     Ok(steps)
 }
 
+fn focused(name: &str, timeout_ms: u64) -> PlanStep {
+    PlanStep::WaitFor {
+        target: Target::Role {
+            role: "focused_window".into(),
+            name: name.into(),
+        },
+        timeout_ms,
+    }
+}
+
+fn click(node: &str) -> PlanStep {
+    PlanStep::Click {
+        target: Target::Role {
+            role: "node".into(),
+            name: node.into(),
+        },
+    }
+}
+
+/// The plan of a `pdf_export` task: Print > Print to File with a page range.
+fn pdf_export(slots: &Value) -> Result<Vec<PlanStep>, String> {
+    let path = slots["pdf"]["path"]
+        .as_str()
+        .ok_or("pdf_export: slot pdf.path missing")?;
+    let out = slots["out"].as_str().ok_or("pdf_export: slot out missing")?;
+    let pages = slots["pages"].as_array().ok_or("pdf_export: slot pages missing")?;
+    let (first, last) = match pages.as_slice() {
+        [a, b] => (a.as_u64().unwrap_or(1), b.as_u64().unwrap_or(1)),
+        _ => return Err("pdf_export: pages must be [first, last]".into()),
+    };
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let range = if first == last {
+        first.to_string()
+    } else {
+        format!("{first}-{last}")
+    };
+    Ok(vec![
+        focused(file, 60_000),
+        key("ctrl+p"),
+        focused("Print", 20_000),
+        key("Down"),
+        // The output file button shows the default name, `~/<document>.pdf`.
+        click(&format!("push button:~/{file}")),
+        focused("Select a filename", 20_000),
+        key("ctrl+a"),
+        PlanStep::Type {
+            text: format!("/home/user/{out}"),
+        },
+        key("Return"),
+        focused("Print", 20_000),
+        click("radio button:Pages:"),
+        PlanStep::Type { text: range },
+        click("push button:Print"),
+        PlanStep::WaitFor {
+            target: Target::Role {
+                role: "saved".into(),
+                name: out.into(),
+            },
+            timeout_ms: 30_000,
+        },
+    ])
+}
+
 /// Plans pdf tasks through Evince.
 pub struct EvincePlanner;
 
@@ -85,6 +151,7 @@ impl UiPlanner for EvincePlanner {
         let slots = brief.structured.get("slots").cloned().unwrap_or(Value::Null);
         match template.rsplit('/').next().unwrap_or(template) {
             "evince_pref" => evince_pref(&slots),
+            "pdf_export" => pdf_export(&slots),
             other => Err(format!("template {other} has no Evince plan yet")),
         }
     }
