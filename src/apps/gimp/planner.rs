@@ -71,10 +71,15 @@ fn export_dialog(ext: &str) -> Option<&'static str> {
     })
 }
 
-/// GIMP's title for an imported picture: `[stem] (imported) WxH – GIMP`, `*` first once edited.
-fn title(stem: &str, size: (u64, u64), dirty: bool) -> String {
+/// GIMP's title for a picture it imported: `[stem] (imported) WxH – GIMP`, `*` first once edited;
+/// `(overwritten)` / `(exported)` once an export has finished writing.
+fn title_as(stem: &str, how: &str, size: (u64, u64), dirty: bool) -> String {
     let star = if dirty { "*" } else { "" };
-    format!("{star}[{stem}] (imported) {}x{} – GIMP", size.0, size.1)
+    format!("{star}[{stem}] ({how}) {}x{} – GIMP", size.0, size.1)
+}
+
+fn title(stem: &str, size: (u64, u64), dirty: bool) -> String {
+    title_as(stem, "imported", size, dirty)
 }
 
 /// The plan of an `image_edit` task.
@@ -116,6 +121,13 @@ fn image_edit(slots: &Value) -> Result<Vec<PlanStep>, String> {
         steps.extend(keys(&["Return"]));
     }
     steps.push(saved(out));
+    // The file's first write is not its last: wait until GIMP says the export is done (else the
+    // screen stops GIMP halfway and the reward reads an empty file).
+    let how = if out == src { "overwritten" } else { "exported" };
+    steps.push(focused(
+        title_as(stem, how, (w, h), !ops.is_empty()),
+        WAIT_MS,
+    ));
     Ok(steps)
 }
 

@@ -131,6 +131,8 @@ fn pdf_export(slots: &Value) -> Result<Vec<PlanStep>, String> {
             },
             timeout_ms: 30_000,
         },
+        // The print job writes in stages; the viewer's window back in focus ends it.
+        focused(file, 20_000),
     ])
 }
 
