@@ -167,6 +167,8 @@ packs! {
     chrome,
     thunderbird,
     vlc,
+    gimp,
+    pdf,
 }
 
 // The spec-built packs (docs/envgen.md): one line per folder holding `app.spec.toml`.

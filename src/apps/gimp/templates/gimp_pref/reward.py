@@ -1,0 +1,65 @@
+import os
+import re
+
+HOME = "/home/user"
+RC = os.path.join(HOME, ".config/GIMP/2.10/gimprc")
+
+
+def forms(text):
+    """Top-level S-expressions of a gimprc as [(key, value text, start, end)]; comments skipped."""
+    out, depth, start = [], 0, 0
+    for tok in re.finditer(r'"(?:\\.|[^"\\])*"|#[^\n]*|[()]|[^\s()"#]+', text):
+        t = tok.group()
+        if t == "(":
+            start = tok.start() if depth == 0 else start
+            depth += 1
+        elif t == ")" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                key, _, value = text[start + 1:tok.start()].strip().partition(" ")
+                out.append((key, " ".join(value.split()), start, tok.end()))
+    return out
+
+
+# GIMP 2.10's defaults (`gimp --dump-gimprc`): GIMP leaves a setting out of gimprc when it is the default.
+DEFAULTS = {"undo-levels": "5", "show-tooltips": "yes", "layer-previews": "yes", "interpolation-type": "cubic",
+            "default-threshold": "15", "save-document-history": "yes", "resize-windows-on-zoom": "no",
+            "export-color-profile": "yes", "zoom-quality": "high", "filter-tool-max-recent": "10",
+            "theme": '"Dark"', "icon-size": "auto", "show-brush-outline": "yes", "show-paint-tool-cursor": "yes",
+            "trust-dirty-flag": "no", "layer-preview-size": "medium", "thumbnail-size": "normal",
+            "export-exif": "yes", "export-xmp": "yes", "export-iptc": "no", "show-help-button": "yes",
+            "num-processors": "2", "single-window-mode": "no", "show-tips": "yes"}
+
+problem = ""
+try:
+    with open(RC, encoding="utf-8") as fh:
+        found = {k: v for k, v, _, _ in forms(fh.read())}
+except (OSError, UnicodeDecodeError) as err:
+    found, problem = {}, "cannot read gimprc: %s" % err
+
+
+def value(key):
+    return found.get(key, DEFAULTS.get(key))
+
+
+def same(a, b):
+    if a is None:
+        return False
+    a, b = str(a).strip().strip('"').lower(), str(b).strip().strip('"').lower()
+    try:
+        return float(a) == float(b)
+    except ValueError:
+        return a == b
+
+
+rubric = Rubric()
+share = 0.8 / len(S["changes"])
+hits = 0
+for key, want in S["changes"].items():
+    ok = same(value(key), want)
+    hits += ok
+    rubric.add("(%s %s)" % (key, want), share, ok, "found %r %s" % (value(key), problem))
+kept = [k for k, v in S["keep"].items() if same(value(k), v)]
+rubric.add("other settings preserved", 0.2, hits > 0 and len(kept) == len(S["keep"]),
+           "%d/%d kept; changes made: %d" % (len(kept), len(S["keep"]), hits))
+rubric.finish()

@@ -1,0 +1,183 @@
+//! The pdf ui-oracle planner: Evince's default view settings with its keyboard shortcuts (C
+//! continuous, D dual page, Ctrl+I inverted colours, F9 side pane, F/W/A fit page, fit width,
+//! automatic zoom), then Ctrl+T ("Save Current Settings as Default"), waited on in the window
+//! title and in the settings key file on disk.
+//!
+//! Page export goes through Print (Ctrl+P): Down selects "Print to File", the file button opens
+//! "Select a filename" (the path typed), the "Pages:" radio focuses its range entry, then Print;
+//! the new PDF on disk ends the plan. Forms, annotations and text extraction have no plan yet
+//! (refused by name).
+
+use serde_json::Value;
+
+use crate::engine::agents::TaskBrief;
+use crate::engine::rollout::ui_plan::{PlanStep, Target, UiPlanner};
+
+/// Where GSettings' key-file backend keeps Evince's defaults (relative to the home).
+pub const KEYFILE: &str = ".config/glib-2.0/settings/keyfile";
+
+fn key(k: &str) -> PlanStep {
+    PlanStep::Key { key: k.into() }
+}
+
+/// The shortcut that turns `key` from `from` to `to` (booleans toggle; zoom modes are set).
+fn shortcut(key: &str, from: &str, to: &str) -> Result<Option<&'static str>, String> {
+    let toggle = |k: &'static str| Ok((from != to).then_some(k));
+    match key {
+        "continuous" => toggle("c"),
+        "dual-page" => toggle("d"),
+        "inverted-colors" => toggle("ctrl+i"),
+        "show-sidebar" => toggle("F9"),
+        "sizing-mode" => match to.trim_matches('\'') {
+            "fit-page" => Ok(Some("f")),
+            "fit-width" => Ok(Some("w")),
+            "automatic" => Ok(Some("a")),
+            other => Err(format!("no Evince shortcut for sizing-mode {other}")),
+        },
+        other => Err(format!("no Evince shortcut for {other}")),
+    }
+}
+
+/// The plan of an `evince_pref` task.
+fn evince_pref(slots: &Value) -> Result<Vec<PlanStep>, String> {
+    let path = slots["pdf"]["path"]
+        .as_str()
+        .ok_or("evince_pref: slot pdf.path missing")?;
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let changes = slots["changes"]
+        .as_object()
+        .ok_or("evince_pref: slot changes missing")?;
+    let mut steps = vec![PlanStep::WaitFor {
+        target: Target::Role {
+            role: "focused_window".into(),
+            name: file.into(),
+        },
+        timeout_ms: 60_000,
+    }];
+    for (name, to) in changes {
+        let from = slots["preset"][name].as_str().unwrap_or_default();
+        if let Some(k) = shortcut(name, from, to.as_str().unwrap_or_default())? {
+            steps.push(key(k));
+        }
+    }
+    steps.push(key("ctrl+t"));
+    steps.push(PlanStep::WaitFor {
+        target: Target::Role {
+            role: "saved".into(),
+            name: KEYFILE.into(),
+        },
+        timeout_ms: 20_000,
+    });
+    Ok(steps)
+}
+
+fn focused(name: &str, timeout_ms: u64) -> PlanStep {
+    PlanStep::WaitFor {
+        target: Target::Role {
+            role: "focused_window".into(),
+            name: name.into(),
+        },
+        timeout_ms,
+    }
+}
+
+fn click(node: &str) -> PlanStep {
+    PlanStep::Click {
+        target: Target::Role {
+            role: "node".into(),
+            name: node.into(),
+        },
+    }
+}
+
+/// The plan of a `pdf_export` task: Print > Print to File with a page range.
+fn pdf_export(slots: &Value) -> Result<Vec<PlanStep>, String> {
+    let path = slots["pdf"]["path"]
+        .as_str()
+        .ok_or("pdf_export: slot pdf.path missing")?;
+    let out = slots["out"].as_str().ok_or("pdf_export: slot out missing")?;
+    let pages = slots["pages"].as_array().ok_or("pdf_export: slot pages missing")?;
+    let (first, last) = match pages.as_slice() {
+        [a, b] => (a.as_u64().unwrap_or(1), b.as_u64().unwrap_or(1)),
+        _ => return Err("pdf_export: pages must be [first, last]".into()),
+    };
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let range = if first == last {
+        first.to_string()
+    } else {
+        format!("{first}-{last}")
+    };
+    Ok(vec![
+        focused(file, 60_000),
+        key("ctrl+p"),
+        focused("Print", 20_000),
+        key("Down"),
+        // The output file button shows the default name, `~/<document>.pdf`.
+        click(&format!("push button:~/{file}")),
+        focused("Select a filename", 20_000),
+        key("ctrl+a"),
+        PlanStep::Type {
+            text: format!("/home/user/{out}"),
+        },
+        key("Return"),
+        focused("Print", 20_000),
+        click("radio button:Pages:"),
+        PlanStep::Type { text: range },
+        click("push button:Print"),
+        PlanStep::WaitFor {
+            target: Target::Role {
+                role: "saved".into(),
+                name: out.into(),
+            },
+            timeout_ms: 30_000,
+        },
+        // The print job writes in stages; the viewer's window back in focus ends it.
+        focused(file, 20_000),
+    ])
+}
+
+/// Plans pdf tasks through Evince.
+pub struct EvincePlanner;
+
+impl UiPlanner for EvincePlanner {
+    fn apps(&self) -> &[&'static str] {
+        &["pdf"]
+    }
+
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+        let template = brief
+            .structured
+            .get("template")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("task {} names no template", brief.task_id))?;
+        let slots = brief.structured.get("slots").cloned().unwrap_or(Value::Null);
+        match template.rsplit('/').next().unwrap_or(template) {
+            "evince_pref" => evince_pref(&slots),
+            "pdf_export" => pdf_export(&slots),
+            other => Err(format!("template {other} has no Evince plan yet")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn toggles_only_what_changes_then_saves_the_defaults() {
+        let slots = json!({"pdf": {"path": "Documents/g.pdf"},
+            "preset": {"dual-page": "false", "sizing-mode": "'fit-width'"},
+            "changes": {"dual-page": "true", "sizing-mode": "'fit-page'"}});
+        let steps = evince_pref(&slots).unwrap();
+        let keys: Vec<&str> = steps
+            .iter()
+            .filter_map(|s| match s {
+                PlanStep::Key { key } => Some(key.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(keys, ["d", "f", "ctrl+t"]);
+        assert!(shortcut("zoom", "1", "2").is_err());
+    }
+}
