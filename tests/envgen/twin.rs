@@ -162,3 +162,42 @@ fn a_tags_input_is_free_text_and_a_comment_gets_a_fresh_id() {
     );
     assert_eq!(made["comments"][0]["author"], "u1");
 }
+
+/// A `refs` input (checkboxes) is planned as ticks of the wanted records' boxes. Failed before:
+/// the plan typed the ids into the checkbox group, so sharing a file changed nothing (`envgen
+/// check drive`: "did not change files.sharedWith").
+#[test]
+fn a_refs_input_is_planned_as_ticked_checkboxes() {
+    let pack = tuplewright::apps::get("drive").expect("drive");
+    let task = json!({"template": "update_records", "slots": {
+        "app": "drive", "collection": "files", "key_field": "id", "keys": ["d3"],
+        "changes": {"sharedWith": ["u2", "u3"]}}});
+    let brief = TaskBrief {
+        task_id: "drive_share".into(),
+        instruction: String::new(),
+        context: String::new(),
+        difficulty: "easy".into(),
+        apps: vec!["drive".into()],
+        skills: vec![],
+        structured: task,
+    };
+    let plan = pack
+        .app
+        .planner()
+        .expect("planner")
+        .plan(&brief)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = format!("{plan:?}");
+    for u in ["u2", "u3"] {
+        assert!(
+            text.contains(&format!(
+                "#file-share_file-sharedWith input[value=\\\"{u}\\\"]"
+            )),
+            "{text}"
+        );
+    }
+    assert!(
+        !text.contains("Fill"),
+        "no typing into a checkbox group: {text}"
+    );
+}

@@ -258,6 +258,18 @@ pub fn input_step(ent: &Entity, form: &str, input: &super::spec::Input, v: &Valu
             unless(css(sel), vec![click(css(format!("#{id}")))])
         }
         Some(FieldType::Tags) => fill(css(format!("#{id}")), &form_values(v).join(", ")),
+        // Checkboxes: tick each wanted record not ticked yet (`#id[data-never]` is never on
+        // the page, so the group always runs).
+        Some(FieldType::Refs) => unless(
+            css(format!("#{id}[data-never]")),
+            form_values(v)
+                .iter()
+                .map(|x| {
+                    let sel = format!("#{id} input[value=\"{x}\"]");
+                    unless(css(format!("{sel}:checked")), vec![click(css(sel))])
+                })
+                .collect(),
+        ),
         _ => fill(css(format!("#{id}")), &form_value(v)),
     }
 }
