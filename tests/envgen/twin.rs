@@ -201,3 +201,27 @@ fn a_refs_input_is_planned_as_ticked_checkboxes() {
         "no typing into a checkbox group: {text}"
     );
 }
+
+/// Action forms turn the browser's form history off. Failed before: after the crawl had typed
+/// into a `name` input once, Chromium's history popup covered the input below it, so `envgen
+/// check` saw create forms refused ("Rule cannot be empty") in seven apps.
+#[test]
+fn action_forms_turn_the_browser_form_history_off() {
+    let pack = tuplewright::apps::get("analytics").expect("analytics");
+    let ui = pack.app.ui().expect("a UI");
+    let state: Value = serde_json::from_str(pack.app.seed_text().expect("seed")).expect("json");
+    let ctx = Ctx {
+        today: Today::parse("2026-03-05T10:00:00Z").expect("today"),
+    };
+    let (_, page) = ui
+        .page("/segments", &state, &ctx)
+        .expect("the segments page");
+    let html = page.into_string();
+    let forms = html.matches("<form").count();
+    assert!(forms >= 1, "{html}");
+    assert_eq!(
+        html.matches("autocomplete=\"off\"").count(),
+        forms,
+        "{html}"
+    );
+}
