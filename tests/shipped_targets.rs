@@ -31,8 +31,9 @@ fn describe(app: &str, collection: &str, r: &Value) -> Value {
                 .collect(),
         )
     };
-    if let Some(field) = spec_title_field(app, collection) {
-        return pick(&[format!("/{field}").as_str()]);
+    if let Some(fields) = spec_list_fields(app, collection) {
+        let ptrs: Vec<String> = fields.iter().map(|f| format!("/{f}")).collect();
+        return pick(&ptrs.iter().map(String::as_str).collect::<Vec<_>>());
     }
     match (app, collection) {
         ("mail", "messages") => pick(&["/folder", "/from/email", "/subject"]),
@@ -59,16 +60,32 @@ fn describe(app: &str, collection: &str, r: &Value) -> Value {
     }
 }
 
-/// For a spec-built app, the field its spec titles a record of `collection` by: what its lists
-/// show and its instructions quote (a CRM contact by its last name, a customer by its name).
-fn spec_title_field(app: &str, collection: &str) -> Option<String> {
+/// For a spec-built app, what its sidebar list of `collection` shows of a record, less the key
+/// and the id (an instruction that does not quote a key cannot lean on it): the title field and
+/// the list's columns (an issue of the spec-built tracker: summary, type, status, priority,
+/// assignee, sprint — as the hand-written tracker's issue list).
+fn spec_list_fields(app: &str, collection: &str) -> Option<Vec<String>> {
+    use tuplewright::engine::envgen::{spec::ViewKind, Model};
     let text = tuplewright::apps::get(app)?.app.spec_text()?;
     let path = std::path::Path::new("app.spec.toml");
     let model = tuplewright::engine::envgen::parse(path, text)
-        .map(tuplewright::engine::envgen::Model::new)
+        .map(Model::new)
         .ok()?;
     let entity = model.entity(collection)?;
-    Some(tuplewright::engine::envgen::Model::title_field(entity).to_string())
+    let key = entity.key.clone().unwrap_or_else(|| "id".into());
+    let mut out = vec![Model::title_field(entity).to_string()];
+    let list = model.views().find(|v| {
+        v.nav.is_some()
+            && v.filter.is_none()
+            && v.entity.as_deref() == Some(collection)
+            && matches!(v.kind, ViewKind::Table | ViewKind::List)
+    });
+    for f in list.map(|v| v.fields.clone()).unwrap_or_default() {
+        if f != key && f != "id" && !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    Some(out)
 }
 
 /// Where a task's targets are.

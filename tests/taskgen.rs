@@ -137,20 +137,12 @@ fn invalid_taxonomies_are_rejected_with_file_node_and_reason() {
 
 #[test]
 fn same_seed_same_batch_and_breadth_covers_every_leaf() {
-    // The hand-written web packs and the files desktop. Over every app a breadth pass does not
-    // reach every leaf yet (230 of 386; 74 of 97 with the desktop packs): a known defect of the
-    // breadth pass with many apps, in the closing note of 6 December.
-    let hand: Vec<String> = apps()
-        .iter()
-        .filter(|a| tuplewright::apps::get(a).is_none_or(|p| p.app.spec_text().is_none()))
-        .filter(|a| tuplewright::apps::get(a).is_none_or(|p| p.desktop().is_none()))
-        .map(|s| s.to_string())
-        .collect();
-    let leaves: usize = taxonomies()
-        .iter()
-        .filter(|t| hand.contains(&t.app))
-        .map(|t| t.leaves.len())
-        .sum();
+    // Every registered app: the hand-written web packs, the spec-built apps and the desktops.
+    // Failed before the per-app floor was capped at half an even split: with 33 apps breadth
+    // reached 230 of 386 leaves.
+    let hand: Vec<String> = apps().iter().map(|s| s.to_string()).collect();
+    assert!(hand.len() >= 30, "{} apps", hand.len());
+    let leaves: usize = taxonomies().iter().map(|t| t.leaves.len()).sum();
     let n = leaves.max(80);
     let a = batch_over(hand.clone(), n, Some(Pass::Breadth), 11);
     assert_eq!(a, batch_over(hand.clone(), n, Some(Pass::Breadth), 11));
@@ -159,11 +151,17 @@ fn same_seed_same_batch_and_breadth_covers_every_leaf() {
         .iter()
         .map(|t| t["taxonomy_leaf"].as_str().unwrap())
         .collect();
-    assert_eq!(
-        covered.len(),
-        leaves,
-        "breadth left leaves out: {covered:?}"
-    );
+    let missing: Vec<String> = taxonomies()
+        .iter()
+        .flat_map(|t| {
+            t.leaves
+                .iter()
+                .map(move |l| format!("{}:{}", t.app, l.path))
+        })
+        .filter(|k| !covered.contains(k.as_str()))
+        .collect();
+    assert!(missing.is_empty(), "breadth left leaves out: {missing:?}");
+    assert_eq!(covered.len(), leaves);
     for t in &a {
         assert_eq!(t["source_pass"], "breadth");
         for k in [
@@ -187,16 +185,9 @@ fn same_seed_same_batch_and_breadth_covers_every_leaf() {
 
 #[test]
 fn default_mix_meets_hard_cross_and_category_targets_and_has_no_repeats() {
-    // The paper's mix targets over the apps that take part in cross-app tasks (the cross
-    // recipes span the hand-written apps and the files desktop).
-    let cross_apps = [
-        "team-chat",
-        "mail",
-        "issue-tracker",
-        "ecommerce-admin",
-        "files",
-    ];
-    let tasks = batch_over(cross_apps.map(String::from).to_vec(), 600, None, 5);
+    // The paper's mix targets over every registered app. Failed before the per-app floor was
+    // capped: with 33 apps the cross-app share fell below 35 %.
+    let tasks = batch(600, None, 5);
     assert_eq!(tasks.len(), 600);
     let share = |f: &dyn Fn(&Value) -> bool| {
         tasks.iter().filter(|t| f(t)).count() as f64 / tasks.len() as f64

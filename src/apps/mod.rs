@@ -196,6 +196,7 @@ spec_pack::spec_packs! {
     social,
     storefront,
     travel,
+    issue_tracker_spec,
 }
 
 /// A pack with its parsed manifest.

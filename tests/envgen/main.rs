@@ -9,3 +9,4 @@ mod llm;
 #[path = "../providers/standin.rs"]
 #[allow(dead_code)]
 mod standin;
+mod twin;

@@ -54,15 +54,16 @@ fn the_derived_files_are_up_to_date_with_each_spec() {
         for f in ["app.spec.toml", "seed.json"] {
             std::fs::copy(dir.join(f), tmp.path().join(f)).expect("copy");
         }
-        tuplewright::engine::envgen::compile::compile(tmp.path()).unwrap_or_else(|e| panic!("{e}"));
-        for f in [
-            "manifest.toml",
-            "layout.json",
-            "tasks.json",
-            "taxonomy.toml",
-            "SKILL.md",
-            "CHANGES.md",
-        ] {
+        let c = tuplewright::engine::envgen::compile::compile(tmp.path())
+            .unwrap_or_else(|e| panic!("{e}"));
+        // A spec with `derive_tasks = false` keeps its curated tasks.json.
+        let derived: Vec<String> = c
+            .written
+            .iter()
+            .filter_map(|p| p.file_name()?.to_str().map(str::to_string))
+            .collect();
+        assert!(derived.len() >= 5, "{derived:?}");
+        for f in &derived {
             let want = std::fs::read_to_string(tmp.path().join(f)).expect("derived");
             let have = std::fs::read_to_string(dir.join(f)).unwrap_or_default();
             assert!(
@@ -105,4 +106,15 @@ fn ui_oracle_creates_a_calendar_event_with_its_start_and_end() {
     assert_eq!(t["template"], "create_record");
     assert!(t["slots"]["record"]["start"].is_string(), "{t}");
     ui_oracle_scores_1("calendar", "calendar_002");
+}
+
+/// The spec-built twin of the issue tracker (tests/envgen/twin.rs) does one of the tracker's
+/// own shipped tasks through the real screen: a comment, planned by the spec's `[[plans]]`
+/// rule and scored by the tracker's unchanged `add_comment` reward. Failed before: the generic
+/// planner had no plan for an app's own template.
+#[test]
+fn ui_oracle_comments_on_an_issue_of_the_spec_built_issue_tracker() {
+    let t = shipped_task("issue-tracker-spec", "spec_tracker_comment_001");
+    assert_eq!(t["template"], "issue-tracker/add_comment");
+    ui_oracle_scores_1("issue-tracker-spec", "spec_tracker_comment_001");
 }

@@ -121,11 +121,17 @@ fn every_create_task_fills_the_inputs_its_form_requires() {
                 continue;
             }
             let context = t["context"].as_str().unwrap_or_default();
-            let action = spec
-                .actions
-                .iter()
-                .map(|a| a.get_ref())
+            // A derived task names its action; a curated one (a re-expressed app's) is done by
+            // the collection action creating its collection.
+            let actions = || spec.actions.iter().map(|a| a.get_ref());
+            let action = actions()
                 .find(|a| context.contains(&format!("(action {})", a.name)))
+                .or_else(|| {
+                    actions().find(|a| {
+                        a.on == envgen::spec::ActionOn::Collection
+                            && t["slots"]["collection"] == a.entity.as_str()
+                    })
+                })
                 .unwrap_or_else(|| panic!("{}: no action in {context:?}", t["task_id"]));
             let ent = spec
                 .entities

@@ -224,7 +224,8 @@ impl Crawl<'_> {
             }
             self.elements += 1;
             self.reset()?;
-            let state = self.state(A)?;
+            // Rows are picked from `map` entities read as lists (docs' documents had none).
+            let state = super::shape::as_lists(&self.model.spec, &self.state(A)?);
             let target = if el.view == "*" {
                 None
             } else {
@@ -400,7 +401,8 @@ impl Crawl<'_> {
         let mut plan = if act.widget.is_some() {
             vec![]
         } else {
-            fill_steps(self.model, act, form, record, pre)
+            let listed = super::shape::as_lists(&self.model.spec, pre);
+            fill_steps(self.model, act, form, record, &listed)
         };
         plan.push(submit(css(format!("#{id}"))));
         plan.push(wait(format!(".flash[data-op=\"{}\"]", act.name)));
@@ -415,7 +417,10 @@ impl Crawl<'_> {
             .map(|r| scalar_text(&r["id"]));
         let what = match (miss, refused) {
             (Some(miss), _) => Some(format!("the form could not be used: {miss}")),
-            (None, true) => Some("the action was refused (error banner) with valid input".into()),
+            (None, true) => Some(format!(
+                "the action was refused (error banner {:?}) with valid input",
+                banner(web, &act.name)
+            )),
             (None, false) => judge(act, rid.as_deref(), &observed),
         };
         if let Some(what) = what {
@@ -487,6 +492,22 @@ fn must_change(e: &Effect) -> bool {
     }
 }
 
+/// The text of action `op`'s error banner on the page shown (empty when it cannot be read).
+fn banner(web: &mut WebScreen, op: &str) -> String {
+    let expr = format!(
+        "(document.querySelector('.flash.error[data-op=\"{op}\"]') || {{}}).textContent || ''"
+    );
+    web.resolver
+        .cdp()
+        .call(
+            "Runtime.evaluate",
+            serde_json::json!({"expression": expr, "returnByValue": true}),
+        )
+        .ok()
+        .and_then(|r| r["result"]["value"].as_str().map(|s| s.trim().to_string()))
+        .unwrap_or_default()
+}
+
 /// Steps giving every input of `act`'s form on `form` a value different from what it holds.
 fn fill_steps(
     model: &Model,
@@ -538,6 +559,19 @@ fn fresh(state: &Value, f: &super::spec::Field, cur: &Value) -> Value {
                 })
                 .unwrap_or_default(),
         ),
+        FieldType::Refs => {
+            let held = cur.as_array().cloned().unwrap_or_default();
+            let mut v = held.clone();
+            let targets = f.entity.as_deref().map(|t| Model::records(state, t));
+            if let Some(r) = targets
+                .unwrap_or_default()
+                .iter()
+                .find(|r| !held.contains(&r["id"]))
+            {
+                v.push(r["id"].clone());
+            }
+            Value::Array(v)
+        }
         FieldType::Bool => Value::Bool(!cur.as_bool().unwrap_or(false)),
         FieldType::Int => Value::from(cur.as_i64().unwrap_or(0) + 1),
         FieldType::Number => Value::from(cur.as_f64().unwrap_or(0.0) + 1.0),

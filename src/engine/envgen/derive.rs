@@ -14,14 +14,21 @@ use super::spec::{ActionOn, EntityKind};
 pub fn files(model: &Model, seed: &Value) -> Vec<(&'static str, String)> {
     let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default() + "\n";
     let tree = serde_json::to_value(layout(model)).unwrap_or(Value::Null);
-    vec![
+    let mut out = vec![
         ("manifest.toml", manifest(model)),
         ("layout.json", pretty(&tree)),
         ("CHANGES.md", changes(model)),
         ("taxonomy.toml", taxonomy(model, seed)),
-        ("tasks.json", pretty(&super::tasks::derive(model, seed))),
         ("SKILL.md", skill(model)),
-    ]
+    ];
+    // `derive_tasks = false`: the pack's curated tasks.json is kept as it is.
+    if model.spec.app.derive_tasks {
+        out.insert(
+            4,
+            ("tasks.json", pretty(&super::tasks::derive(model, seed))),
+        );
+    }
+    out
 }
 
 fn toml_str(s: &str) -> String {

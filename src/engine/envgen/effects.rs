@@ -29,6 +29,7 @@ pub fn apply(
         ctx,
         user: model.user(state).cloned().unwrap_or(Value::Null),
         inputs,
+        nested: nested_ids(ent, state),
     };
     let record = match act.on {
         ActionOn::Collection => create(&env, act, ent, state)?,
@@ -131,12 +132,17 @@ pub fn next_id(ent: &Entity, items: &[Value]) -> String {
             .map(String::from)
             .unwrap_or_default()
     });
+    next_id_with(&prefix, items)
+}
+
+/// `prefix` and one more than the highest number among `items`' ids of that prefix.
+fn next_id_with(prefix: &str, items: &[Value]) -> String {
     let mut width = 3;
     let mut max = 0u64;
     for r in items {
         let id = scalar_text(&r["id"]);
         if let Some(n) = id
-            .strip_prefix(&prefix)
+            .strip_prefix(prefix)
             .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
         {
             width = width.max(n.len());
@@ -242,13 +248,13 @@ fn convert(
     };
     scalar_fit(ty, &f.values, &v).map_err(|want| OpError(format!("{what} must be {want}")))?;
     let target = f.entity.as_deref().unwrap_or_default();
-    for id in v.as_array().cloned().unwrap_or_else(|| {
-        if ty == FieldType::Ref {
-            vec![v.clone()]
-        } else {
-            vec![]
-        }
-    }) {
+    // Only `ref`/`refs` name records; a `tags` list is free text.
+    let ids = match ty {
+        FieldType::Ref => vec![v.clone()],
+        FieldType::Refs => v.as_array().cloned().unwrap_or_default(),
+        _ => vec![],
+    };
+    for id in ids {
         if Model::find(state, target, "id", &scalar_text(&id)).is_none() {
             return Err(OpError(format!(
                 "{what}: there is no {target} {}",
@@ -265,6 +271,27 @@ struct Env<'a> {
     ctx: &'a Ctx,
     user: Value,
     inputs: Map<String, Value>,
+    /// `records` field → the id its next appended item gets (when it has an `id` sub-field).
+    nested: Vec<(String, String)>,
+}
+
+/// The next nested id of every `records` field of `ent` with an `id` sub-field: the field's
+/// first letter and one more than the highest such number among every record's items
+/// (`c001`, `c002`, … for `comments`), unique across the entity.
+fn nested_ids(ent: &Entity, state: &Value) -> Vec<(String, String)> {
+    ent.fields
+        .iter()
+        .map(toml::Spanned::get_ref)
+        .filter(|f| f.fields.iter().any(|s| s.get_ref().ty == "id"))
+        .map(|f| {
+            let items: Vec<Value> = Model::records(state, &ent.name)
+                .iter()
+                .flat_map(|r| r[&f.name].as_array().cloned().unwrap_or_default())
+                .collect();
+            let prefix: String = f.name.chars().take(1).collect();
+            (f.name.clone(), next_id_with(&prefix, &items))
+        })
+        .collect()
 }
 
 impl Env<'_> {
@@ -342,6 +369,15 @@ impl Env<'_> {
         Ok(())
     }
 
+    /// The id the next nested record of `records` field `f` gets.
+    fn nested_id(&self, f: &Field) -> String {
+        self.nested
+            .iter()
+            .find(|(n, _)| *n == f.name)
+            .map(|(_, id)| id.clone())
+            .unwrap_or_default()
+    }
+
     fn append(&self, f: &Field, e: &Effect, cur: &mut Value) -> Result<(), OpError> {
         if !cur.is_array() {
             *cur = Value::Array(vec![]);
@@ -352,6 +388,7 @@ impl Env<'_> {
                 for sub in f.fields.iter().map(toml::Spanned::get_ref) {
                     let v = match table.get(&sub.name) {
                         Some(v) => self.resolve(sub, v)?,
+                        None if sub.ty == "id" => Value::String(self.nested_id(f)),
                         None => Value::Null,
                     };
                     if v.is_null() && !sub.optional {

@@ -93,6 +93,9 @@ impl<'a> Checker<'a> {
         for a in &self.spec.actions {
             self.check_action(a)?;
         }
+        for p in &self.spec.plans {
+            self.check_plan(p)?;
+        }
         Ok(())
     }
 
@@ -348,7 +351,14 @@ impl<'a> Checker<'a> {
         for input in &act.inputs {
             match (&input.field, &input.ty) {
                 (Some(f), _) => {
-                    self.field_of(span.clone(), ent, f, &format!("{what} input"))?;
+                    let field = self.field_of(span.clone(), ent, f, &format!("{what} input"))?;
+                    if field.ty == "json" {
+                        return self.err(
+                            span,
+                            Problem::Invalid,
+                            format!("{what}: input {f:?} is a json field, which has no widget"),
+                        );
+                    }
                 }
                 (None, Some(t)) if FieldType::parse(t).is_some() && !input.key().is_empty() => {}
                 (None, Some(t)) if FieldType::parse(t).is_none() => {

@@ -3,7 +3,7 @@
 
 use super::error::Problem;
 use super::parse::{Checker, Res};
-use super::spec::{ActionOn, Entity, EntityKind, FieldType, View, ViewKind};
+use super::spec::{ActionOn, Entity, EntityKind, FieldType, PlanRule, View, ViewKind};
 use toml::Spanned;
 
 impl<'a> Checker<'a> {
@@ -231,6 +231,52 @@ impl<'a> Checker<'a> {
                         a.on,
                         a.entity
                     ),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// A `[[plans]]` rule names a record action offered on a record view, and only inputs that
+    /// action has.
+    pub(super) fn check_plan(&self, p: &Spanned<PlanRule>) -> Res {
+        let (span, rule) = (p.span(), p.get_ref());
+        let what = format!("plan of template {:?}", rule.template);
+        let act = self
+            .spec
+            .actions
+            .iter()
+            .map(Spanned::get_ref)
+            .find(|a| a.name == rule.action && a.on == ActionOn::Record);
+        let Some(act) = act else {
+            return self.err(
+                span,
+                Problem::MissingAction,
+                format!(
+                    "{what} names action {:?}, which is no record action of the spec",
+                    rule.action
+                ),
+            );
+        };
+        let offered = self
+            .spec
+            .views
+            .iter()
+            .map(Spanned::get_ref)
+            .any(|v| v.kind.is_record() && v.actions.contains(&act.name));
+        if !offered {
+            return self.err(
+                span,
+                Problem::MissingAction,
+                format!("{what}: action {:?} is offered on no record view", act.name),
+            );
+        }
+        for input in rule.inputs.keys() {
+            if !act.inputs.iter().any(|i| i.key() == input) {
+                return self.err(
+                    span,
+                    Problem::MissingField,
+                    format!("{what}: action {:?} has no input {input:?}", act.name),
                 );
             }
         }

@@ -2,7 +2,8 @@
 //! the generic renderer's pages, using only what the spec declares — sidebar link → row link →
 //! record page → the action whose inputs cover the changes → its success banner.
 //! Templates: `update_records` (every change field must be an input of a record action, a
-//! `toggle`d bool, or an `append`ed list), `create_record` (a collection action with `create`).
+//! `toggle`d bool, or an `append`ed list), `create_record` (a collection action with `create`),
+//! and any template the spec's `[[plans]]` map to a record action (`add_comment`).
 
 use serde_json::{Map, Value};
 
@@ -48,10 +49,7 @@ impl UiPlanner for SpecPlanner {
         match t["template"].as_str().unwrap_or_default() {
             "update_records" => update_records(self.model(), slots),
             "create_record" => create_record(self.model(), slots),
-            other => Err(format!(
-                "{}: no plan for template {other:?}",
-                self.model().name()
-            )),
+            other => planned(self.model(), other, slots),
         }
     }
 }
@@ -260,6 +258,18 @@ pub fn input_step(ent: &Entity, form: &str, input: &super::spec::Input, v: &Valu
             unless(css(sel), vec![click(css(format!("#{id}")))])
         }
         Some(FieldType::Tags) => fill(css(format!("#{id}")), &form_values(v).join(", ")),
+        // Checkboxes: tick each wanted record not ticked yet (`#id[data-never]` is never on
+        // the page, so the group always runs).
+        Some(FieldType::Refs) => unless(
+            css(format!("#{id}[data-never]")),
+            form_values(v)
+                .iter()
+                .map(|x| {
+                    let sel = format!("#{id} input[value=\"{x}\"]");
+                    unless(css(format!("{sel}:checked")), vec![click(css(sel))])
+                })
+                .collect(),
+        ),
         _ => fill(css(format!("#{id}")), &form_value(v)),
     }
 }
@@ -283,6 +293,43 @@ fn create_record(m: &Model, slots: &Value) -> Result<Vec<PlanStep>, String> {
     for input in &act.inputs {
         if let Some(v) = input.field.as_deref().and_then(|f| record.get(f)) {
             plan.push(input_step(ent, &form, input, v));
+        }
+    }
+    plan.push(submit(css(format!("#{form}-submit"))));
+    plan.push(done(&act.name));
+    Ok(plan)
+}
+
+/// The plan of an app-specific template by the spec's `[[plans]]` rule for it: the record the
+/// rule's `record` slot names, the action's inputs filled from their slots, submitted.
+fn planned(m: &Model, template: &str, slots: &Value) -> Result<Vec<PlanStep>, String> {
+    // A task may name a pack's template as `<app>/<name>` (`issue-tracker/add_comment`).
+    let name = template.rsplit('/').next().unwrap_or(template);
+    let rule = m
+        .spec
+        .plans
+        .iter()
+        .map(toml::Spanned::get_ref)
+        .find(|p| p.template == name)
+        .ok_or_else(|| format!("{}: no plan for template {template:?}", m.name()))?;
+    let act = m
+        .action(&rule.action)
+        .ok_or_else(|| format!("{}: no action {:?}", m.name(), rule.action))?;
+    let ent = m
+        .entity(&act.entity)
+        .ok_or_else(|| format!("{}: no entity {:?}", m.name(), act.entity))?;
+    let view = m
+        .views()
+        .filter(|v| v.kind.is_record() && v.actions.contains(&act.name))
+        .max_by_key(|v| v.actions.len())
+        .ok_or_else(|| format!("{}: no record view offers {}", m.name(), act.name))?;
+    let key_field = Model::route_field(view).unwrap_or("id");
+    let key = scalar_text(&slots[&rule.record]);
+    let mut plan = open_record(m, ent, key_field, &key, view)?;
+    let form = format!("{}-{}", view.name, act.name);
+    for input in &act.inputs {
+        if let Some(slot) = rule.inputs.get(input.key()) {
+            plan.push(input_step(ent, &form, input, &slots[slot]));
         }
     }
     plan.push(submit(css(format!("#{form}-submit"))));

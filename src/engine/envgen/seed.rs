@@ -223,6 +223,7 @@ pub fn scalar_fit(ty: FieldType, values: &[String], v: &Value) -> Result<(), Str
         FieldType::Ref => v.is_string(),
         FieldType::Refs | FieldType::Tags | FieldType::Records => v.is_array(),
         FieldType::Object => v.is_object(),
+        FieldType::Json => true,
     };
     if ok {
         return Ok(());

@@ -21,6 +21,9 @@ pub struct Spec {
     /// What the user can do, each with its declared state effects.
     #[serde(default)]
     pub actions: Vec<Spanned<Action>>,
+    /// Plans of app-specific task templates (`add_comment`): which action realises them.
+    #[serde(default)]
+    pub plans: Vec<Spanned<PlanRule>>,
 }
 
 /// `[app]`: the app's identity.
@@ -56,10 +59,18 @@ pub struct AppInfo {
     /// Volatile key-path globs masked before diffing.
     #[serde(default)]
     pub volatile: Vec<String>,
+    /// Whether `envgen compile` derives `tasks.json` (default); `false` keeps a curated one
+    /// (a re-expressed app shipping the hand-written app's tasks).
+    #[serde(default = "yes")]
+    pub derive_tasks: bool,
 }
 
 fn default_seed() -> String {
     "seed.json".into()
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// `[theme]`: tokens the renderer turns into CSS custom properties.
@@ -209,13 +220,15 @@ pub enum FieldType {
     Records,
     /// One nested object with `fields` (`linkSharing: {enabled, permission}`); set whole.
     Object,
+    /// Any JSON value (a map such as `transitions{from: [to…]}`): shown, never edited.
+    Json,
 }
 
 impl FieldType {
     /// Every type name, as written in a spec.
     pub const NAMES: &'static [&'static str] = &[
         "id", "string", "text", "email", "int", "number", "bool", "date", "datetime", "enum",
-        "ref", "refs", "tags", "records", "object",
+        "ref", "refs", "tags", "records", "object", "json",
     ];
 
     /// The type named `name`, if the language has it.
@@ -237,6 +250,7 @@ impl FieldType {
             "tags" => Tags,
             "records" => Records,
             "object" => Object,
+            "json" => Json,
             _ => return None,
         })
     }
@@ -483,4 +497,20 @@ pub struct Action {
     /// check` still crawls it and compares its diff with `changes`.
     #[serde(default)]
     pub widget: Option<String>,
+}
+
+/// `[[plans]]`: how the generic ui-oracle planner realises an app-specific task template
+/// (`add_comment`): open the record a slot names, fill the action's inputs from slots, submit.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanRule {
+    /// The task template (`template` of the task) this rule plans.
+    pub template: String,
+    /// The record action that realises it.
+    pub action: String,
+    /// The slot naming the record (by the record view's route field, e.g. an issue key).
+    pub record: String,
+    /// Action input → the slot whose value it is filled with.
+    #[serde(default)]
+    pub inputs: std::collections::BTreeMap<String, String>,
 }

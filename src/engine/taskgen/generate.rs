@@ -145,9 +145,12 @@ fn targets_present(slots: &Value) -> bool {
     ]
     .iter()
     .all(|k| {
-        slots
-            .get(*k)
-            .is_none_or(|v| v.as_array().is_some_and(|a| !a.is_empty()))
+        // A list, or a map such as the code editor's `files` {path: text}.
+        slots.get(*k).is_none_or(|v| match v {
+            Value::Array(a) => !a.is_empty(),
+            Value::Object(o) => !o.is_empty(),
+            _ => false,
+        })
     })
 }
 
@@ -208,7 +211,11 @@ pub fn generate_with(
             dedup.preload(&apps, t["instruction_template"].as_str(), text);
         }
     }
-    let minimum = (cfg.min_app_share * req.n as f64).ceil() as u32;
+    // Each app's floor share of the batch, at most half an even split: `min_app_share` (10 %)
+    // over 33 apps would ask for 330 % of the batch, forcing nearly every draw and starving
+    // breadth and the cross-app share.
+    let share = cfg.min_app_share.min(0.5 / req.apps.len().max(1) as f64);
+    let minimum = (share * req.n as f64).ceil() as u32;
     let (mut rejections, mut candidates, mut exhausted, mut serial) = (BTreeMap::new(), 0, 0, 0u64);
     // Candidates admitted by the cheap checks are embedded `window` at a time (one batched call);
     // an LLM author gets each verdict at once, so a near-duplicate feeds its next attempt.
@@ -257,9 +264,18 @@ pub fn generate_with(
             .copied()
             .filter(|&i| (leaves[i].1.len() > 1) == want_cross)
             .collect();
-        let group = if group.is_empty() { eligible } else { group };
+        let group = if group.is_empty() {
+            eligible.clone()
+        } else {
+            group
+        };
         let li = match pass {
-            Pass::Breadth if !forced => order[slot % order.len()],
+            // Breadth: every leaf once before any twice — the next leaf of the shuffled order
+            // not yet covered (one of the eligible when an app's floor forces the draw).
+            Pass::Breadth => (0..order.len())
+                .map(|k| order[(slot + k) % order.len()])
+                .find(|&i| books.leaf_counts[i] == 0 && (!forced || eligible.contains(&i)))
+                .unwrap_or(order[slot % order.len()]),
             _ => {
                 let opts: Vec<(f64, usize)> = group
                     .iter()

@@ -33,7 +33,7 @@ pub fn action_form(
     let id = form_id(view, &act.name, rid.as_deref().filter(|_| row));
     let ent = model.entity(&act.entity);
     html! {
-        form.action id=(id) data-el=(id) data-action=(act.name) method="post" action={ "/op/" (act.name) } {
+        form.action id=(id) data-el=(id) data-action=(act.name) method="post" action={ "/op/" (act.name) } autocomplete="off" {
             @if let Some(w) = &act.widget {
                 div.widget { (PreEscaped(w.replace("{id}", rid.as_deref().unwrap_or_default()))) }
             }

@@ -41,7 +41,10 @@ pub fn run(rest: &str, ctx: &mut Ctx<'_>) -> Option<Draft> {
     let (app, action) = rest.split_once(':')?;
     let pack = crate::apps::get(app)?;
     let model = spec_model(pack)?;
-    let tasks = crate::engine::envgen::tasks::for_action(&model, ctx.seeds.of(app), action);
+    // Derivation reads `map` entities as lists, as `envgen compile` does (docs' documents
+    // yielded no task here before).
+    let seed = crate::engine::envgen::shape::as_lists(&model.spec, ctx.seeds.of(app));
+    let tasks = crate::engine::envgen::tasks::for_action(&model, &seed, action);
     if tasks.is_empty() {
         return None;
     }

@@ -1,5 +1,6 @@
-state = current_state("issue-tracker")
+APP = S.get("app", "issue-tracker")
+state = current_state(APP)
 issue = by_key(state["issues"], "key", S["issue"])
 issue.setdefault("comments", []).append({"id": "cm9001", "author": state["currentUser"], "body": S["text"], "created": "2026-03-05T10:00:00Z"})
-api_post("issue-tracker", "set_current", state)
+api_post(APP, "set_current", state)
 print("golden: commented on %s" % S["issue"])

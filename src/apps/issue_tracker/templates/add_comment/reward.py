@@ -1,4 +1,5 @@
-go = api_get("issue-tracker", "/go")
+APP = S.get("app", "issue-tracker")
+go = api_get(APP, "/go")
 init, cur = go["initial_state"], go["current_state"]
 before = by_key(init["issues"], "key", S["issue"]) or {}
 after = by_key(cur["issues"], "key", S["issue"]) or {}
