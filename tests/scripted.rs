@@ -17,34 +17,13 @@ use tuplewright::engine::agreement::{
 };
 use tuplewright::engine::scan::scan_source;
 
-/// Known defect (6 December, #31): these desktop tasks verify (C1–C5 pass) but their rewards
-/// score one component, not partial credit. Strict: a task that gains partial credit must leave
-/// the list.
-const SINGLE_COMPONENT: &[&str] = &[
-    "libreoffice_calc_formula-total_001",
-    "libreoffice_calc_formula-total_004",
-    "libreoffice_impress_speaker-notes_001",
-    "libreoffice_impress_speaker-notes_003",
-    "libreoffice_impress_title-format_001",
-    "libreoffice_impress_title-format_002",
-    "libreoffice_impress_title-format_004",
-    "libreoffice_impress_background_001",
-    "libreoffice_impress_background_003",
-    "libreoffice_writer_char-format_001",
-    "libreoffice_writer_char-format_004",
-    "libreoffice_writer_char-format_005",
-    "libreoffice_writer_char-format_006",
-    "libreoffice_writer_char-format_008",
-    "libreoffice_writer_para-format_001",
-    "libreoffice_writer_para-format_004",
-    "libreoffice_writer_apply-style_003",
-    "libreoffice_writer_header-footer_001",
-    "libreoffice_writer_page-setup_001",
-];
+/// Desktop tasks whose rewards score one component, not partial credit (none since #31's
+/// partial-credit rewards). Strict: a task that gains partial credit must leave the list.
+const SINGLE_COMPONENT: &[&str] = &[];
 
-/// Known defect (6 December, #31): these templates' golden patches assume the exact s_init, so a
-/// pre-completed or mutated document crashes them (C2) before the planned C3/C4 failure shows.
-const FAULT_INTOLERANT_TEMPLATES: &[&str] = &["rename_sheet", "protect_sheet", "delete_slide"];
+/// Templates whose golden patches assume the exact s_init, so a pre-completed or mutated document
+/// crashes them (C2) before the planned C3/C4 failure shows (none since #31's tolerant goldens).
+const FAULT_INTOLERANT_TEMPLATES: &[&str] = &[];
 
 fn cfg(seed: u64, fault_rate: f64) -> ScriptedConfig {
     ScriptedConfig {

@@ -151,11 +151,25 @@ fn document(home: &Path) -> PathBuf {
         .unwrap_or_else(|| panic!("no document under {}", docs.display()))
 }
 
-/// Golden and initial documents saved by LibreOffice itself: the reward still gives 1 and 0.
+/// The sampled tasks solved through the screen by the ui-oracle (one Writer plan through menus
+/// and typing, one Impress plan through the Notes view); `docs/desktop-apps.md` quotes the run
+/// over every shipped task.
+const UI_SAMPLE: [&str; 2] = [
+    "libreoffice_writer_header-footer_002",
+    "libreoffice_impress_speaker-notes_002",
+];
+
+/// Golden and initial documents saved by LibreOffice itself: the reward still gives 1 and 0;
+/// and a Writer and an Impress task of the sample are solved through the screen alone.
 #[test]
 fn rewards_read_what_libreoffice_saves_and_state_readers_describe_it() {
     let dir = tempfile::tempdir().unwrap();
     let out = loop_export(dir.path());
+    let (rewards, err) = super::rollout(dir.path(), &["ui-oracle"], &UI_SAMPLE);
+    assert_eq!(rewards.len(), UI_SAMPLE.len(), "{err}");
+    for (id, r) in &rewards {
+        assert_eq!(*r, Some(1.0), "ui-oracle on {id}: {err}");
+    }
     for (pack, ids) in SAMPLE {
         for id in *ids {
             let tuple = out.join(id);

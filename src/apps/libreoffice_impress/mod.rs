@@ -16,9 +16,9 @@ impl App for Pack {
         recipe::RECIPES
     }
 
-    pack_files!(
+    crate::apps::office::office_pack_files!(
         "libreoffice_impress",
-        no_seed,
+        "pptx_reward.py",
         [
             "add_shape",
             "add_slide",

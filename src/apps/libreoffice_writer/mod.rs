@@ -17,9 +17,9 @@ impl App for Pack {
         recipe::RECIPES
     }
 
-    pack_files!(
+    crate::apps::office::office_pack_files!(
         "libreoffice_writer",
-        no_seed,
+        "docx_reward.py",
         [
             "apply_style",
             "char_format",

@@ -13,6 +13,8 @@ use crate::engine::taskgen::recipes::{Ctx, Draft};
 pub(crate) const FIND_DIALOG: &str = "Find and Replace";
 /// How long LibreOffice may take to show the document (first start of a fresh profile).
 pub(crate) const OPEN_TIMEOUT_MS: u64 = 60_000;
+/// How long a save may take to reach the disk.
+pub(crate) const SAVE_TIMEOUT_MS: u64 = 30_000;
 /// How long a dialog may take to appear or close.
 pub(crate) const DIALOG_TIMEOUT_MS: u64 = 10_000;
 
@@ -20,6 +22,14 @@ pub(crate) fn focused(title: &str) -> Target {
     Target::Role {
         role: "focused_window".into(),
         name: title.into(),
+    }
+}
+
+/// An accessible node of the application (`role:label`).
+pub(crate) fn node(spec: &str) -> Target {
+    Target::Role {
+        role: "node".into(),
+        name: spec.into(),
     }
 }
 
@@ -42,6 +52,8 @@ pub(crate) fn wait(title: &str, timeout_ms: u64) -> PlanStep {
 pub(crate) struct LoPlan {
     /// The document window's title (`memo.docx - LibreOffice Writer`).
     title: String,
+    /// The document's path under the home (what the save must reach).
+    doc: String,
     /// Tabs from the Replace field to the Replace All button (Writer 6, Impress 5: no Find All).
     tabs_to_replace_all: usize,
     /// Whether the Find dialog was opened already (its Match case box keeps its state).
@@ -59,6 +71,7 @@ impl LoPlan {
         let steps = vec![wait(&title, OPEN_TIMEOUT_MS)];
         LoPlan {
             title,
+            doc: doc.to_string(),
             tabs_to_replace_all,
             match_case_set: false,
             steps,
@@ -117,10 +130,70 @@ impl LoPlan {
         self
     }
 
-    /// Saves with Ctrl+S (the profile answers "Keep current format") and waits for the focus.
+    /// Clicks the menu `top`, then each label of `path` (submenus, the last a menu item, a check
+    /// menu item or a radio menu item), each found in the accessibility tree.
+    pub(crate) fn menu(&mut self, top: &str, path: &[&str]) -> &mut Self {
+        self.click(&format!("menu:{top}"));
+        for (i, label) in path.iter().enumerate() {
+            let kind = if i + 1 == path.len() {
+                "menu item|check menu item|radio menu item"
+            } else {
+                "menu"
+            };
+            self.click(&format!("{kind}:{label}"));
+        }
+        self
+    }
+
+    /// Clicks the accessible node `spec` (`role:label`, see `find_node`).
+    pub(crate) fn click(&mut self, spec: &str) -> &mut Self {
+        self.steps.push(PlanStep::Click { target: node(spec) });
+        self
+    }
+
+    /// Clicks the field `spec`, selects its text, types `text` and presses Return.
+    pub(crate) fn fill(&mut self, spec: &str, text: &str) -> &mut Self {
+        self.steps.push(PlanStep::Fill {
+            target: node(spec),
+            text: text.into(),
+        });
+        self.keys("Return")
+    }
+
+    /// Waits until the window titled `title` has the focus (a dialog opened, or closed again
+    /// when `title` is the document's).
+    pub(crate) fn wait_window(&mut self, title: &str) -> &mut Self {
+        self.steps.push(wait(title, DIALOG_TIMEOUT_MS));
+        self
+    }
+
+    /// Ends a plan whose result is another file (an export): waits until `path` (under the home)
+    /// has been written, then for the document window to have the focus again.
+    pub(crate) fn written(mut self, path: &str) -> Vec<PlanStep> {
+        self.steps.push(PlanStep::WaitFor {
+            target: Target::Role {
+                role: "saved".into(),
+                name: path.into(),
+            },
+            timeout_ms: SAVE_TIMEOUT_MS,
+        });
+        let title = self.title.clone();
+        self.wait_window(&title);
+        self.steps
+    }
+
+    /// Saves with Ctrl+S (the profile answers "Keep current format") and waits until the
+    /// document on disk has been written: the screen stops right after the plan, so a save still
+    /// under way when the last key is pressed would be lost.
     pub(crate) fn save(mut self) -> Vec<PlanStep> {
         self.keys("ctrl+s");
-        self.steps.push(wait(&self.title, DIALOG_TIMEOUT_MS));
+        self.steps.push(PlanStep::WaitFor {
+            target: Target::Role {
+                role: "saved".into(),
+                name: self.doc.clone(),
+            },
+            timeout_ms: SAVE_TIMEOUT_MS,
+        });
         self.steps
     }
 }
@@ -190,3 +263,42 @@ pub(crate) fn from_shipped(
     draft.difficulty = text("difficulty");
     Some(draft)
 }
+
+/// `pack_files!` for a LibreOffice pack: the same files, except that each template's reward.py
+/// is `src/apps/office/<prelude>` (the pack's docx/pptx/xlsx helpers) followed by the template's
+/// own body, joined at compile time, so a rendered reward is still one self-contained script.
+macro_rules! office_pack_files {
+    ($dir:literal, $prelude:literal, [$($t:literal),* $(,)?]) => {
+        fn seed_text(&self) -> Option<&'static str> {
+            None
+        }
+        fn dir(&self) -> &'static str {
+            concat!("src/apps/", $dir)
+        }
+        fn manifest_text(&self) -> &'static str {
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/manifest.toml"))
+        }
+        fn tasks_text(&self) -> &'static str {
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/tasks.json"))
+        }
+        fn skill_text(&self) -> &'static str {
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/SKILL.md"))
+        }
+        fn taxonomy_text(&self) -> &'static str {
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/taxonomy.toml"))
+        }
+        fn templates(&self) -> &'static [$crate::apps::PackTemplate] {
+            &[$((
+                $t,
+                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/initial_setup.py")),
+                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/golden_patch.py")),
+                concat!(
+                    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/office/", $prelude)),
+                    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/reward.py"))
+                ),
+                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/template.toml")),
+            )),*]
+        }
+    };
+}
+pub(crate) use office_pack_files;

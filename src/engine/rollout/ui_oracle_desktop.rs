@@ -9,8 +9,8 @@
 //! - `cell`: the Name Box once it shows `name` (the cursor is on that cell or range);
 //! - `node`: any showing accessible node, `name` = `role:name-or-text` (`push button:OK`);
 //! - `no_node`: present only while no such node shows (`dialog:` = no dialog open);
-//! - `saved`: the document `name` (relative to the home) has been written since the plan began —
-//!   the save a `ctrl+s` step asked for has reached the disk.
+//! - `saved`: the document `name` (relative to the home) has been written since the plan began
+//!   and not touched for 1.5 s since — the save a `ctrl+s` step asked for has reached the disk.
 
 use std::path::PathBuf;
 use std::time::SystemTime;
@@ -21,6 +21,9 @@ use super::ui_oracle_files::DesktopResolver;
 use super::ui_plan::{Rect, Target, TargetResolver};
 use super::RolloutError;
 use crate::engine::screen::A11yReader;
+
+/// How long a saved document must stay unchanged before the save counts as done.
+const SAVE_QUIET: std::time::Duration = std::time::Duration::from_millis(1500);
 
 /// Resolves windows, accessible nodes and saved documents of a desktop application's screen.
 pub struct AppResolver {
@@ -94,15 +97,20 @@ fn label_key(s: &str) -> String {
 }
 
 /// The first node matching `role:label` (label = its name or its text; compared without case,
-/// mnemonics or a trailing ellipsis; `role` may list alternatives: `menu item|check menu item`).
+/// mnemonics or a trailing ellipsis; `role` may list alternatives: `menu item|check menu item`;
+/// a label `*suffix` matches any label ending so: `text:* pt` is a font size field).
 pub fn find_node<'a>(nodes: &'a [Value], spec: &str) -> Option<&'a Value> {
     let (role, label) = spec.split_once(':').unwrap_or((spec, ""));
     let want = label_key(label);
+    let matches = |got: String| match want.strip_prefix('*') {
+        Some(suffix) => got.ends_with(suffix),
+        None => got == want,
+    };
     nodes.iter().find(|n| {
         role.split('|').any(|r| text(n, "role") == r)
             && (want.is_empty()
-                || label_key(&text(n, "name")) == want
-                || label_key(&text(n, "text")) == want)
+                || matches(label_key(&text(n, "name")))
+                || matches(label_key(&text(n, "text"))))
     })
 }
 
@@ -128,9 +136,13 @@ impl TargetResolver for AppResolver {
                 h: 1,
             })),
             "saved" => {
+                // Written since the plan began, and then left alone for a moment: LibreOffice
+                // writes a document in several steps, and one stopped half-way is unreadable.
                 let written = std::fs::metadata(self.home.join(name))
                     .and_then(|m| m.modified())
-                    .is_ok_and(|t| t > self.since);
+                    .is_ok_and(|t| {
+                        t > self.since && t.elapsed().is_ok_and(|age| age >= SAVE_QUIET)
+                    });
                 Ok(written.then_some(Rect {
                     x: 0,
                     y: 0,
@@ -167,6 +179,12 @@ mod tests {
         );
         assert!(find_node(&nodes, "dialog:").is_none());
         assert!(find_node(&nodes, "menu item|push button:ok...").is_some());
+        // A `*suffix` label matches a field by how its text ends (a font size: `44 pt`).
+        let size =
+            json!({"role": "text", "text": "44 pt", "states": [], "x": 7, "y": 8, "w": 9, "h": 9});
+        let nodes = [nodes, vec![size]].concat();
+        assert_eq!(rect(find_node(&nodes, "text:* pt").unwrap()).unwrap().x, 7);
+        assert!(find_node(&nodes, "text:* px").is_none());
         assert!(is_cell_ref("$A$1:B3") && is_cell_ref("AB12") && !is_cell_ref("11 pt"));
         assert!(!is_cell_ref("Cambria") && !is_cell_ref("A") && !is_cell_ref("ABCD1"));
     }

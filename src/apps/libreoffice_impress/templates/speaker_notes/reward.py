@@ -1,60 +1,10 @@
-import os
-from pptx import Presentation
-
-HOME = "/home/user"
-
-
-def load_prs(rel):
-    """The saved deck, or None when it is missing or unreadable (scores 0)."""
-    try:
-        return Presentation(os.path.join(HOME, rel))
-    except Exception:
-        return None
-
-
-def clean(text):
-    return " ".join(str(text or "").split())
-
-
-def title_of(slide):
-    """The slide's title placeholder text; LibreOffice keeps titles as title placeholders (type title or
-    ctrTitle)."""
-    for shape in slide.shapes:
-        if shape.is_placeholder and shape.has_text_frame:
-            kind = str(shape.placeholder_format.type)
-            if "TITLE" in kind and "SUB" not in kind:
-                return clean(shape.text_frame.text)
-    return ""
-
-
-def titles(prs):
-    return [title_of(s) for s in prs.slides] if prs is not None else []
-
-
-def slide_texts(slide):
-    """Every text of the slide's shapes (text frames and table cells), one entry per shape."""
-    out = []
-    for shape in slide.shapes:
-        if shape.has_text_frame:
-            out.append(shape.text_frame.text)
-        if getattr(shape, "has_table", False) and shape.has_table:
-            out.extend(cell.text for row in shape.table.rows for cell in row.cells)
-    return out
-
-
-def notes_text(slide):
-    """Speaker notes WITHOUT creating a notes slide (touching slide.notes_slide creates one)."""
-    if not slide.has_notes_slide:
-        return ""
-    frame = slide.notes_slide.notes_text_frame
-    return clean(frame.text) if frame is not None else ""
-
-
+# The pptx helpers (load_prs, titles, notes_text, deck_kept, ...) come first: src/apps/office/pptx_reward.py.
 prs = load_prs(S["deck"])
 rubric = Rubric()
 for item in S["notes"]:
     n = int(item["slide"]) - 1
     got = notes_text(prs.slides[n]) if prs is not None and n < len(prs.slides) else ""
-    rubric.add("notes of slide %d" % (n + 1), 1.0 / len(S["notes"]), norm(item["text"]) in norm(got) and bool(got),
+    rubric.add("notes of slide %d" % (n + 1), 0.8 / len(S["notes"]), norm(item["text"]) in norm(got) and bool(got),
                "found %r" % got[:80])
+deck_kept(rubric, prs)
 rubric.finish()

@@ -1,55 +1,4 @@
-import os
-from pptx import Presentation
-
-HOME = "/home/user"
-
-
-def load_prs(rel):
-    """The saved deck, or None when it is missing or unreadable (scores 0)."""
-    try:
-        return Presentation(os.path.join(HOME, rel))
-    except Exception:
-        return None
-
-
-def clean(text):
-    return " ".join(str(text or "").split())
-
-
-def title_of(slide):
-    """The slide's title placeholder text; LibreOffice keeps titles as title placeholders (type title or
-    ctrTitle)."""
-    for shape in slide.shapes:
-        if shape.is_placeholder and shape.has_text_frame:
-            kind = str(shape.placeholder_format.type)
-            if "TITLE" in kind and "SUB" not in kind:
-                return clean(shape.text_frame.text)
-    return ""
-
-
-def titles(prs):
-    return [title_of(s) for s in prs.slides] if prs is not None else []
-
-
-def slide_texts(slide):
-    """Every text of the slide's shapes (text frames and table cells), one entry per shape."""
-    out = []
-    for shape in slide.shapes:
-        if shape.has_text_frame:
-            out.append(shape.text_frame.text)
-        if getattr(shape, "has_table", False) and shape.has_table:
-            out.extend(cell.text for row in shape.table.rows for cell in row.cells)
-    return out
-
-
-def notes_text(slide):
-    """Speaker notes WITHOUT creating a notes slide (touching slide.notes_slide creates one)."""
-    if not slide.has_notes_slide:
-        return ""
-    frame = slide.notes_slide.notes_text_frame
-    return clean(frame.text) if frame is not None else ""
-
-
+# The pptx helpers (load_prs, titles, notes_text, deck_kept, ...) come first: src/apps/office/pptx_reward.py.
 def title_runs(slide):
     for shape in slide.shapes:
         if shape.is_placeholder and shape.has_text_frame and "TITLE" in str(shape.placeholder_format.type) \
@@ -81,5 +30,6 @@ if S.get("color"):
     checks.append(("colour %s" % S["color"], bool(runs) and all(c == S["color"].upper() for c in colors), colors))
 rubric = Rubric()
 for name, ok, seen in checks:
-    rubric.add("slide %d title %s" % (n + 1, name), 1.0 / len(checks), ok, "found %s" % seen)
+    rubric.add("slide %d title %s" % (n + 1, name), 0.8 / len(checks), ok, "found %s" % seen)
+deck_kept(rubric, prs)
 rubric.finish()
