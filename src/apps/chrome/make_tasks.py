@@ -78,7 +78,7 @@ def settings():
     pref("no_card_autofill", "Turn off saving and filling payment methods in Chromium.", "easy",
          {"autofill.credit_card_enabled": True}, {"autofill.credit_card_enabled": False}, "Privacy")
     pref("block_third_party", "Block third-party cookies in Chromium.", "medium",
-         {"profile.cookie_controls_mode": 0}, {"profile.cookie_controls_mode": 2}, "Privacy")
+         {"profile.cookie_controls_mode": 0}, {"profile.cookie_controls_mode": 1}, "Privacy")
     pref("block_notifications", "Don't let any site send notifications in Chromium.", "medium",
          {"profile.default_content_setting_values.notifications": 3},
          {"profile.default_content_setting_values.notifications": 2}, "Privacy")
@@ -92,7 +92,7 @@ def settings():
     pref("privacy_bundle", "Harden Chromium's privacy: send Do Not Track, block third-party cookies and stop "
          "offering to save passwords.", "hard",
          {"enable_do_not_track": False, "profile.cookie_controls_mode": 0, "credentials_enable_service": True},
-         {"enable_do_not_track": True, "profile.cookie_controls_mode": 2, "credentials_enable_service": False},
+         {"enable_do_not_track": True, "profile.cookie_controls_mode": 1, "credentials_enable_service": False},
          "Privacy")
     pref("search_duckduckgo", "Make DuckDuckGo Chromium's default search engine.", "medium",
          {DSP: GOOGLE}, {DSP + ".short_name": "DuckDuckGo", DSP + ".keyword": "duckduckgo.com"}, "Search Engine")

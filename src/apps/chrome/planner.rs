@@ -199,7 +199,7 @@ fn pref(key_name: &str, value: &Value, changes: &Value) -> Result<Option<(String
         "autofill.credit_card_enabled" => (page("payments"), toggle("Save and fill payment methods", on)),
         "profile.cookie_controls_mode" => (
             page("cookies"),
-            choice(&[(0, "Allow third-party cookies"), (2, "Block third-party cookies")])?,
+            choice(&[(0, "Allow third-party cookies"), (1, "Block third-party cookies")])?,
         ),
         "profile.default_content_setting_values.notifications" => (
             page("content/notifications"),
@@ -258,10 +258,8 @@ fn prefs(slots: &Value) -> Result<Vec<PlanStep>, String> {
         if url != at {
             steps.extend(go(&url, "entry:Address and search bar"));
             // The page has loaded once its own first control shows.
-            if let Some(first) = body.first().cloned() {
-                if let PlanStep::Click { target } = first {
-                    steps.push(wait(target));
-                }
+            if let Some(PlanStep::Click { target }) = body.first() {
+                steps.push(wait(target.clone()));
             }
             at = url;
         }
