@@ -136,3 +136,30 @@ fn real_chromium_accepts_the_setup_profile() {
     let tabs = state["tabs"].as_array().unwrap();
     assert!(tabs.iter().any(|t| t["url"] == "about:blank"), "{tabs:?}");
 }
+
+/// The sample solved through Chromium's screen in CI: a settings switch behind a confirmation
+/// dialog and a bookmark moved in the bookmark manager (the whole pack is a measured run in
+/// docs/desktop-apps.md).
+const UI_SAMPLE: [&str; 2] = ["chrome_do_not_track", "chrome_chat_to_work"];
+
+/// Fails on the old pack (no planner: every task a planner miss, no AT-SPI tree from Chromium).
+#[test]
+fn a_sample_of_chrome_tasks_is_solved_through_the_screen_and_noop_scores_zero() {
+    let picked: Vec<serde_json::Value> = tasks("chrome")
+        .into_iter()
+        .filter(|t| UI_SAMPLE.contains(&t["task_id"].as_str().unwrap()))
+        .collect();
+    assert_eq!(picked.len(), UI_SAMPLE.len());
+    let dir = tempfile::tempdir().unwrap();
+    let log = super::run_loop(
+        dir.path(),
+        &serde_json::json!({ "tasks": picked }).to_string(),
+    );
+    assert!(log.contains("accepted         2"), "{log}");
+    let (rewards, err) = super::rollout(dir.path(), &["ui-oracle"], &UI_SAMPLE);
+    for (id, r) in &rewards {
+        assert_eq!(*r, Some(1.0), "ui-oracle on {id}: {err}");
+    }
+    let (rewards, err) = super::rollout(dir.path(), &["noop", "--screen"], &UI_SAMPLE[..1]);
+    assert_eq!(rewards[0].1, Some(0.0), "{err}");
+}

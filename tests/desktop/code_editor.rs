@@ -133,3 +133,22 @@ fn real_geany_keeps_what_the_setup_wrote() {
     run(task, "golden_patch", &home, &bin).unwrap();
     assert_eq!(reward(&run(task, "reward", &home, &bin).unwrap()), 1.0);
 }
+
+/// Fails on the old planner, which refused every settings task: three settings on three pages
+/// of Geany's Preferences (a radio button, a captioned spin button, a check box), saved with OK.
+#[test]
+fn a_settings_task_is_solved_through_geany_preferences() {
+    const ID: &str = "code_editor_python_style";
+    let picked: Vec<serde_json::Value> = tasks("code_editor")
+        .into_iter()
+        .filter(|t| t["task_id"] == ID)
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let log = super::run_loop(
+        dir.path(),
+        &serde_json::json!({ "tasks": picked }).to_string(),
+    );
+    assert!(log.contains("accepted         1"), "{log}");
+    let (rewards, err) = super::rollout(dir.path(), &["ui-oracle"], &[ID]);
+    assert_eq!(rewards[0].1, Some(1.0), "ui-oracle on {ID}: {err}");
+}

@@ -23,7 +23,11 @@ def add(tid, text, context, difficulty, template, slots, scenario):
 
 
 def pref(tid, text, difficulty, preset, changes, scenario="Browser Settings"):
-    keep = {k: v for k, v in BASE_KEEP.items() if k not in preset and k not in changes}
+    # A key of the same group as a change is no "other" preference: Chromium's font size control
+    # also moves the fixed-width size, as it does for a person.
+    groups = {c.rsplit(".", 1)[0] for c in changes if c.count(".") >= 2}
+    keep = {k: v for k, v in BASE_KEEP.items()
+            if k not in preset and k not in changes and k.rsplit(".", 1)[0] not in groups}
     context = ("The setup merges %s and %s into /home/user/.config/chromium/Default/Preferences and opens "
                "Chromium with that profile. Ground truth: %s in Preferences (Chromium writes it a few seconds "
                "after a change and when it exits). Checkpoints: one per key (0.8 split), other preferences "
@@ -74,7 +78,7 @@ def settings():
     pref("no_card_autofill", "Turn off saving and filling payment methods in Chromium.", "easy",
          {"autofill.credit_card_enabled": True}, {"autofill.credit_card_enabled": False}, "Privacy")
     pref("block_third_party", "Block third-party cookies in Chromium.", "medium",
-         {"profile.cookie_controls_mode": 0}, {"profile.cookie_controls_mode": 2}, "Privacy")
+         {"profile.cookie_controls_mode": 0}, {"profile.cookie_controls_mode": 1}, "Privacy")
     pref("block_notifications", "Don't let any site send notifications in Chromium.", "medium",
          {"profile.default_content_setting_values.notifications": 3},
          {"profile.default_content_setting_values.notifications": 2}, "Privacy")
@@ -88,12 +92,12 @@ def settings():
     pref("privacy_bundle", "Harden Chromium's privacy: send Do Not Track, block third-party cookies and stop "
          "offering to save passwords.", "hard",
          {"enable_do_not_track": False, "profile.cookie_controls_mode": 0, "credentials_enable_service": True},
-         {"enable_do_not_track": True, "profile.cookie_controls_mode": 2, "credentials_enable_service": False},
+         {"enable_do_not_track": True, "profile.cookie_controls_mode": 1, "credentials_enable_service": False},
          "Privacy")
     pref("search_duckduckgo", "Make DuckDuckGo Chromium's default search engine.", "medium",
          {DSP: GOOGLE}, {DSP + ".short_name": "DuckDuckGo", DSP + ".keyword": "duckduckgo.com"}, "Search Engine")
     pref("search_bing", "Switch Chromium's default search engine to Bing.", "medium",
-         {DSP: GOOGLE}, {DSP + ".short_name": "Bing", DSP + ".keyword": "bing.com"}, "Search Engine")
+         {DSP: GOOGLE}, {DSP + ".short_name": "Microsoft Bing", DSP + ".keyword": "bing.com"}, "Search Engine")
 
 
 TREE = {

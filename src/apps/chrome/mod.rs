@@ -3,9 +3,12 @@
 //! is the seed profile every environment starts from (first-run pages off, fixed fonts);
 //! `state.py` reads preferences, bookmarks, history and open tabs into the state JSON.
 
+mod bookmark_plan;
+pub mod planner;
 mod recipe;
 
 use crate::apps::App;
+use crate::engine::rollout::ui_plan::UiPlanner;
 use crate::engine::taskgen::recipes::Recipe;
 
 /// The pack, as listed in the registry ([`crate::apps`]).
@@ -14,6 +17,10 @@ pub struct Pack;
 impl App for Pack {
     fn recipes(&self) -> &'static [(&'static str, Recipe)] {
         recipe::RECIPES
+    }
+
+    fn planner(&self) -> Option<&'static dyn UiPlanner> {
+        Some(&planner::ChromePlanner)
     }
 
     pack_files!(

@@ -5,6 +5,7 @@
 //! them into the state JSON.
 
 pub mod planner;
+mod pref_plan;
 mod recipe;
 
 use crate::apps::App;

@@ -2,8 +2,9 @@
 //! would — Ctrl+O and the file's path, Ctrl+H (Replace) with escape sequences on and "Replace
 //! All → In Document", Ctrl+S — each step waiting for the window it expects to have the focus.
 //!
-//! Geany's settings tasks (`geany_pref`) have no plan yet: Geany rewrites geany.conf from memory
-//! when it quits, so they need the Preferences dialog itself (see the pack's SKILL.md).
+//! Geany's settings tasks (`geany_pref`) go through its Preferences and Project Properties
+//! dialogs ([`super::pref_plan`]): Geany rewrites geany.conf from memory when it quits, so the
+//! file itself cannot be edited under it.
 
 use serde_json::Value;
 
@@ -20,14 +21,40 @@ fn title(rel: &str, modified: bool) -> String {
     format!("{}{base} - {dir} - Geany", if modified { "*" } else { "" })
 }
 
+/// The window titled `name` once it has the focus.
+pub(super) fn focused_target(name: &str) -> Target {
+    Target::Role {
+        role: "focused_window".into(),
+        name: name.into(),
+    }
+}
+
 fn focused(name: String) -> PlanStep {
     PlanStep::WaitFor {
-        target: Target::Role {
-            role: "focused_window".into(),
-            name,
-        },
+        target: focused_target(&name),
         timeout_ms: WAIT_MS,
     }
+}
+
+/// Geany's main window is up: its own title for a source file, its menu bar for a project
+/// (whose title depends on the session Geany restores).
+fn geany_up(slots: &Value) -> Result<PlanStep, String> {
+    let open = slots
+        .get("open")
+        .and_then(Value::as_array)
+        .and_then(|o| o.last())
+        .and_then(Value::as_str)
+        .ok_or("geany_pref: slot `open` is empty")?;
+    if open.ends_with(".geany") {
+        return Ok(PlanStep::WaitFor {
+            target: Target::Role {
+                role: "node".into(),
+                name: "menu:Project".into(),
+            },
+            timeout_ms: WAIT_MS,
+        });
+    }
+    Ok(focused(title(open, false)))
 }
 
 fn key(k: &str) -> PlanStep {
@@ -131,6 +158,11 @@ impl UiPlanner for GeanyPlanner {
         let slots = brief.structured.get("slots").cloned().unwrap_or(Value::Null);
         match template.rsplit('/').next().unwrap_or(template) {
             "code_edit" => code_edit(&slots),
+            "geany_pref" => {
+                let mut plan = vec![geany_up(&slots)?];
+                plan.extend(super::pref_plan::geany_pref(&slots)?);
+                Ok(plan)
+            }
             other => Err(format!("template {other} has no Geany plan yet")),
         }
     }

@@ -7,7 +7,10 @@
 //! - `window` / `focused_window`: a top-level window by title (X11 window list);
 //! - `name_box`: a spreadsheet's Name Box (the editable text showing the cursor's cell reference);
 //! - `cell`: the Name Box once it shows `name` (the cursor is on that cell or range);
-//! - `node`: any showing accessible node, `name` = `role:name-or-text` (`push button:OK`);
+//! - `node`: any showing accessible node, `name` = `role:name-or-text` (`push button:OK`), with
+//!   an optional state that must hold (`check box:Show line numbers[checked]`) or not (`[!checked]`);
+//! - `labelled`: the editable field (text, spin button) on the row of the label `name` (`Width:`),
+//!   the nearest one to its right — how a person finds an unnamed field by its caption;
 //! - `no_node`: present only while no such node shows (`dialog:` = no dialog open);
 //! - `saved`: the document `name` (relative to the home) has been written since the plan began
 //!   and not touched for 1.5 s since — the save a `ctrl+s` step asked for has reached the disk.
@@ -96,10 +99,27 @@ fn label_key(s: &str) -> String {
         .to_lowercase()
 }
 
+/// Whether node `n` holds `state` (`checked`), or lacks it when written `!checked`.
+fn holds(n: &Value, state: &str) -> bool {
+    let (want, name) = match state.strip_prefix('!') {
+        Some(rest) => (false, rest),
+        None => (true, state),
+    };
+    let has = n["states"]
+        .as_array()
+        .is_some_and(|s| s.iter().any(|v| v == name));
+    has == want
+}
+
 /// The first node matching `role:label` (label = its name or its text; compared without case,
 /// mnemonics or a trailing ellipsis; `role` may list alternatives: `menu item|check menu item`;
-/// a label `*suffix` matches any label ending so: `text:* pt` is a font size field).
+/// a label `*suffix` matches any label ending so: `text:* pt` is a font size field), optionally
+/// followed by `[state]` or `[!state]` that the node must (not) hold.
 pub fn find_node<'a>(nodes: &'a [Value], spec: &str) -> Option<&'a Value> {
+    let (spec, state) = match spec.strip_suffix(']').and_then(|s| s.rsplit_once('[')) {
+        Some((rest, state)) => (rest, Some(state)),
+        None => (spec, None),
+    };
     let (role, label) = spec.split_once(':').unwrap_or((spec, ""));
     let want = label_key(label);
     let matches = |got: String| match want.strip_prefix('*') {
@@ -111,7 +131,33 @@ pub fn find_node<'a>(nodes: &'a [Value], spec: &str) -> Option<&'a Value> {
             && (want.is_empty()
                 || matches(label_key(&text(n, "name")))
                 || matches(label_key(&text(n, "text"))))
+            && state.is_none_or(|s| holds(n, s))
     })
+}
+
+/// Where a field is clicked to type into it: a spin button's text part (its left third; the −/+
+/// buttons fill the rest of a narrow one), anything else whole.
+fn field_rect(n: &Value) -> Option<Rect> {
+    let r = rect(n)?;
+    if text(n, "role") == "spin button" {
+        return Some(Rect { w: r.w / 3, ..r });
+    }
+    Some(r)
+}
+
+/// The editable, enabled field (text or spin button) on the row of the label `caption`, nearest
+/// to its right: the row is the label's vertical centre falling inside the field.
+pub fn labelled<'a>(nodes: &'a [Value], caption: &str) -> Option<&'a Value> {
+    let label = rect(find_node(nodes, &format!("label:{caption}"))?)?;
+    let (_, cy) = label.centre();
+    nodes
+        .iter()
+        .filter(|n| matches!(text(n, "role").as_str(), "text" | "spin button" | "entry"))
+        .filter(|n| holds(n, "editable") && holds(n, "enabled"))
+        .filter_map(|n| rect(n).map(|r| (n, r)))
+        .filter(|(_, r)| r.y <= cy && cy <= r.y + r.h && r.x >= label.x + label.w - 2)
+        .min_by_key(|(_, r)| r.x)
+        .map(|(n, _)| n)
 }
 
 impl TargetResolver for AppResolver {
@@ -129,6 +175,7 @@ impl TargetResolver for AppResolver {
                     .and_then(rect))
             }
             "node" => Ok(find_node(&self.nodes()?, name).and_then(rect)),
+            "labelled" => Ok(labelled(&self.nodes()?, name).and_then(field_rect)),
             "no_node" => Ok(find_node(&self.nodes()?, name).is_none().then_some(Rect {
                 x: 0,
                 y: 0,
@@ -151,8 +198,8 @@ impl TargetResolver for AppResolver {
                 }))
             }
             other => Err(RolloutError::Policy(format!(
-                "a desktop application's screen resolves window, name_box, cell, node, no_node \
-                 and saved targets, not {other:?}"
+                "a desktop application's screen resolves window, name_box, cell, node, labelled, \
+                 no_node and saved targets, not {other:?}"
             ))),
         }
     }
@@ -186,6 +233,28 @@ mod tests {
         assert_eq!(rect(find_node(&nodes, "text:* pt").unwrap()).unwrap().x, 7);
         assert!(find_node(&nodes, "text:* px").is_none());
         assert!(is_cell_ref("$A$1:B3") && is_cell_ref("AB12") && !is_cell_ref("11 pt"));
+    }
+
+    /// Fails on the old resolver, which had neither states in a node spec nor captions.
+    #[test]
+    fn node_states_and_fields_by_their_caption_resolve() {
+        let nodes = vec![
+            json!({"role": "check box", "name": "Show white space", "states": ["enabled"], "x": 0, "y": 0, "w": 9, "h": 9}),
+            json!({"role": "label", "name": "Width:", "text": "Width:", "states": [], "x": 10, "y": 100, "w": 50, "h": 17}),
+            json!({"role": "spin button", "name": "", "text": "4", "states": ["editable", "enabled"], "x": 300, "y": 92, "w": 90, "h": 34}),
+            json!({"role": "spin button", "name": "", "text": "8", "states": ["editable", "enabled"], "x": 80, "y": 92, "w": 90, "h": 34}),
+            json!({"role": "spin button", "name": "", "text": "72", "states": ["editable", "enabled"], "x": 80, "y": 200, "w": 90, "h": 34}),
+        ];
+        assert!(find_node(&nodes, "check box:Show white space[!checked]").is_some());
+        assert!(find_node(&nodes, "check box:Show white space[checked]").is_none());
+        assert_eq!(text(labelled(&nodes, "Width:").unwrap(), "text"), "8");
+        assert!(labelled(&nodes, "Column:").is_none());
+        assert_eq!(
+            field_rect(labelled(&nodes, "Width:").unwrap())
+                .unwrap()
+                .centre(),
+            (95, 109)
+        );
         assert!(!is_cell_ref("Cambria") && !is_cell_ref("A") && !is_cell_ref("ABCD1"));
     }
 }
