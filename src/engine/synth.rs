@@ -70,8 +70,8 @@ const LENGTHS: &[(usize, usize, u32)] = &[
 ];
 
 const DESKTOP_APPS: &[&str] = &[
-    "calc", "writer", "impress", "pdf", "terminal", "vscode",
-    "files", // not the app: an OSWorld category
+    "calc", "writer", "impress", "pdf", // not the app: an OSWorld category
+    "terminal", "vscode", "files", // not the app: an OSWorld category
 ];
 const WEB_APPS: &[&str] = &[
     "slack",
@@ -128,7 +128,7 @@ fn scenario_and_apps(rng: &mut StdRng, domain: &str) -> (&'static str, &'static 
         ),
         "System & OS" => ("System Administration", "desktop", one("terminal")),
         "Code Editing" => ("Software Engineering", "desktop", one("vscode")),
-        "PDF" => ("PDF & Publishing", "desktop", one("pdf")),
+        "PDF" => ("PDF & Publishing", "desktop", one("pdf")), // not the app: a category
         "Communication" => ("Communication & Email", "web", one("slack")),
         "Project Management" => ("Project & Task Management", "web", one("jira")),
         "E-Commerce" | "Business & CRM" => ("Business Operations", "web", one("shopify_admin")),

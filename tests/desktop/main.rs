@@ -69,5 +69,7 @@ pub fn rollout(dir: &Path, policy: &[&str], ids: &[&str]) -> (Vec<(String, Optio
             (t["task_id"].as_str().unwrap().to_string(), r)
         })
         .collect();
+    // The trials as printed (an infrastructure failure's reason is there, not on stderr).
+    let err = format!("{err}\ntrials: {json:#}");
     (rewards, err)
 }

@@ -158,11 +158,22 @@ impl Harness {
         })
     }
 
-    /// A fresh environment: a new sid and a freshly provisioned home.
+    /// A fresh environment: a new sid and a freshly provisioned home (the files desktop's).
     pub fn endpoint(&self, app: Option<&str>) -> SandboxSpec {
+        self.endpoint_for(app, &[])
+    }
+
+    /// [`Harness::endpoint`] for a task using `apps`: when one of them is a desktop pack, the
+    /// home holds those packs' seed homes (a desktop application's profile and documents), as
+    /// the engine's environments provision it.
+    pub fn endpoint_for(&self, app: Option<&str>, apps: &[String]) -> SandboxSpec {
         let n = self.counter.fetch_add(1, Ordering::SeqCst);
         let home = self.root.path().join(format!("env{n}")).join("home");
-        files::provision_home(&home, None).unwrap();
+        if apps.iter().any(|a| tuplewright::apps::is_desktop(a)) {
+            files::provision_home_for(&home, apps).unwrap();
+        } else {
+            files::provision_home(&home, None).unwrap();
+        }
         let (upstream, port) = match app {
             Some(a) => {
                 let reg = AppRegistry::builtin().unwrap();
@@ -270,8 +281,8 @@ pub async fn sandboxed_round(
     reward: &str,
 ) -> RoundObservation {
     let app = web_apps(b).first().cloned();
-    let v_init = h.endpoint(app.as_deref());
-    let v_gold = h.endpoint(app.as_deref());
+    let v_init = h.endpoint_for(app.as_deref(), &b.apps);
+    let v_gold = h.endpoint_for(app.as_deref(), &b.apps);
     let mut obs = RoundObservation {
         round,
         setup: ScriptRun {

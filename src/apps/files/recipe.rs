@@ -28,7 +28,7 @@ const CHORES: [&str; 12] = [
     "Collect expense receipts",
 ];
 const KINDS: [(&str, &str, &str); 4] = [
-    ("pdf", "Documents/scans", "scan"),
+    ("pdf", "Documents/scans", "scan"), // not the app: a file extension
     ("jpg", "Pictures/photos", "photo"),
     ("csv", "Documents/data", "export"),
     ("docx", "Documents/letters", "letter"),

@@ -125,7 +125,7 @@ pub fn impress_plan(template: &str, s: &Value) -> Result<Vec<PlanStep>, String> 
             plan.keys("Escape").menu("View", &["Normal"]);
         }
         "export_pdf" => {
-            let pdf = text_slot(s, "pdf", template)?;
+            let pdf = text_slot(s, "pdf", template)?; // not the app: a slot name
             plan.menu("File", &["Export As", "Export as PDF..."])
                 .wait_window("PDF Options")
                 .click("push button:Export")

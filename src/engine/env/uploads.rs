@@ -93,7 +93,7 @@ pub fn guess_content_type(name: &str) -> &'static str {
         "jpg" | "jpeg" => "image/jpeg",
         "gif" => "image/gif",
         "svg" => "image/svg+xml",
-        "pdf" => "application/pdf",
+        "pdf" => "application/pdf", // not the app: a file extension
         "zip" => "application/zip",
         "docx" => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
         "xlsx" => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",

@@ -161,6 +161,7 @@ impl super::Screen {
                     .find(|w| app.classes.contains(&w.class)))
             })?;
             first.get_or_insert(found.id);
+            self.mark_closable(&app.name);
             areas.push((app.name.clone(), found.area));
         }
         if let Some(id) = first {

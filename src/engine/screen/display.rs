@@ -28,6 +28,9 @@ pub struct Screen {
     pub(super) display: u32,
     xvfb: Child,
     apps: Vec<(String, Child)>,
+    /// Programs a person may close during a trial (a desktop application whose window has
+    /// appeared: quitting it writes its settings): a clean exit (status 0) is not a death.
+    closable: Vec<String>,
     pgid: i32,
     pub(super) app_uid: Option<u32>,
     marker: tempfile::TempDir,
@@ -187,6 +190,7 @@ impl Screen {
             display,
             xvfb,
             apps: Vec::new(),
+            closable: Vec::new(),
             pgid,
             app_uid,
             marker,
@@ -254,6 +258,12 @@ impl Screen {
         tail.join("\n")
     }
 
+    /// Marks `program` as closable: from now on its clean exit is a person closing it (a
+    /// desktop application once its window has appeared), not an infrastructure failure.
+    pub(super) fn mark_closable(&mut self, program: &str) {
+        self.closable.push(program.to_string());
+    }
+
     /// Checks that the X server and every launched program still run.
     pub fn check(&mut self) -> Result<(), ScreenError> {
         if let Ok(Some(st)) = self.xvfb.try_wait() {
@@ -261,6 +271,9 @@ impl Screen {
         }
         for (name, child) in &mut self.apps {
             if let Ok(Some(st)) = child.try_wait() {
+                if st.success() && self.closable.contains(name) {
+                    continue; // closed by the person (or agent) using it
+                }
                 return Err(ScreenError::AppDied {
                     program: name.clone(),
                     detail: format!("exited ({st})"),

@@ -141,7 +141,7 @@ const APP_KEYWORDS: &[(&str, &[&str])] = &[
         "impress",
         &[".pptx", ".odp", "impress", "slide", "presentation"],
     ),
-    ("pdf", &[".pdf", "pdf"]),
+    ("pdf", &[".pdf", "pdf"]), // not the app: an Appendix F category
     (
         "terminal",
         &["terminal", "bash", "shell command", "command line"],
@@ -151,8 +151,8 @@ const APP_KEYWORDS: &[(&str, &[&str])] = &[
         "files", // not the app: an Appendix F category
         &["file manager", "nautilus", "files app", "folder"],
     ),
-    ("gimp", &["gimp"]),
-    ("thunderbird", &["thunderbird"]), // not the app: an Appendix F category
+    ("gimp", &["gimp"]),                // not the app: an Appendix F category
+    ("thunderbird", &["thunderbird"]),  // not the app: an Appendix F category
     ("chrome", &["chrome", "browser"]), // not the app: an Appendix F category
 ];
 
