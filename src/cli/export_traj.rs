@@ -95,10 +95,7 @@ pub struct ExportTrajArgs {
 
 /// Runs `export-trajectories`.
 pub fn run(cli: &Cli, args: &ExportTrajArgs) -> anyhow::Result<ExitCode> {
-    let format: Format = args
-        .format
-        .parse()
-        .map_err(|e: String| anyhow::anyhow!(e))?;
+    let format: Format = args.format.parse()?;
     if args.min_reward.is_some_and(|r| !(0.0..=1.0).contains(&r)) {
         anyhow::bail!("--min-reward must be in [0, 1]");
     }
@@ -135,7 +132,7 @@ pub fn run(cli: &Cli, args: &ExportTrajArgs) -> anyhow::Result<ExitCode> {
     };
     let store = open_existing_store(cli, &config)?;
     let tokens = match &args.tokenizer {
-        Some(p) => TokenCounter::from_file(p).map_err(|e| anyhow::anyhow!(e))?,
+        Some(p) => TokenCounter::from_file(p)?,
         None => TokenCounter::Estimate,
     };
     let out = args

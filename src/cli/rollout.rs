@@ -12,6 +12,7 @@ use super::Cli;
 use crate::engine::config::Config;
 use crate::engine::harness::{Bus, JobControl};
 use crate::engine::jobs::rollout::{RolloutEnv, RolloutSpec};
+use crate::engine::jobs::{JobEvent, JobEventKind};
 use crate::engine::rollout::batch::TupleResult;
 use crate::engine::rollout::spec::PolicySpec;
 use crate::engine::rollout::stage::Conclusion;
@@ -200,7 +201,14 @@ pub fn run(cli: &Cli, args: &RolloutArgs) -> anyhow::Result<ExitCode> {
         cancel: &cancel,
         on_start: &on_start,
     };
-    let results = crate::engine::jobs::rollout::run(&spec, &env, &|_| {})?;
+    // One progress line per tuple as it finishes (stderr; the table comes at the end).
+    let total = spec.tasks.len();
+    let progress = |e: &JobEvent| {
+        if let JobEventKind::TupleDone { task, outcome } = &e.kind {
+            eprintln!("rollout {}/{total}: {task} {outcome}", e.seq);
+        }
+    };
+    let results = crate::engine::jobs::rollout::run(&spec, &env, &progress)?;
     let mut ok = true;
     let mut rows = Vec::new();
     let mut refused = 0;

@@ -171,6 +171,10 @@ fn override_and_undo_through_the_cli_are_reflected_in_export_and_stats() {
         assert_eq!(out.matches("OK (every trial scored").count(), 2, "{out}");
     }
 
+    // #29: the rollout job reports each tuple as it finishes, not after the batch: the first
+    // progress line arrives while the process still has the second tuple to do.
+    rollout_reports_each_tuple_while_the_batch_runs(&db);
+
     // Bad input is refused with a clear message.
     let bad = tw(
         &db,
@@ -184,4 +188,35 @@ fn override_and_undo_through_the_cli_are_reflected_in_export_and_stats() {
     );
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--query"));
+}
+
+fn rollout_reports_each_tuple_while_the_batch_runs(db: &std::path::Path) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tuplewright"))
+        .arg("--store")
+        .arg(db)
+        .args(["--no-tui", "rollout", "--policy", "oracle", "--trials", "2"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines
+        .by_ref()
+        .map(Result::unwrap)
+        .find(|l| l.starts_with("rollout "))
+        .expect("a progress line");
+    let running = child.try_wait().unwrap().is_none();
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    assert!(child.wait().unwrap().success(), "{rest:?}");
+    assert!(first.starts_with("rollout 1/2: chat_topic_01"), "{first}");
+    assert!(first.ends_with(" ok"), "{first}");
+    assert!(
+        running,
+        "the first tuple was reported only after the batch ended"
+    );
+    assert!(
+        rest.iter().any(|l| l.starts_with("rollout 2/2: ")),
+        "{rest:?}"
+    );
 }

@@ -103,12 +103,13 @@ pub enum JobError {
     #[error(transparent)]
     Policy(#[from] crate::engine::rollout::spec::PolicyBuildError),
     /// The judge named by the spec cannot be built.
-    #[error("judge `{spec}`: {why}")]
+    #[error("judge `{spec}`: {source}")]
     Judge {
         /// The judge spec.
         spec: String,
         /// Why it cannot be built.
-        why: String,
+        #[source]
+        source: crate::engine::rollout::spec::JudgeSpecError,
     },
     /// The spec itself is unusable (named field and why).
     #[error("{0}")]

@@ -99,9 +99,9 @@ impl RolloutSpec {
         let dir = prompts_dir(self.prompts.as_deref(), probe);
         judge_from_spec(spec, &self.rollout, &dir)
             .map(Some)
-            .map_err(|why| JobError::Judge {
+            .map_err(|source| JobError::Judge {
                 spec: spec.clone(),
-                why,
+                source,
             })
     }
 
@@ -157,9 +157,17 @@ pub fn run(
         judge: judge.as_deref(),
         refine: spec.refiner.is_some(),
     };
+    let events = Events::new(sink);
+    let on_done = |task: &str, outcome: &'static str, _: &TupleResult| {
+        events.emit(JobEventKind::TupleDone {
+            task: task.to_string(),
+            outcome,
+        });
+    };
     let scope = BatchScope {
         jobs: spec.jobs.max(1),
         wanted: spec.wanted.as_deref(),
+        on_done: Some(&on_done),
     };
     let results = with_loop_runtime(
         env.config,
@@ -181,17 +189,5 @@ pub fn run(
             )
         },
     )?;
-    let events = Events::new(sink);
-    for (task, r) in &results {
-        let outcome = match r {
-            TupleResult::Done(Ok(_)) => "ok",
-            TupleResult::Done(Err(_)) | TupleResult::ClaimFailed(_) => "error",
-            TupleResult::Skipped(_) => "leased",
-        };
-        events.emit(JobEventKind::TupleDone {
-            task: task.clone(),
-            outcome,
-        });
-    }
     Ok(results)
 }

@@ -130,7 +130,7 @@ fn builtin_store(app: &str, env: &TaskEnv) -> Result<Arc<SessionStore>, OsworldE
 
 fn ui_options() -> Result<UiOptions, OsworldError> {
     Ok(UiOptions {
-        today: Today::parse(SEED_TODAY).map_err(OsworldError::Infra)?,
+        today: Today::parse(SEED_TODAY).map_err(|e| OsworldError::Infra(e.to_string()))?,
     })
 }
 

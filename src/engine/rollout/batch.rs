@@ -40,13 +40,19 @@ pub type RolloutResult = (String, TupleResult);
 /// The lease stage name of the rollout stage.
 pub const STAGE: &str = "rollout";
 
+/// Told about each tuple as soon as it is done: its id, outcome word and result.
+pub type OnTupleDone<'a> = dyn Fn(&str, &'static str, &TupleResult) + Sync + 'a;
+
 /// Which tuples a rollout batch takes and how many at once.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct BatchScope<'a> {
     /// Tuples rolled out at once (each with its own environment and screen).
     pub jobs: usize,
     /// Claim a tuple only in one of these statuses (`None` = any status).
     pub wanted: Option<&'a [TupleStatus]>,
+    /// Told about each tuple as soon as it is done (from the worker thread that did it), with
+    /// its outcome word (`ok`, `error`, `leased`) — so a face shows progress while the batch runs.
+    pub on_done: Option<&'a OnTupleDone<'a>>,
 }
 
 /// Runs the rollout stage on `ids` under `control`, `scope.jobs` tuples at once, each claimed
@@ -91,6 +97,9 @@ pub fn rollout_batch(
             ),
             Err(e) => ("error", TupleResult::ClaimFailed(e.to_string())),
         };
+        if let Some(f) = scope.on_done {
+            f(id, outcome, &r);
+        }
         let _ = bus.emit(
             "job.task",
             Some(id),

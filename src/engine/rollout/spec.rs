@@ -77,12 +77,13 @@ pub enum PolicyBuildError {
     #[error(transparent)]
     Spec(#[from] PolicySpecError),
     /// The VLM teacher's settings (`[rollout.vlm]`: format, coords, endpoint) are unusable.
-    #[error("{why}")]
+    #[error("{source}")]
     Vlm {
         /// The spec.
         spec: String,
         /// What is wrong.
-        why: String,
+        #[source]
+        source: crate::engine::rollout::vlm::error::SpecError,
     },
 }
 
@@ -171,7 +172,7 @@ impl PolicySpec {
             PolicySpec::Vlm(_) => {
                 let spec = self.to_string();
                 let p = vlm_policy(&spec, &rollout.vlm, screen)
-                    .map_err(|why| PolicyBuildError::Vlm { spec, why })?;
+                    .map_err(|source| PolicyBuildError::Vlm { spec, source })?;
                 Box::new(p)
             }
         })
@@ -183,9 +184,26 @@ pub fn policy_from_spec(
     spec: &str,
     rollout: &RolloutConfig,
     screen: &ScreenConfig,
-) -> Result<Box<dyn Policy + Send>, String> {
-    let spec: PolicySpec = spec.parse().map_err(|e: PolicySpecError| e.to_string())?;
-    spec.build(rollout, screen).map_err(|e| e.to_string())
+) -> Result<Box<dyn Policy + Send>, PolicyBuildError> {
+    let spec: PolicySpec = spec.parse()?;
+    spec.build(rollout, screen)
+}
+
+/// Why a judge spec cannot be built.
+#[derive(Debug, thiserror::Error)]
+pub enum JudgeSpecError {
+    /// The judge's provider part is malformed.
+    #[error("judge `{spec}`: {source}")]
+    Provider {
+        /// The spec as given.
+        spec: String,
+        /// What the provider parser refused.
+        #[source]
+        source: Box<crate::engine::providers::ProviderError>,
+    },
+    /// The judge could not be built (its prompt, its endpoint).
+    #[error(transparent)]
+    Build(#[from] super::RolloutError),
 }
 
 /// The judge a spec names: a judge on screenshots for the VLM prefixes (`vlm:openai:`,
@@ -196,25 +214,25 @@ pub fn judge_from_spec(
     spec: &str,
     rollout: &RolloutConfig,
     prompts_dir: &Path,
-) -> Result<Box<dyn Judge>, String> {
+) -> Result<Box<dyn Judge>, JudgeSpecError> {
     if is_screen_judge_spec(spec) {
         let judge = ScreenJudge::from_spec(
             spec,
             rollout.judge_screenshots as usize,
             &rollout.vlm.provider_defaults(),
             prompts_dir,
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
         return Ok(Box::new(judge));
     }
     let provider = crate::engine::providers::provider_from_spec(
         spec.trim(),
         &crate::engine::providers::ProviderConfig::default(),
     )
-    .map_err(|e| format!("judge `{spec}`: {e}"))?;
-    Ok(Box::new(
-        LlmJudge::new(provider, prompts_dir).map_err(|e| e.to_string())?,
-    ))
+    .map_err(|source| JudgeSpecError::Provider {
+        spec: spec.to_string(),
+        source: Box::new(source),
+    })?;
+    Ok(Box::new(LlmJudge::new(provider, prompts_dir)?))
 }
 
 #[cfg(test)]
@@ -225,7 +243,7 @@ mod tests {
     #[test]
     fn specs_name_their_policies_and_bad_ones_say_why() {
         let (r, s) = (RolloutConfig::default(), ScreenConfig::default());
-        let p = |spec: &str| policy_from_spec(spec, &r, &s);
+        let p = |spec: &str| policy_from_spec(spec, &r, &s).map_err(|e| e.to_string());
         assert_eq!(p("oracle").map(|p| p.name()), Ok("oracle".into()));
         assert_eq!(
             p("command:my-agent --x").map(|p| p.kind()),
@@ -250,6 +268,7 @@ mod tests {
         bad.vlm.format = "xml".into();
         let e = policy_from_spec("vlm:openai:m@http://127.0.0.1:1/v1", &bad, &s)
             .err()
+            .map(|e| e.to_string())
             .unwrap_or_default();
         assert!(e.contains("unknown action format `xml`"), "{e}");
     }

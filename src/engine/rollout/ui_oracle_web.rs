@@ -67,7 +67,7 @@ pub fn session_of(
             "{app} is an external app here; its UI is not served by tuplewright"
         )));
     };
-    let today = Today::parse(SEED_TODAY).map_err(RolloutError::Infra)?;
+    let today = Today::parse(SEED_TODAY).map_err(|e| RolloutError::Infra(e.to_string()))?;
     Ok((store.clone(), UiOptions { today }))
 }
 

@@ -3,16 +3,30 @@
 
 use chrono::{DateTime, Utc};
 
+/// A `today` that is not an RFC 3339 instant.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("bad `today` {text:?}: {source} (expected RFC 3339)")]
+pub struct BadToday {
+    /// What was given.
+    pub text: String,
+    /// Why chrono refused it.
+    #[source]
+    pub source: chrono::ParseError,
+}
+
 /// A fixed instant standing for "now" in one environment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Today(pub DateTime<Utc>);
 
 impl Today {
     /// Parses an RFC 3339 instant (`2026-03-05T10:00:00Z`).
-    pub fn parse(text: &str) -> Result<Today, String> {
+    pub fn parse(text: &str) -> Result<Today, BadToday> {
         DateTime::parse_from_rfc3339(text)
             .map(|t| Today(t.with_timezone(&Utc)))
-            .map_err(|e| format!("bad `today` {text:?}: {e} (expected RFC 3339)"))
+            .map_err(|source| BadToday {
+                text: text.to_string(),
+                source,
+            })
     }
 
     /// RFC 3339 with seconds and `Z`, as the seeds write `createdAt`.
@@ -70,6 +84,9 @@ mod tests {
         assert_eq!(today.label(at("2026-03-05T08:07:00Z")), "08:07");
         assert_eq!(today.label(at("2026-03-04T23:59:00Z")), "Yesterday 23:59");
         assert_eq!(today.label(at("2026-02-24T09:19:00Z")), "Feb 24, 09:19");
-        assert!(Today::parse("yesterday").unwrap_err().contains("RFC 3339"));
+        assert!(Today::parse("yesterday")
+            .unwrap_err()
+            .to_string()
+            .contains("RFC 3339"));
     }
 }

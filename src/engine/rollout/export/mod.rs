@@ -16,6 +16,7 @@
 //! export or the new one, never half of one; `manifest.json` says what it holds.
 
 pub mod chat;
+pub mod errors;
 pub mod load;
 pub mod osworld;
 pub mod render;
@@ -34,6 +35,7 @@ use serde_json::{json, Value};
 
 use crate::engine::providers::ProviderError;
 use crate::engine::store::{Store, StoreError};
+pub use errors::{RenderSkip, TokenError, UnknownChoice};
 pub use load::{trajectories, Trajectory};
 pub use render::{Batching, RenderOptions};
 use select::{balance, select, Prepared};
@@ -55,15 +57,17 @@ pub enum Format {
 }
 
 impl FromStr for Format {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownChoice;
+    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
         match s {
             "osworld" => Ok(Format::Osworld),
             "sft" => Ok(Format::Sft),
             "sliced" => Ok(Format::Sliced),
-            other => Err(format!(
-                "unknown trajectory format `{other}` (osworld, sft or sliced)"
-            )),
+            other => Err(UnknownChoice {
+                what: "trajectory format",
+                given: other.to_string(),
+                known: "osworld, sft or sliced",
+            }),
         }
     }
 }
@@ -94,8 +98,8 @@ pub enum ExportError {
         cause: std::io::Error,
     },
     /// The tokenizer.
-    #[error("{0}")]
-    Tokens(String),
+    #[error(transparent)]
+    Tokens(#[from] TokenError),
     /// The output directory.
     #[error("{0}")]
     Out(String),

@@ -8,6 +8,7 @@
 
 use serde_json::Value;
 
+use super::errors::{RenderSkip, UnknownChoice};
 use super::load::{Shot, Trajectory, Turn};
 use super::wire::{snap, snap_error, WireFormat};
 use crate::engine::rollout::screen::ComputerAction;
@@ -23,12 +24,16 @@ pub enum Batching {
 }
 
 impl std::str::FromStr for Batching {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownChoice;
+    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
         match s {
             "paper" => Ok(Batching::Paper),
             "single" => Ok(Batching::Single),
-            other => Err(format!("unknown batching `{other}` (paper or single)")),
+            other => Err(UnknownChoice {
+                what: "batching",
+                given: other.to_string(),
+                known: "paper or single",
+            }),
         }
     }
 }
@@ -168,11 +173,8 @@ pub fn render(
     groups: &[Group],
     thoughts: &[String],
     opts: &RenderOptions,
-) -> Result<Rendered, String> {
-    let shot = t
-        .first
-        .as_ref()
-        .ok_or("no first observation (stored before issue #36: roll the task out again)")?;
+) -> Result<Rendered, RenderSkip> {
+    let shot = t.first.as_ref().ok_or(RenderSkip::NoFirstObservation)?;
     let space = opts.space.unwrap_or(opts.wire.default_space());
     let coords = Coords::new(space, shot.width, shot.height)?;
     let mut turns = Vec::with_capacity(groups.len());
@@ -185,15 +187,18 @@ pub fn render(
         let back = opts
             .wire
             .parse(&content, &coords)
-            .map_err(|e| format!("turn {} does not read back in {}: {e}", i + 1, opts.wire))?;
+            .map_err(|source| RenderSkip::ReadBack {
+                turn: i + 1,
+                wire: opts.wire.to_string(),
+                source,
+            })?;
         if back != want {
-            return Err(format!(
-                "{} cannot say turn {} exactly: {} reads back as {}",
-                opts.wire,
-                i + 1,
-                serde_json::to_string(&g.actions).unwrap_or_default(),
-                serde_json::to_string(&back).unwrap_or_default()
-            ));
+            return Err(RenderSkip::Inexact {
+                wire: opts.wire.to_string(),
+                turn: i + 1,
+                said: serde_json::to_string(&g.actions).unwrap_or_default(),
+                back: serde_json::to_string(&back).unwrap_or_default(),
+            });
         }
         snap_px = g
             .actions

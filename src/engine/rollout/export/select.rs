@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use super::errors::RenderSkip;
 use super::load::Trajectory;
 use super::render::{groups, render, Group};
 use super::{trajectories, ExportError, ExportOptions, Format};
@@ -123,7 +124,7 @@ fn prepare(
     t: Trajectory,
     grouped: Option<Vec<Group>>,
     opts: &ExportOptions<'_>,
-) -> Result<Result<Prepared, String>, ExportError> {
+) -> Result<Result<Prepared, RenderSkip>, ExportError> {
     let Some(grouped) = grouped else {
         return Ok(Ok(Prepared {
             t,
@@ -133,9 +134,7 @@ fn prepare(
         }));
     };
     if t.first.is_none() {
-        return Ok(Err(
-            "no first observation (stored before issue #36: roll the task out again)".into(),
-        ));
+        return Ok(Err(RenderSkip::NoFirstObservation));
     }
     let thoughts = match opts.thoughts {
         Some(w) => w.thoughts(&t, &grouped)?,

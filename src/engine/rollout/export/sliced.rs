@@ -11,6 +11,7 @@
 use serde_json::{json, Value};
 
 use super::chat::{pairs, system_message, trainable, user_message, Images, Part};
+use super::errors::TokenError;
 use super::load::Trajectory;
 use super::tokens::TokenCounter;
 use super::ExportError;
@@ -37,7 +38,7 @@ impl Default for SliceOptions {
 type Rendered = (Value, bool, Vec<(u32, u32)>);
 
 /// Tokens of one message as rendered (text parts, and images unless collapsed).
-fn tokens_of(m: &Value, counter: &TokenCounter, sizes: &[(u32, u32)]) -> Result<usize, String> {
+fn tokens_of(m: &Value, counter: &TokenCounter, sizes: &[(u32, u32)]) -> Result<usize, TokenError> {
     let mut n = counter.text(m["role"].as_str().unwrap_or_default())?;
     match &m["content"] {
         Value::String(s) => n += counter.text(s)?,
@@ -97,7 +98,7 @@ pub fn slices(
         }
         let mut tokens = 0;
         for (m, _, sizes) in &msgs {
-            tokens += tokens_of(m, counter, sizes).map_err(ExportError::Tokens)?;
+            tokens += tokens_of(m, counter, sizes)?;
         }
         let mut slice = json!({"task_id": t.task_id, "rollout_id": t.rollout_id,
             "trial": t.trial, "model": t.model, "slice": out.len(), "collapsed_length": start,

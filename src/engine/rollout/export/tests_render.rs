@@ -295,7 +295,7 @@ fn an_action_a_wire_cannot_say_leaves_the_trial_out_with_the_reason() {
     let s = export(&store, &out, WireFormat::OpenaiComputer);
     assert_eq!(s.trials, 1, "the scroll has a form, the triple click none");
     assert!(
-        s.skipped[0].contains("computer_use_preview has no form for"),
+        s.skipped[0].contains("the computer_use_preview tool has no form for"),
         "{:?}",
         s.skipped
     );

@@ -8,6 +8,8 @@ use std::path::Path;
 
 use tokenizers::Tokenizer;
 
+use super::errors::TokenError;
+
 use crate::engine::rollout::vlm::coords::{
     smart_resize, QWEN25_FACTOR, QWEN25_MAX_PIXELS, QWEN25_MIN_PIXELS,
 };
@@ -25,10 +27,13 @@ pub enum TokenCounter {
 
 impl TokenCounter {
     /// The tokenizer in `path` (a Hugging Face `tokenizer.json`), or an error naming the file.
-    pub fn from_file(path: &Path) -> Result<TokenCounter, String> {
+    pub fn from_file(path: &Path) -> Result<TokenCounter, TokenError> {
         Tokenizer::from_file(path)
             .map(|t| TokenCounter::Tokenizer(Box::new(t)))
-            .map_err(|e| format!("cannot read the tokenizer {}: {e}", path.display()))
+            .map_err(|source| TokenError::Read {
+                path: path.to_path_buf(),
+                source,
+            })
     }
 
     /// What the counts rest on, for the export's summary.
@@ -40,12 +45,12 @@ impl TokenCounter {
     }
 
     /// Tokens of a text.
-    pub fn text(&self, s: &str) -> Result<usize, String> {
+    pub fn text(&self, s: &str) -> Result<usize, TokenError> {
         match self {
             TokenCounter::Tokenizer(t) => t
                 .encode(s, false)
                 .map(|e| e.len())
-                .map_err(|e| format!("tokenizing: {e}")),
+                .map_err(TokenError::Encode),
             TokenCounter::Estimate => Ok(s.chars().count().div_ceil(CHARS_PER_TOKEN)),
         }
     }
@@ -78,6 +83,7 @@ mod tests {
         assert_eq!(t.image(1280, 800), 46 * 29 + 2);
         let e = TokenCounter::from_file(Path::new("/nonexistent/tokenizer.json"))
             .err()
+            .map(|e| e.to_string())
             .unwrap_or_default();
         assert!(e.contains("/nonexistent/tokenizer.json"), "{e}");
     }

@@ -7,8 +7,10 @@ use std::str::FromStr;
 
 use serde_json::Value;
 
+use super::errors::UnknownChoice;
 use crate::engine::rollout::screen::ComputerAction;
 use crate::engine::rollout::vlm::coords::{QWEN25_FACTOR, QWEN25_MAX_PIXELS, QWEN25_MIN_PIXELS};
+use crate::engine::rollout::vlm::error::{RenderError, ReplyError};
 use crate::engine::rollout::vlm::{anthropic, prompt, responses};
 use crate::engine::rollout::vlm::{ActionFormat, ArgCtx, CoordSpace, Coords};
 
@@ -75,7 +77,7 @@ impl WireFormat {
         actions: &[ComputerAction],
         coords: &Coords,
         id: &str,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, RenderError> {
         match self {
             WireFormat::Text(f) => Ok(Value::String(f.render(thought, actions, coords))),
             WireFormat::Anthropic => anthropic::render_content(thought, actions, coords, id),
@@ -84,7 +86,11 @@ impl WireFormat {
     }
 
     /// Reads an assistant turn back with the parser the policy uses on model replies.
-    pub fn parse(&self, content: &Value, coords: &Coords) -> Result<Vec<ComputerAction>, String> {
+    pub fn parse(
+        &self,
+        content: &Value,
+        coords: &Coords,
+    ) -> Result<Vec<ComputerAction>, ReplyError> {
         let ctx = ArgCtx {
             coords: *coords,
             cursor: None,
@@ -105,15 +111,15 @@ impl fmt::Display for WireFormat {
 }
 
 impl FromStr for WireFormat {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownChoice;
+    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
         Self::ALL
             .into_iter()
             .find(|w| w.name() == s)
-            .ok_or_else(|| {
-                format!(
-                "unknown wire `{s}` (qwen-xml, qwen-json, uitars, anthropic or openai-computer)"
-            )
+            .ok_or_else(|| UnknownChoice {
+                what: "wire",
+                given: s.to_string(),
+                known: "qwen-xml, qwen-json, uitars, anthropic or openai-computer",
             })
     }
 }

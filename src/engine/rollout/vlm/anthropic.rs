@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 use super::args::{to_action, ArgCtx};
 use super::chat::usage_of;
 use super::coords::{CoordSpace, Coords};
+use super::error::{bad_reply, CoordError, RenderError, ReplyError, SpecError};
 use super::wire::{Conversation, Observation, Reply, Sampling, Wire, HISTORY_PLACEHOLDER};
 use super::{pointer, turn_verdict};
 use crate::engine::providers::http::{build_client, post_json};
@@ -33,13 +34,11 @@ pub struct AnthropicWire {
 }
 
 /// The beta flag of a tool version: `computer_YYYYMMDD` → `computer-use-YYYY-MM-DD`.
-pub fn beta_of(tool_type: &str) -> Result<String, String> {
+pub fn beta_of(tool_type: &str) -> Result<String, SpecError> {
     let date = tool_type
         .strip_prefix("computer_")
         .filter(|d| d.len() == 8 && d.bytes().all(|b| b.is_ascii_digit()))
-        .ok_or_else(|| {
-            format!("anthropic_tool `{tool_type}` is not a computer tool version like computer_20250124")
-        })?;
+        .ok_or_else(|| SpecError::AnthropicTool(tool_type.to_string()))?;
     Ok(format!(
         "computer-use-{}-{}-{}",
         &date[..4],
@@ -56,7 +55,7 @@ impl AnthropicWire {
         tool_type: &str,
     ) -> Result<AnthropicWire, ProviderError> {
         cfg.validate()?;
-        let beta = beta_of(tool_type).map_err(ProviderError::Config)?;
+        let beta = beta_of(tool_type).map_err(|e| ProviderError::Config(e.to_string()))?;
         let client = build_client(&cfg)?;
         Ok(AnthropicWire {
             cfg,
@@ -190,7 +189,7 @@ pub(crate) fn request_body(
 pub(crate) fn read_reply(
     content: &[Value],
     ctx: &ArgCtx,
-) -> (String, Vec<String>, Result<Vec<ComputerAction>, String>) {
+) -> (String, Vec<String>, Result<Vec<ComputerAction>, ReplyError>) {
     let mut text = Vec::new();
     let mut ids = Vec::new();
     let mut actions = Vec::new();
@@ -203,9 +202,11 @@ pub(crate) fn read_reply(
                 ids.push(block["id"].as_str().unwrap_or_default().to_string());
                 let name = block["name"].as_str().unwrap_or_default();
                 let parsed = match block.get("input") {
-                    _ if name != TOOL => Err(format!("tool \"{name}\" does not exist; use {TOOL}")),
+                    _ if name != TOOL => {
+                        Err(bad_reply!("tool \"{name}\" does not exist; use {TOOL}"))
+                    }
                     Some(Value::Object(args)) => to_action(args, &ctx),
-                    _ => Err("the tool input is not an object".to_string()),
+                    _ => Err(ReplyError::from("the tool input is not an object")),
                 };
                 match parsed {
                     Ok(a) => {
@@ -215,7 +216,7 @@ pub(crate) fn read_reply(
                         actions.push(a);
                     }
                     Err(e) if error.is_none() => {
-                        error = Some(format!("tool call {}: {e}", ids.len()))
+                        error = Some(e.in_call("tool call", ids.len(), None))
                     }
                     Err(_) => {}
                 }
@@ -232,7 +233,7 @@ impl Wire for AnthropicWire {
         self.cfg.display_name()
     }
 
-    fn coords(&self, width: u32, height: u32) -> Result<Coords, String> {
+    fn coords(&self, width: u32, height: u32) -> Result<Coords, CoordError> {
         Coords::new(self.space, width, height)
     }
 
@@ -291,7 +292,7 @@ pub fn render_content(
     actions: &[ComputerAction],
     coords: &Coords,
     id_prefix: &str,
-) -> Result<Value, String> {
+) -> Result<Value, RenderError> {
     let mut blocks = Vec::new();
     if !thought.is_empty() {
         blocks.push(json!({"type": "text", "text": thought}));
@@ -300,7 +301,7 @@ pub fn render_content(
         let input = match tool_input(a, coords)? {
             Some(input) => input,
             None if i + 1 == actions.len() => break,
-            None => return Err("terminate must be the turn's last action".into()),
+            None => return Err(RenderError::TerminateNotLast { turn: "turn" }),
         };
         blocks.push(
             json!({"type": "tool_use", "id": format!("{id_prefix}_{}", i + 1),
@@ -311,7 +312,7 @@ pub fn render_content(
 }
 
 /// The computer tool's `input` for one action; `None` for a successful `terminate`.
-fn tool_input(a: &ComputerAction, coords: &Coords) -> Result<Option<Value>, String> {
+fn tool_input(a: &ComputerAction, coords: &Coords) -> Result<Option<Value>, RenderError> {
     use ComputerAction as A;
     let c = |x: i32, y: i32| {
         let (mx, my) = coords.to_model(x, y);
@@ -330,10 +331,10 @@ fn tool_input(a: &ComputerAction, coords: &Coords) -> Result<Option<Value>, Stri
         A::Wait { seconds } => json!({"action": "wait", "duration": seconds}),
         A::Terminate { success: true } => return Ok(None),
         A::Terminate { success: false } | A::CallUser { .. } => {
-            return Err(format!(
-                "the {TOOL} tool has no form for {}",
-                super::args::to_args(a, coords)["action"]
-            ))
+            return Err(RenderError::NoForm {
+                tool: TOOL,
+                action: super::args::to_args(a, coords)["action"].to_string(),
+            })
         }
         other => super::args::to_args(other, coords),
     }))

@@ -5,6 +5,7 @@
 use serde_json::{json, Map, Value};
 
 use super::coords::Coords;
+use super::error::{bad_reply, ReplyError};
 use crate::engine::rollout::screen::ComputerAction;
 
 /// What an argument mapper needs besides the arguments.
@@ -26,10 +27,10 @@ fn point(
     key: &str,
     action: &str,
     ctx: &ArgCtx,
-) -> Result<(i32, i32), String> {
+) -> Result<(i32, i32), ReplyError> {
     let v = args
         .get(key)
-        .ok_or_else(|| format!("{action} needs `{key}` as [x, y]"))?;
+        .ok_or_else(|| bad_reply!("{action} needs `{key}` as [x, y]"))?;
     let pair = match v {
         Value::String(s) => serde_json::from_str::<Value>(s.trim()).unwrap_or(Value::Null),
         other => other.clone(),
@@ -41,8 +42,8 @@ fn point(
         Some([x, y]) if pair.as_array().is_some_and(|a| a.len() == 2) => ctx
             .coords
             .to_screen(*x, *y)
-            .map_err(|e| format!("{action}: {e}")),
-        _ => Err(format!(
+            .map_err(ReplyError::coords(action)),
+        _ => Err(bad_reply!(
             "{action}: `{key}` must be [x, y] (two numbers), got {v}"
         )),
     }
@@ -68,15 +69,17 @@ fn text(args: &Map<String, Value>, keys: &[&str]) -> Option<String> {
         })
 }
 
-fn number(args: &Map<String, Value>, keys: &[&str]) -> Option<Result<f64, String>> {
+fn number(args: &Map<String, Value>, keys: &[&str]) -> Option<Result<f64, ReplyError>> {
     let (k, v) = keys.iter().find_map(|k| args.get(*k).map(|v| (*k, v)))?;
     Some(match v {
-        Value::Number(n) => n.as_f64().ok_or_else(|| format!("`{k}` is not a number")),
+        Value::Number(n) => n
+            .as_f64()
+            .ok_or_else(|| bad_reply!("`{k}` is not a number")),
         Value::String(s) => s
             .trim()
             .parse::<f64>()
-            .map_err(|_| format!("`{k}` must be a number, got \"{s}\"")),
-        other => Err(format!("`{k}` must be a number, got {other}")),
+            .map_err(|_| bad_reply!("`{k}` must be a number, got \"{s}\"")),
+        other => Err(bad_reply!("`{k}` must be a number, got {other}")),
     })
 }
 
@@ -85,10 +88,10 @@ fn scroll(
     args: &Map<String, Value>,
     action: &str,
     at: (i32, i32),
-) -> Result<ComputerAction, String> {
-    let clicks = |v: f64| -> Result<i32, String> {
+) -> Result<ComputerAction, ReplyError> {
+    let clicks = |v: f64| -> Result<i32, ReplyError> {
         if v.fract() != 0.0 || v.abs() > 1e4 {
-            return Err(format!(
+            return Err(bad_reply!(
                 "{action}: the amount must be a whole number of wheel clicks, got {v}"
             ));
         }
@@ -97,7 +100,7 @@ fn scroll(
     let (x, y) = at;
     if let Some(dir) = text(args, &["scroll_direction", "direction"]) {
         let n = match number(args, &["scroll_amount", "amount", "pixels"]) {
-            Some(v) => clicks(v.map_err(|e| format!("{action}: {e}"))?.abs())?,
+            Some(v) => clicks(v.map_err(|e| bad_reply!("{action}: {e}"))?.abs())?,
             None => 3,
         };
         return match dir.to_ascii_lowercase().as_str() {
@@ -105,14 +108,14 @@ fn scroll(
             "up" => Ok(ComputerAction::Scroll { x, y, amount: -n }),
             "right" => Ok(ComputerAction::Hscroll { x, y, amount: n }),
             "left" => Ok(ComputerAction::Hscroll { x, y, amount: -n }),
-            other => Err(format!(
+            other => Err(bad_reply!(
                 "{action}: scroll_direction must be up, down, left or right, got \"{other}\""
             )),
         };
     }
     let v = number(args, &["pixels", "amount", "scroll_amount"])
-        .ok_or_else(|| format!("{action} needs `pixels` (positive scrolls up / left)"))?
-        .map_err(|e| format!("{action}: {e}"))?;
+        .ok_or_else(|| bad_reply!("{action} needs `pixels` (positive scrolls up / left)"))?
+        .map_err(|e| bad_reply!("{action}: {e}"))?;
     let amount = -clicks(v)?;
     Ok(if action == "hscroll" {
         ComputerAction::Hscroll { x, y, amount }
@@ -122,16 +125,20 @@ fn scroll(
 }
 
 /// One action from its arguments (`action` names the primitive).
-pub fn to_action(args: &Map<String, Value>, ctx: &ArgCtx) -> Result<ComputerAction, String> {
+pub fn to_action(args: &Map<String, Value>, ctx: &ArgCtx) -> Result<ComputerAction, ReplyError> {
     use ComputerAction as A;
     let action = match args.get("action") {
         Some(Value::String(s)) => s.trim().to_string(),
-        Some(other) => return Err(format!("`action` must be a string, got {other}")),
-        None => return Err(format!("every call needs an `action` (one of {ACTIONS})")),
+        Some(other) => return Err(bad_reply!("`action` must be a string, got {other}")),
+        None => {
+            return Err(bad_reply!(
+                "every call needs an `action` (one of {ACTIONS})"
+            ))
+        }
     };
     let at = |key: &str| point(args, key, &action, ctx);
     let needs_text = |keys: &[&str], what: &str| {
-        text(args, keys).ok_or_else(|| format!("{action} needs `{what}`"))
+        text(args, keys).ok_or_else(|| bad_reply!("{action} needs `{what}`"))
     };
     Ok(match action.as_str() {
         "left_click" | "click" => {
@@ -198,7 +205,7 @@ pub fn to_action(args: &Map<String, Value>, ctx: &ArgCtx) -> Result<ComputerActi
         "screenshot" => A::Screenshot,
         "wait" => {
             let seconds = match number(args, &["time", "seconds", "duration"]) {
-                Some(v) => v.map_err(|e| format!("wait: {e}"))?,
+                Some(v) => v.map_err(|e| bad_reply!("wait: {e}"))?,
                 None => 1.0,
             };
             A::Wait { seconds }
@@ -215,7 +222,7 @@ pub fn to_action(args: &Map<String, Value>, ctx: &ArgCtx) -> Result<ComputerActi
         "call_user" | "ask_user" => A::CallUser {
             question: text(args, &["text", "question"]).unwrap_or_default(),
         },
-        other => return Err(format!("unknown action \"{other}\" (one of {ACTIONS})")),
+        other => return Err(bad_reply!("unknown action \"{other}\" (one of {ACTIONS})")),
     })
 }
 

@@ -134,7 +134,7 @@ pub fn calibrate(
                 Some(format!("the reply has no pointer action: {actions:?}")),
             ),
         },
-        Err(e) => (None, Some(e.clone())),
+        Err(e) => (None, Some(e.to_string())),
     };
     Ok(Calibration {
         screen: (w, h),

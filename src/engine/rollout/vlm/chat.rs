@@ -7,6 +7,7 @@ use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION};
 use serde_json::{json, Value};
 
 use super::coords::{CoordSpace, Coords};
+use super::error::CoordError;
 use super::prompt::system_prompt;
 use super::wire::{Conversation, Observation, Reply, Sampling, Wire, HISTORY_PLACEHOLDER};
 use super::{ActionFormat, ArgCtx};
@@ -135,7 +136,7 @@ impl Wire for ChatWire {
         format!("vlm:{}", self.cfg.display_name())
     }
 
-    fn coords(&self, width: u32, height: u32) -> Result<Coords, String> {
+    fn coords(&self, width: u32, height: u32) -> Result<Coords, CoordError> {
         Coords::new(self.space, width, height)
     }
 

@@ -12,6 +12,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::error::CoordError;
+
 /// Qwen2.5-VL's image factor (patch 14 × merge 2).
 pub const QWEN25_FACTOR: u32 = 28;
 /// Qwen2.5-VL's default minimum pixels (`4 * 28 * 28`).
@@ -56,18 +58,20 @@ pub fn smart_resize(
     factor: u32,
     min_pixels: u64,
     max_pixels: u64,
-) -> Result<(u32, u32), String> {
+) -> Result<(u32, u32), CoordError> {
     if height == 0 || width == 0 || factor == 0 {
-        return Err(format!(
-            "smart_resize of {width}x{height} with factor {factor}: sizes must be positive"
-        ));
+        return Err(CoordError::NotPositive {
+            width,
+            height,
+            factor,
+        });
     }
     let (h, w, f) = (f64::from(height), f64::from(width), f64::from(factor));
     if h.max(w) / h.min(w) > MAX_RATIO {
-        return Err(format!(
-            "absolute aspect ratio must be smaller than {MAX_RATIO}, got {}",
-            h.max(w) / h.min(w)
-        ));
+        return Err(CoordError::AspectRatio {
+            max: MAX_RATIO,
+            got: h.max(w) / h.min(w),
+        });
     }
     let round_by = |n: f64| (n / f).round_ties_even() * f;
     let floor_by = |n: f64| (n / f).floor() * f;
@@ -101,7 +105,7 @@ pub struct Coords {
 
 impl Coords {
     /// The space on a screen of `width × height`; an impossible smart resize is an error.
-    pub fn new(space: CoordSpace, width: u32, height: u32) -> Result<Coords, String> {
+    pub fn new(space: CoordSpace, width: u32, height: u32) -> Result<Coords, CoordError> {
         let image = match space {
             CoordSpace::SmartResize {
                 factor,
@@ -142,11 +146,9 @@ impl Coords {
     /// A model's point in screen pixels (rounded to the nearest pixel). Relative spaces clamp
     /// their upper edge (`1.0`, `999.9`) onto the last pixel; anything else out of range is left
     /// for the screen to refuse with an error the model reads.
-    pub fn to_screen(&self, x: f64, y: f64) -> Result<(i32, i32), String> {
+    pub fn to_screen(&self, x: f64, y: f64) -> Result<(i32, i32), CoordError> {
         if !x.is_finite() || !y.is_finite() {
-            return Err(format!(
-                "coordinate ({x}, {y}) is not a pair of finite numbers"
-            ));
+            return Err(CoordError::NotFinite { x, y });
         }
         let (sx, sy) = self.scale();
         let (mut px, mut py) = ((x * sx).round(), (y * sy).round());
@@ -160,7 +162,7 @@ impl Coords {
             }
         }
         if px.abs() > 1e6 || py.abs() > 1e6 {
-            return Err(format!("coordinate ({x}, {y}) is far outside the screen"));
+            return Err(CoordError::FarOutside { x, y });
         }
         Ok((px as i32, py as i32))
     }
@@ -208,17 +210,12 @@ impl fmt::Display for CoordSpace {
 }
 
 impl FromStr for CoordSpace {
-    type Err = String;
+    type Err = CoordError;
 
     /// `pixels`, `rel1000`, `rel1`, `smart-resize` (Qwen2.5-VL defaults), `smart-resize:paper`
     /// (C.1.1's budget) or `smart-resize:FACTOR:MIN_PIXELS:MAX_PIXELS`.
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || {
-            format!(
-                "unknown coordinate space `{s}` (pixels, rel1000, rel1, smart-resize, \
-                 smart-resize:paper or smart-resize:FACTOR:MIN_PIXELS:MAX_PIXELS)"
-            )
-        };
+    fn from_str(s: &str) -> Result<Self, CoordError> {
+        let bad = || CoordError::UnknownSpace(s.to_string());
         match s {
             "pixels" => return Ok(CoordSpace::Pixels),
             "rel1000" => return Ok(CoordSpace::Relative1000),
@@ -250,9 +247,7 @@ impl FromStr for CoordSpace {
             hi.parse::<u64>().map_err(|_| bad())?,
         );
         if factor == 0 || min_pixels > max_pixels {
-            return Err(format!(
-                "coordinate space `{s}`: the factor must be positive and MIN_PIXELS ≤ MAX_PIXELS"
-            ));
+            return Err(CoordError::BadSmartResize(s.to_string()));
         }
         Ok(CoordSpace::SmartResize {
             factor,

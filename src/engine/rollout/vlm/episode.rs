@@ -176,9 +176,10 @@ pub fn run_episode_on(
         let actions = match &reply.actions {
             Ok(a) => a.clone(),
             Err(e) => {
+                let e = e.to_string();
                 record["parse_error"] = json!(e);
                 turns.push(record);
-                let text = reprompt(e);
+                let text = reprompt(&e);
                 if let Some(t) = convo.turns.last_mut() {
                     t.1 = Some(reply.clone());
                 }

@@ -172,13 +172,13 @@ impl ScreenJudge {
     }
 
     /// The reply's text and the names of its usage fields, or what is missing.
-    fn reply_text(&self, body: &Value) -> Result<(String, [&'static str; 2]), String> {
+    fn reply_text(&self, body: &Value) -> Result<(String, [&'static str; 2]), &'static str> {
         match self.api {
             JudgeApi::Chat => body
                 .pointer("/choices/0/message/content")
                 .and_then(Value::as_str)
                 .map(|t| (t.to_string(), ["prompt_tokens", "completion_tokens"]))
-                .ok_or_else(|| "no choices[0].message.content string".to_string()),
+                .ok_or("no choices[0].message.content string"),
             JudgeApi::Anthropic => {
                 let blocks = body
                     .get("content")

@@ -20,6 +20,7 @@ pub mod chat;
 pub mod config;
 pub mod coords;
 pub mod episode;
+pub mod error;
 pub mod image;
 pub mod judge;
 pub mod live;
@@ -49,6 +50,7 @@ pub use policy::{
 pub use wire::{Sampling, Wire, HISTORY_PLACEHOLDER};
 
 use crate::engine::rollout::screen::ComputerAction;
+use error::{bad_reply, ReplyError, SpecError};
 
 /// The one function the text formats expose.
 pub const TOOL_NAME: &str = "computer_use";
@@ -60,15 +62,15 @@ pub const MAX_ACTIONS_PER_TURN: usize = 10;
 /// with success, as those APIs end an episode), or the actions. `calls` names the calls in the
 /// error ("tool calls in one turn").
 pub fn turn_verdict(
-    error: Option<String>,
+    error: Option<ReplyError>,
     n_calls: usize,
-    calls: &str,
+    calls: &'static str,
     actions: Vec<ComputerAction>,
-) -> Result<Vec<ComputerAction>, String> {
+) -> Result<Vec<ComputerAction>, ReplyError> {
     match error {
         Some(e) => Err(e),
         None if n_calls > MAX_ACTIONS_PER_TURN => {
-            Err(format!("{n_calls} {calls}; at most {MAX_ACTIONS_PER_TURN}"))
+            Err(ReplyError::TooManyCalls { n: n_calls, calls })
         }
         None if n_calls == 0 => Ok(vec![ComputerAction::Terminate { success: true }]),
         None => Ok(actions),
@@ -118,14 +120,14 @@ impl ActionFormat {
 
     /// Parses one reply into actions in screen pixels (at most [`MAX_ACTIONS_PER_TURN`]), or an
     /// error text for the model's next user turn.
-    pub fn parse(&self, reply: &str, ctx: &ArgCtx) -> Result<Vec<ComputerAction>, String> {
+    pub fn parse(&self, reply: &str, ctx: &ArgCtx) -> Result<Vec<ComputerAction>, ReplyError> {
         let actions = match self {
             Self::Uitars => uitars::parse(reply, &ctx.coords)?,
             Self::QwenXml => from_args(qwen_xml::calls(reply)?, ctx)?,
             Self::QwenJson => from_args(qwen_json::calls(reply)?, ctx)?,
         };
         if actions.len() > MAX_ACTIONS_PER_TURN {
-            return Err(format!(
+            return Err(bad_reply!(
                 "{} actions in one turn; at most {MAX_ACTIONS_PER_TURN} are allowed",
                 actions.len()
             ));
@@ -159,12 +161,12 @@ impl fmt::Display for ActionFormat {
 }
 
 impl FromStr for ActionFormat {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = SpecError;
+    fn from_str(s: &str) -> Result<Self, SpecError> {
         Self::ALL
             .into_iter()
             .find(|f| f.name() == s)
-            .ok_or_else(|| format!("unknown action format `{s}` (qwen-xml, qwen-json or uitars)"))
+            .ok_or_else(|| SpecError::UnknownFormat(s.to_string()))
     }
 }
 
@@ -173,12 +175,12 @@ impl FromStr for ActionFormat {
 fn from_args(
     calls: Vec<serde_json::Map<String, serde_json::Value>>,
     ctx: &ArgCtx,
-) -> Result<Vec<ComputerAction>, String> {
+) -> Result<Vec<ComputerAction>, ReplyError> {
     if calls.len() > MAX_ACTIONS_PER_TURN {
-        return Err(format!(
-            "{} calls in one turn; at most {MAX_ACTIONS_PER_TURN} are allowed",
-            calls.len()
-        ));
+        return Err(ReplyError::TooManyCalls {
+            n: calls.len(),
+            calls: "calls in one turn",
+        });
     }
     let mut ctx = *ctx;
     let mut out = Vec::with_capacity(calls.len());
@@ -186,7 +188,7 @@ fn from_args(
     for (i, args) in calls.iter().enumerate() {
         let a = args::to_action(args, &ctx).map_err(|e| {
             if n > 1 {
-                format!("call {} of {n}: {e}", i + 1)
+                e.in_call("call", i + 1, Some(n))
             } else {
                 e
             }
@@ -221,15 +223,15 @@ pub fn pointer(a: &ComputerAction) -> Option<(i32, i32)> {
 pub(crate) fn regex(
     cell: &'static OnceLock<Option<Regex>>,
     pattern: &str,
-) -> Result<&'static Regex, String> {
+) -> Result<&'static Regex, ReplyError> {
     cell.get_or_init(|| Regex::new(pattern).ok())
         .as_ref()
-        .ok_or_else(|| format!("internal error: bad pattern {pattern}"))
+        .ok_or_else(|| bad_reply!("internal error: bad pattern {pattern}"))
 }
 
 /// The bodies of every `<tool_call>…</tool_call>` block (the last may lack its closing tag when
 /// the server stopped at it), or an error when there is none.
-pub(crate) fn tool_call_blocks(reply: &str) -> Result<Vec<&str>, String> {
+pub(crate) fn tool_call_blocks(reply: &str) -> Result<Vec<&str>, ReplyError> {
     const OPEN: &str = "<tool_call>";
     const CLOSE: &str = "</tool_call>";
     let mut out = Vec::new();
@@ -248,7 +250,7 @@ pub(crate) fn tool_call_blocks(reply: &str) -> Result<Vec<&str>, String> {
         }
     }
     if out.is_empty() {
-        return Err(format!(
+        return Err(bad_reply!(
             "no <tool_call> block in the reply; every turn must end with a {TOOL_NAME} tool call"
         ));
     }

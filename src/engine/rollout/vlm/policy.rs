@@ -13,6 +13,7 @@ use super::anthropic::AnthropicWire;
 use super::chat::ChatWire;
 use super::config::VlmConfig;
 use super::episode::{run_episode_on, Ending, LoopLimits};
+use super::error::SpecError;
 use super::live::{LiveScreen, TaskScreen};
 use super::responses::ResponsesWire;
 use super::wire::Wire;
@@ -160,24 +161,25 @@ pub fn is_vlm_spec(spec: &str) -> bool {
 }
 
 /// The wire a spec names, with `[rollout.vlm]` applied.
-pub fn wire_from_spec(spec: &str, cfg: &VlmConfig) -> Result<Arc<dyn Wire>, String> {
+pub fn wire_from_spec(spec: &str, cfg: &VlmConfig) -> Result<Arc<dyn Wire>, SpecError> {
     let defaults = cfg.provider_defaults();
     let provider = |rest: &str| {
-        ProviderConfig::from_spec(rest, &defaults).map_err(|e| format!("policy `{spec}`: {e}"))
+        ProviderConfig::from_spec(rest, &defaults).map_err(|source| SpecError::Provider {
+            spec: spec.to_string(),
+            source: Box::new(source),
+        })
     };
-    let space = |fallback: CoordSpace| -> Result<CoordSpace, String> {
+    let space = |fallback: CoordSpace| -> Result<CoordSpace, SpecError> {
         if cfg.coords.trim().is_empty() {
             Ok(fallback)
         } else {
-            cfg.coords.trim().parse()
+            Ok(cfg.coords.trim().parse()?)
         }
     };
     if let Some(rest) = spec.strip_prefix("vlm:") {
         let p = provider(rest)?;
         if p.kind != ProviderKind::Openai {
-            return Err(format!(
-                "policy `{spec}`: vlm: takes an OpenAI-compatible endpoint (vlm:openai:MODEL[@URL])"
-            ));
+            return Err(SpecError::NotOpenai(spec.to_string()));
         }
         let (family_format, family_space) = ActionFormat::for_model(&p.model);
         let format = if cfg.format.trim().is_empty() {
@@ -185,7 +187,8 @@ pub fn wire_from_spec(spec: &str, cfg: &VlmConfig) -> Result<Arc<dyn Wire>, Stri
         } else {
             cfg.format.trim().parse()?
         };
-        let wire = ChatWire::new(p, format, space(family_space)?).map_err(|e| e.to_string())?;
+        let wire = ChatWire::new(p, format, space(family_space)?)
+            .map_err(|e| SpecError::Wire(Box::new(e)))?;
         return Ok(Arc::new(wire));
     }
     if spec.starts_with("anthropic:") {
@@ -194,21 +197,24 @@ pub fn wire_from_spec(spec: &str, cfg: &VlmConfig) -> Result<Arc<dyn Wire>, Stri
             space(CoordSpace::Pixels)?,
             &cfg.anthropic_tool,
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| SpecError::Wire(Box::new(e)))?;
         return Ok(Arc::new(wire));
     }
     if let Some(rest) = spec.strip_prefix("openai-responses:") {
         let p = provider(&format!("openai:{rest}"))?;
-        let wire = ResponsesWire::new(p, space(CoordSpace::Pixels)?).map_err(|e| e.to_string())?;
+        let wire = ResponsesWire::new(p, space(CoordSpace::Pixels)?)
+            .map_err(|e| SpecError::Wire(Box::new(e)))?;
         return Ok(Arc::new(wire));
     }
-    Err(format!(
-        "unknown VLM policy `{spec}` (vlm:openai:MODEL[@URL], anthropic:MODEL, openai-responses:MODEL)"
-    ))
+    Err(SpecError::UnknownPolicy(spec.to_string()))
 }
 
 /// The VLM policy a spec names, on the task's own screen (or `[rollout.vlm] screen_url`).
-pub fn vlm_policy(spec: &str, cfg: &VlmConfig, screen: &ScreenConfig) -> Result<VlmPolicy, String> {
+pub fn vlm_policy(
+    spec: &str,
+    cfg: &VlmConfig,
+    screen: &ScreenConfig,
+) -> Result<VlmPolicy, SpecError> {
     let mut limits = cfg.limits();
     limits.display = screen.settle();
     Ok(VlmPolicy::new(

@@ -11,22 +11,23 @@ use serde_json::{json, Map, Value};
 
 use super::args::to_args;
 use super::coords::Coords;
+use super::error::{bad_reply, ReplyError};
 use super::{tool_call_blocks, TOOL_NAME};
 use crate::engine::rollout::screen::ComputerAction;
 
 /// The argument objects of every `<tool_call>` in the reply, in order.
-pub fn calls(reply: &str) -> Result<Vec<Map<String, Value>>, String> {
+pub fn calls(reply: &str) -> Result<Vec<Map<String, Value>>, ReplyError> {
     let mut out = Vec::new();
     for (i, block) in tool_call_blocks(reply)?.into_iter().enumerate() {
         let v: Value = serde_json::from_str(block.trim()).map_err(|e| {
-            format!(
+            bad_reply!(
                 "<tool_call> block {} is not valid JSON ({e}); write {{\"name\": \"{TOOL_NAME}\", \"arguments\": {{...}}}}",
                 i + 1
             )
         })?;
         let name = v.get("name").and_then(Value::as_str).unwrap_or_default();
         if name != TOOL_NAME {
-            return Err(format!(
+            return Err(bad_reply!(
                 "<tool_call> block {} calls \"{name}\"; the only function is {TOOL_NAME}",
                 i + 1
             ));
@@ -37,14 +38,14 @@ pub fn calls(reply: &str) -> Result<Vec<Map<String, Value>>, String> {
             Some(Value::String(s)) => match serde_json::from_str(s) {
                 Ok(Value::Object(m)) => m,
                 _ => {
-                    return Err(format!(
+                    return Err(bad_reply!(
                         "<tool_call> block {}: `arguments` is not a JSON object",
                         i + 1
                     ))
                 }
             },
             _ => {
-                return Err(format!(
+                return Err(bad_reply!(
                     "<tool_call> block {} has no `arguments` object",
                     i + 1
                 ))

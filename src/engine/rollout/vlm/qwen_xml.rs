@@ -22,6 +22,7 @@ use serde_json::{Map, Value};
 
 use super::args::to_args;
 use super::coords::Coords;
+use super::error::{bad_reply, ReplyError};
 use super::{regex, tool_call_blocks, TOOL_NAME};
 use crate::engine::rollout::screen::ComputerAction;
 
@@ -32,7 +33,7 @@ static PARAMETER: OnceLock<Option<Regex>> = OnceLock::new();
 const TEXT_PARAMS: &[&str] = &["action", "text", "question", "status"];
 
 /// The argument objects of every `<function>` in the reply, in order.
-pub fn calls(reply: &str) -> Result<Vec<Map<String, Value>>, String> {
+pub fn calls(reply: &str) -> Result<Vec<Map<String, Value>>, ReplyError> {
     let function = regex(
         &FUNCTION,
         r"(?s)<function=([^>\s]*)\s*>(.*?)(?:</function>|\z)",
@@ -48,7 +49,7 @@ pub fn calls(reply: &str) -> Result<Vec<Map<String, Value>>, String> {
             found = true;
             let name = &f[1];
             if name != TOOL_NAME {
-                return Err(format!(
+                return Err(bad_reply!(
                     "function \"{name}\" does not exist; the only function is {TOOL_NAME}"
                 ));
             }
@@ -66,14 +67,14 @@ pub fn calls(reply: &str) -> Result<Vec<Map<String, Value>>, String> {
                 args.insert(key, value);
             }
             if args.is_empty() {
-                return Err(format!(
+                return Err(bad_reply!(
                     "<function={TOOL_NAME}> has no <parameter=...> blocks (it needs at least <parameter=action>)"
                 ));
             }
             out.push(args);
         }
         if !found {
-            return Err(format!(
+            return Err(bad_reply!(
                 "a <tool_call> block holds no <function={TOOL_NAME}> block"
             ));
         }

@@ -11,6 +11,7 @@ use serde_json::{json, Map, Value};
 
 use super::chat::{bearer, usage_of};
 use super::coords::{CoordSpace, Coords};
+use super::error::{bad_reply, CoordError, RenderError, ReplyError};
 use super::turn_verdict;
 use super::wire::{Conversation, Observation, Reply, Sampling, Wire, HISTORY_PLACEHOLDER};
 use crate::engine::providers::http::{build_client, post_json};
@@ -112,16 +113,19 @@ pub(crate) fn request_body(
 }
 
 /// One `action` object → one action in screen pixels.
-pub(crate) fn to_action(a: &Map<String, Value>, coords: &Coords) -> Result<ComputerAction, String> {
+pub(crate) fn to_action(
+    a: &Map<String, Value>,
+    coords: &Coords,
+) -> Result<ComputerAction, ReplyError> {
     use ComputerAction as A;
     let kind = a.get("type").and_then(Value::as_str).unwrap_or_default();
-    let at = || -> Result<(i32, i32), String> {
+    let at = || -> Result<(i32, i32), ReplyError> {
         match (
             a.get("x").and_then(Value::as_f64),
             a.get("y").and_then(Value::as_f64),
         ) {
-            (Some(x), Some(y)) => coords.to_screen(x, y),
-            _ => Err(format!("{kind} needs numeric x and y")),
+            (Some(x), Some(y)) => coords.to_screen(x, y).map_err(ReplyError::coords(kind)),
+            _ => Err(bad_reply!("{kind} needs numeric x and y")),
         }
     };
     Ok(match kind {
@@ -137,7 +141,7 @@ pub(crate) fn to_action(a: &Map<String, Value>, coords: &Coords) -> Result<Compu
                 "forward" => A::Key {
                     key: "alt+Right".into(),
                 },
-                other => return Err(format!("click: unknown button \"{other}\"")),
+                other => return Err(bad_reply!("click: unknown button \"{other}\"")),
             }
         }
         "double_click" => {
@@ -158,8 +162,8 @@ pub(crate) fn to_action(a: &Map<String, Value>, coords: &Coords) -> Result<Compu
                 v.get("x").and_then(Value::as_f64),
                 v.get("y").and_then(Value::as_f64),
             ) {
-                (Some(x), Some(y)) => coords.to_screen(x, y),
-                _ => Err("drag: every path point needs x and y".to_string()),
+                (Some(x), Some(y)) => coords.to_screen(x, y).map_err(ReplyError::coords("drag")),
+                _ => Err(ReplyError::from("drag: every path point needs x and y")),
             };
             let (x, y) = pt(&path[0])?;
             let (to_x, to_y) = pt(&path[path.len() - 1])?;
@@ -215,7 +219,7 @@ pub(crate) fn to_action(a: &Map<String, Value>, coords: &Coords) -> Result<Compu
         }
         "screenshot" => A::Screenshot,
         "wait" => A::Wait { seconds: 2.0 },
-        other => return Err(format!("unknown action type \"{other}\"")),
+        other => return Err(bad_reply!("unknown action type \"{other}\"")),
     })
 }
 
@@ -223,7 +227,7 @@ pub(crate) fn to_action(a: &Map<String, Value>, coords: &Coords) -> Result<Compu
 pub(crate) fn read_output(
     output: &[Value],
     coords: &Coords,
-) -> (String, Vec<String>, Result<Vec<ComputerAction>, String>) {
+) -> (String, Vec<String>, Result<Vec<ComputerAction>, ReplyError>) {
     let (mut text, mut ids, mut actions, mut error) = (Vec::new(), Vec::new(), Vec::new(), None);
     for item in output {
         match item.get("type").and_then(Value::as_str) {
@@ -238,12 +242,12 @@ pub(crate) fn read_output(
                 ids.push(item["call_id"].as_str().unwrap_or_default().to_string());
                 let parsed = match item.get("action") {
                     Some(Value::Object(a)) => to_action(a, coords),
-                    _ => Err("computer_call without an action object".to_string()),
+                    _ => Err(ReplyError::from("computer_call without an action object")),
                 };
                 match parsed {
                     Ok(a) => actions.push(a),
                     Err(e) if error.is_none() => {
-                        error = Some(format!("computer_call {}: {e}", ids.len()))
+                        error = Some(e.in_call("computer_call", ids.len(), None))
                     }
                     Err(_) => {}
                 }
@@ -260,7 +264,7 @@ impl Wire for ResponsesWire {
         format!("openai-responses:{}", self.cfg.model)
     }
 
-    fn coords(&self, width: u32, height: u32) -> Result<Coords, String> {
+    fn coords(&self, width: u32, height: u32) -> Result<Coords, CoordError> {
         Coords::new(self.space, width, height)
     }
 
@@ -317,7 +321,7 @@ pub fn render_output(
     actions: &[ComputerAction],
     coords: &Coords,
     id_prefix: &str,
-) -> Result<Value, String> {
+) -> Result<Value, RenderError> {
     let mut items = Vec::new();
     if !thought.is_empty() {
         items.push(json!({"type": "message", "role": "assistant",
@@ -327,7 +331,7 @@ pub fn render_output(
         let action = match call_action(a, coords)? {
             Some(action) => action,
             None if i + 1 == actions.len() => break,
-            None => return Err("terminate must be the response's last action".into()),
+            None => return Err(RenderError::TerminateNotLast { turn: "response" }),
         };
         items.push(
             json!({"type": "computer_call", "call_id": format!("{id_prefix}_{}", i + 1),
@@ -338,7 +342,7 @@ pub fn render_output(
 }
 
 /// The `action` object of one computer call; `None` for a successful `terminate`.
-fn call_action(a: &ComputerAction, coords: &Coords) -> Result<Option<Value>, String> {
+fn call_action(a: &ComputerAction, coords: &Coords) -> Result<Option<Value>, RenderError> {
     use ComputerAction as A;
     let p = |x: i32, y: i32| {
         let (mx, my) = coords.to_model(x, y);
@@ -385,10 +389,10 @@ fn call_action(a: &ComputerAction, coords: &Coords) -> Result<Option<Value>, Str
         A::Wait { seconds } if (*seconds - 2.0).abs() < 1e-9 => json!({"type": "wait"}),
         A::Terminate { success: true } => return Ok(None),
         other => {
-            return Err(format!(
-                "computer_use_preview has no form for {}",
-                serde_json::to_value(other).unwrap_or_default()
-            ))
+            return Err(RenderError::NoForm {
+                tool: "computer_use_preview",
+                action: serde_json::to_value(other).unwrap_or_default().to_string(),
+            })
         }
     }))
 }

@@ -15,18 +15,19 @@
 use std::collections::HashMap;
 
 use super::coords::Coords;
+use super::error::{bad_reply, ReplyError};
 use super::MAX_ACTIONS_PER_TURN;
 use crate::engine::rollout::screen::ComputerAction;
 
 /// Splits `name(k='v', k2="v2")` into the name and its keyword arguments.
-fn split_call(src: &str) -> Result<(String, HashMap<String, String>), String> {
+fn split_call(src: &str) -> Result<(String, HashMap<String, String>), ReplyError> {
     let src = src.trim();
     let open = src
         .find('(')
-        .ok_or_else(|| format!("`{src}` is not a call like click(start_box='(x,y)')"))?;
+        .ok_or_else(|| bad_reply!("`{src}` is not a call like click(start_box='(x,y)')"))?;
     let name = src[..open].trim().to_string();
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return Err(format!("`{src}` does not start with an action name"));
+        return Err(bad_reply!("`{src}` does not start with an action name"));
     }
     let mut args = HashMap::new();
     let mut chars = src[open + 1..].chars().peekable();
@@ -35,7 +36,7 @@ fn split_call(src: &str) -> Result<(String, HashMap<String, String>), String> {
             chars.next();
         }
         match chars.peek() {
-            None => return Err(format!("`{src}`: missing `)`")),
+            None => return Err(bad_reply!("`{src}`: missing `)`")),
             Some(')') => break,
             _ => {}
         }
@@ -46,14 +47,14 @@ fn split_call(src: &str) -> Result<(String, HashMap<String, String>), String> {
             .trim()
             .to_string();
         if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            return Err(format!("`{src}`: arguments must be written key='value'"));
+            return Err(bad_reply!("`{src}`: arguments must be written key='value'"));
         }
         while chars.peek().is_some_and(|c| c.is_whitespace()) {
             chars.next();
         }
         let quote = match chars.next() {
             Some(q @ ('\'' | '"')) => q,
-            _ => return Err(format!("`{src}`: the value of {key} must be quoted")),
+            _ => return Err(bad_reply!("`{src}`: the value of {key} must be quoted")),
         };
         let mut value = String::new();
         let mut closed = false;
@@ -73,7 +74,7 @@ fn split_call(src: &str) -> Result<(String, HashMap<String, String>), String> {
             }
         }
         if !closed {
-            return Err(format!(
+            return Err(bad_reply!(
                 "`{src}`: the value of {key} is not closed with {quote}"
             ));
         }
@@ -83,37 +84,37 @@ fn split_call(src: &str) -> Result<(String, HashMap<String, String>), String> {
 }
 
 /// The numbers in a point or box argument, as a point in the model's units.
-fn point_of(raw: &str, key: &str, coords: &Coords) -> Result<(i32, i32), String> {
+fn point_of(raw: &str, key: &str, coords: &Coords) -> Result<(i32, i32), ReplyError> {
     let nums: Vec<f64> = raw
         .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
         .filter(|s| !s.is_empty())
         .map(|s| {
             s.parse::<f64>()
-                .map_err(|_| format!("{key}: `{s}` is not a number"))
+                .map_err(|_| bad_reply!("{key}: `{s}` is not a number"))
         })
         .collect::<Result<_, _>>()?;
     let (x, y) = match nums.as_slice() {
         [x, y] => (*x, *y),
         [x1, y1, x2, y2] => ((x1 + x2) / 2.0, (y1 + y2) / 2.0),
         _ => {
-            return Err(format!(
+            return Err(bad_reply!(
                 "{key} must be '(x,y)' or '(x1,y1,x2,y2)', got '{raw}'"
             ))
         }
     };
-    coords.to_screen(x, y).map_err(|e| format!("{key}: {e}"))
+    coords.to_screen(x, y).map_err(ReplyError::coords(key))
 }
 
 /// One call → one action.
-fn action(src: &str, coords: &Coords) -> Result<ComputerAction, String> {
+fn action(src: &str, coords: &Coords) -> Result<ComputerAction, ReplyError> {
     use ComputerAction as A;
     let (name, args) = split_call(src)?;
     let get = |keys: &[&'static str]| -> Option<(&'static str, &str)> {
         keys.iter()
             .find_map(|k| args.get(*k).map(|v| (*k, v.as_str())))
     };
-    let at = |keys: &[&'static str]| -> Result<(i32, i32), String> {
-        let (k, v) = get(keys).ok_or_else(|| format!("{name} needs {}='(x,y)'", keys[0]))?;
+    let at = |keys: &[&'static str]| -> Result<(i32, i32), ReplyError> {
+        let (k, v) = get(keys).ok_or_else(|| bad_reply!("{name} needs {}='(x,y)'", keys[0]))?;
         point_of(v, k, coords)
     };
     let start = ["start_box", "point", "start_point"];
@@ -182,7 +183,7 @@ fn action(src: &str, coords: &Coords) -> Result<ComputerAction, String> {
                 "right" => A::Hscroll { x, y, amount: 5 },
                 "left" => A::Hscroll { x, y, amount: -5 },
                 other => {
-                    return Err(format!(
+                    return Err(bad_reply!(
                         "scroll direction must be up, down, left or right, got '{other}'"
                     ))
                 }
@@ -196,7 +197,7 @@ fn action(src: &str, coords: &Coords) -> Result<ComputerAction, String> {
                 .unwrap_or_default(),
         },
         other => {
-            return Err(format!(
+            return Err(bad_reply!(
                 "unknown action {other}() (click, left_double, left_triple, right_single, \
                  middle_single, hover, drag, hotkey, press, keydown, keyup, type, scroll, wait, \
                  finished, call_user)"
@@ -206,7 +207,7 @@ fn action(src: &str, coords: &Coords) -> Result<ComputerAction, String> {
 }
 
 /// Every action after `Action:` in the reply.
-pub fn parse(reply: &str, coords: &Coords) -> Result<Vec<ComputerAction>, String> {
+pub fn parse(reply: &str, coords: &Coords) -> Result<Vec<ComputerAction>, ReplyError> {
     let Some(idx) = reply.find("Action:") else {
         return Err(
             "no `Action:` line; reply as\nThought: ...\nAction: click(start_box='(x,y)')".into(),
@@ -232,7 +233,7 @@ pub fn parse(reply: &str, coords: &Coords) -> Result<Vec<ComputerAction>, String
             }
         }
         if out.len() > MAX_ACTIONS_PER_TURN {
-            return Err(format!(
+            return Err(bad_reply!(
                 "more than {MAX_ACTIONS_PER_TURN} actions in one turn"
             ));
         }
@@ -241,7 +242,7 @@ pub fn parse(reply: &str, coords: &Coords) -> Result<Vec<ComputerAction>, String
         // Report the real parse error of what is left.
         return Err(action(&pending, coords)
             .err()
-            .unwrap_or_else(|| format!("cannot read `{pending}`")));
+            .unwrap_or_else(|| bad_reply!("cannot read `{pending}`")));
     }
     if out.is_empty() {
         return Err("`Action:` is followed by no action".into());

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::coords::Coords;
+use super::error::{CoordError, ReplyError};
 use crate::engine::agents::Usage;
 use crate::engine::providers::ProviderError;
 use crate::engine::rollout::screen::ComputerAction;
@@ -68,7 +69,7 @@ pub struct Reply {
     /// The model's text, verbatim.
     pub text: String,
     /// The actions, or why they could not be read (the model sees this next turn).
-    pub actions: Result<Vec<ComputerAction>, String>,
+    pub actions: Result<Vec<ComputerAction>, ReplyError>,
     /// Native tool APIs: the call ids, one per call, answered next turn.
     pub call_ids: Vec<String>,
     /// The assistant turn as the API sent it (echoed back verbatim in later requests).
@@ -91,7 +92,7 @@ pub trait Wire: Send + Sync {
     /// `kind:model`, recorded with the trial.
     fn name(&self) -> String;
     /// The coordinate space on a screen of `width × height`.
-    fn coords(&self, width: u32, height: u32) -> Result<Coords, String>;
+    fn coords(&self, width: u32, height: u32) -> Result<Coords, CoordError>;
     /// The system prompt this wire sends with `coords`, if it sends one.
     fn system_prompt(&self, coords: &Coords) -> Option<String> {
         let _ = coords;
