@@ -198,8 +198,11 @@ pub fn writer_plan(template: &str, s: &Value) -> Result<Vec<PlanStep>, String> {
                 .keys("Home ctrl+Return");
         }
         "insert_paragraph" => {
+            // End alone goes to the end of the found text's screen line, inside a paragraph
+            // that wraps; Ctrl+Shift+Down selects to the paragraph's end, End then drops the
+            // selection there.
             plan.find(text_slot(s, "anchor", template)?, None)
-                .keys("End Return")
+                .keys("Home ctrl+shift+Down End Return")
                 .text(text_slot(s, "text", template)?);
         }
         "delete_paragraph" => {
@@ -308,6 +311,16 @@ mod tests {
         let at = plan.iter().position(|s| *s == typed("7")).unwrap();
         assert_eq!(plan[at - 1], key("Tab Tab"), "{plan:?}");
         assert_eq!(plan[at - 2], key("Home"), "{plan:?}");
+    }
+
+    /// Fails on the old plan (End: the end of the screen line, inside a wrapped paragraph): the
+    /// new paragraph starts at the anchor paragraph's end.
+    #[test]
+    fn a_new_paragraph_goes_after_the_whole_anchor_paragraph() {
+        let slots = serde_json::json!({"doc": "Documents/m.docx", "anchor": "Ben Cho", "text": "New."});
+        let plan = writer_plan("insert_paragraph", &slots).unwrap();
+        let at = plan.iter().position(|s| *s == typed("New.")).unwrap();
+        assert_eq!(plan[at - 1], key("Home ctrl+shift+Down End Return"), "{plan:?}");
     }
 
     /// Properties without a verified keyboard plan are refused, not silently skipped.

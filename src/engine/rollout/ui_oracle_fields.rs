@@ -61,7 +61,12 @@ pub fn labelled_button<'a>(nodes: &'a [Value], caption: &str) -> Option<&'a Valu
     let (_, cy) = label.centre();
     nodes
         .iter()
-        .filter(|n| matches!(str_of(n, "role"), "toggle button" | "push button" | "combo box"))
+        .filter(|n| {
+            matches!(
+                str_of(n, "role"),
+                "toggle button" | "push button" | "combo box"
+            )
+        })
         .filter(|n| has_state(n, "enabled"))
         .filter_map(|n| rect(n).map(|r| (n, r)))
         .filter(|(_, r)| r.y <= cy && cy <= r.y + r.h && r.x >= label.x + label.w - 2)
