@@ -201,9 +201,22 @@ pub fn writer_plan(template: &str, s: &Value) -> Result<Vec<PlanStep>, String> {
             // End alone goes to the end of the found text's screen line, inside a paragraph
             // that wraps; Ctrl+Shift+Down selects to the paragraph's end, End then drops the
             // selection there.
-            plan.find(text_slot(s, "anchor", template)?, None)
-                .keys("Home ctrl+shift+Down End Return")
-                .text(text_slot(s, "text", template)?);
+            let (anchor, text) = (text_slot(s, "anchor", template)?, text_slot(s, "text", template)?);
+            plan.find(anchor, None);
+            // The caret is in the anchor paragraph (the document has the keyboard again)...
+            if let Some(para) = list_slot(s, "paragraphs", template)?
+                .iter()
+                .filter_map(Value::as_str)
+                .find(|p| p.contains(anchor))
+            {
+                plan.keys("Home").wait_focused_text(para);
+            }
+            // ...at its end, then in a new empty paragraph before the text is typed, and the
+            // text must read as a paragraph of its own.
+            plan.keys("ctrl+shift+Down End Return")
+                .wait_focused_text("")
+                .text(text)
+                .expect(&format!("paragraph:{text}"));
         }
         "delete_paragraph" => {
             for t in list_slot(s, "texts", template)? {
@@ -313,14 +326,26 @@ mod tests {
         assert_eq!(plan[at - 2], key("Home"), "{plan:?}");
     }
 
-    /// Fails on the old plan (End: the end of the screen line, inside a wrapped paragraph): the
-    /// new paragraph starts at the anchor paragraph's end.
+    /// Fails on the old plan (End: the end of the screen line, inside a wrapped paragraph; keys
+    /// typed while the document did not have the keyboard yet): the new paragraph starts at the
+    /// anchor paragraph's end, typed once the caret is in an empty paragraph, and is checked.
     #[test]
     fn a_new_paragraph_goes_after_the_whole_anchor_paragraph() {
-        let slots = serde_json::json!({"doc": "Documents/m.docx", "anchor": "Ben Cho", "text": "New."});
+        let slots = serde_json::json!({"doc": "Documents/m.docx", "anchor": "Ben Cho",
+            "text": "New.", "paragraphs": ["Minutes", "Ben Cho will call."]});
         let plan = writer_plan("insert_paragraph", &slots).unwrap();
         let at = plan.iter().position(|s| *s == typed("New.")).unwrap();
-        assert_eq!(plan[at - 1], key("Home ctrl+shift+Down End Return"), "{plan:?}");
+        let shows = |text: &str| PlanStep::WaitFor {
+            target: Target::Role { role: "focused_shows".into(), name: text.into() },
+            timeout_ms: crate::apps::office::DIALOG_TIMEOUT_MS,
+        };
+        assert_eq!(plan[at - 1], shows(""), "{plan:?}");
+        assert_eq!(plan[at - 2], key("ctrl+shift+Down End Return"), "{plan:?}");
+        assert_eq!(plan[at - 3], shows("Ben Cho will call."), "{plan:?}");
+        assert_eq!(plan[at + 1], PlanStep::WaitFor {
+            target: node("paragraph:New."),
+            timeout_ms: crate::apps::office::DIALOG_TIMEOUT_MS,
+        });
     }
 
     /// Properties without a verified keyboard plan are refused, not silently skipped.
@@ -367,6 +392,9 @@ mod tests {
         let slots = serde_json::json!({"doc": "Documents/m.docx", "paper": "A4",
             "margins_cm": {"left": 2.5}});
         let plan = writer_plan("page_setup", &slots).unwrap();
+        // The menu bar is waited for first (a fresh window shows it in the tree late).
+        let menu_wait = PlanStep::WaitFor { target: node("menu:Format"), timeout_ms: 30_000 };
+        assert_eq!(plan[1], menu_wait, "{plan:?}");
         assert!(plan.contains(&PlanStep::Click { target: field("labelled_button", "Format:") }));
         assert!(plan.iter().any(|s| *s == PlanStep::WaitFor {
             target: field("labelled_shows", "Left:=2.5 cm"),

@@ -20,9 +20,14 @@ pub(crate) fn field_target(role: &str, name: &str) -> Target {
 }
 
 impl LoPlan {
-    /// Opens the dialog titled `title` from the menu `top` > `path` (each item clicked once the
-    /// tree shows it) and waits for the dialog to have the focus.
+    /// Opens the dialog titled `title` from the menu `top` > `path` (the menu bar waited for,
+    /// each item clicked once the tree shows it) and waits for the dialog to have the focus.
     pub(crate) fn dialog(&mut self, top: &str, path: &[&str], title: &str) -> &mut Self {
+        // A window that has just opened on a loaded machine shows its menu bar in the tree late.
+        self.steps.push(PlanStep::WaitFor {
+            target: node(&format!("menu:{top}")),
+            timeout_ms: DIALOG_OPEN_MS,
+        });
         self.menu(top, path);
         self.steps.push(PlanStep::WaitFor {
             target: focused(title),
@@ -99,6 +104,16 @@ impl LoPlan {
             timeout_ms: DIALOG_TIMEOUT_MS,
         });
         self.keys("Return")
+    }
+
+    /// Waits until the focused editable node (a field, or the document paragraph holding the
+    /// caret) shows exactly `text`.
+    pub(crate) fn wait_focused_text(&mut self, text: &str) -> &mut Self {
+        self.steps.push(PlanStep::WaitFor {
+            target: field_target("focused_shows", text),
+            timeout_ms: DIALOG_TIMEOUT_MS,
+        });
+        self
     }
 
     /// Clicks `target` (a `ui_oracle_fields` target or any other) once it is on screen.
