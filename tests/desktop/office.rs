@@ -152,10 +152,12 @@ fn document(home: &Path) -> PathBuf {
 }
 
 /// The sampled tasks solved through the screen by the ui-oracle (one Writer plan through menus
-/// and typing, one Impress plan through the Notes view); `docs/desktop-apps.md` quotes the run
+/// and typing, one through the Character dialog's Highlighting tab with its Hex field checked
+/// before OK, one Impress plan through the Notes view); `docs/desktop-apps.md` quotes the run
 /// over every shipped task.
-const UI_SAMPLE: [&str; 2] = [
+const UI_SAMPLE: [&str; 3] = [
     "libreoffice_writer_header-footer_002",
+    "libreoffice_writer_char-format_005",
     "libreoffice_impress_speaker-notes_002",
 ];
 

@@ -3,6 +3,7 @@
 //! the seed home is empty.
 
 pub mod planner;
+mod planner_dialogs;
 pub(crate) mod recipe;
 
 use crate::apps::App;

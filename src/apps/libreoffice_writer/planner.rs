@@ -6,18 +6,20 @@
 
 use serde_json::Value;
 
-use crate::apps::office::{list_slot, node, template_of, text_slot, LoPlan};
+use super::planner_dialogs as dialogs;
+use crate::apps::office::{list_slot, template_of, text_slot, LoPlan};
 use crate::engine::agents::TaskBrief;
 use crate::engine::rollout::ui_plan::{PlanStep, UiPlanner};
 
-/// Applies the character properties of one `char_format` target to the selection: Ctrl+B/I/U
-/// and Format > Text > Strikethrough. Colours, highlighting, fonts and sizes are refused: the
-/// Formatting toolbar's buttons and boxes report positions through AT-SPI that are off by the
-/// toolbar's height in LibreOffice 7.4's GTK3 plugin, so a click there lands on another button.
+/// Applies the character properties of one `char_format` target to the selection: Ctrl+B/I/U,
+/// Format > Text > Strikethrough, and Format > Character for fonts, sizes, colours and
+/// highlighting (the Formatting toolbar's boxes report positions through AT-SPI that are off by
+/// the toolbar's height in LibreOffice 7.4's GTK3 plugin, so they are never clicked).
 fn char_steps(plan: &mut LoPlan, target: &Value) -> Result<(), String> {
     let props = target
         .as_object()
         .ok_or("template char_format: a target is not an object")?;
+    let mut dialog = Vec::new();
     for (prop, value) in props {
         match (prop.as_str(), value) {
             ("text", _) | (_, Value::Bool(false)) | (_, Value::Null) => {}
@@ -33,6 +35,7 @@ fn char_steps(plan: &mut LoPlan, target: &Value) -> Result<(), String> {
             ("strike", _) => {
                 plan.menu("Format", &["Text", "Strikethrough"]);
             }
+            (p, _) if dialogs::is_char_dialog_prop(p) => dialog.push((p, value)),
             (other, _) => {
                 return Err(format!(
                     "template char_format: `{other}` = {value} has no keyboard plan"
@@ -40,53 +43,58 @@ fn char_steps(plan: &mut LoPlan, target: &Value) -> Result<(), String> {
             }
         }
     }
+    if !dialog.is_empty() {
+        dialogs::char_dialog(plan, &dialog)?;
+    }
     Ok(())
 }
 
-/// The sidebar field (Properties deck, Paragraph panel) and the text typed for a paragraph
-/// property that has no shortcut.
-fn para_field(prop: &str, value: &Value) -> Option<(&'static str, String)> {
-    let v = value.as_f64()?;
-    let field = match prop {
-        "left_indent_cm" => return Some(("spin button:Before Text Indent", format!("{v} cm"))),
-        "first_line_indent_cm" => return Some(("spin button:First Line Indent", format!("{v} cm"))),
-        "space_after" => "spin button:Below Paragraph Spacing",
-        "space_before" => "spin button:Above Paragraph Spacing",
-        _ => return None,
-    };
-    Some((field, format!("{v} pt")))
-}
-
-/// Applies one `para_format` target to the paragraph holding the selection: Ctrl+E/R/J/L and
-/// the sidebar's indent and spacing fields (line spacing is refused: Writer's Ctrl+1..5 are the
-/// heading styles, not line spacings).
+/// Applies one `para_format` target to the paragraph holding the selection: Ctrl+E/R/J/L, and
+/// Format > Paragraph for indents, spacing and line spacing (Writer's Ctrl+1..5 are the heading
+/// styles, not line spacings; the sidebar's fields took typed text late under load).
 fn para_steps(plan: &mut LoPlan, target: &Value) -> Result<(), String> {
+    let mut dialog = Vec::new();
     for (prop, value) in target.as_object().into_iter().flatten() {
-        let chord = match (prop.as_str(), value.as_str(), value.as_f64()) {
-            ("text", _, _) => continue,
-            ("alignment", Some("center"), _) => "ctrl+e",
-            ("alignment", Some("right"), _) => "ctrl+r",
-            ("alignment", Some("justify"), _) => "ctrl+j",
-            ("alignment", Some("left"), _) => "ctrl+l",
-            (other, _, _) => {
-                let (field, text) = para_field(other, value).ok_or_else(|| {
-                    format!("template para_format: `{other}` = {value} has no keyboard plan")
-                })?;
-                // The Properties deck opens from the sidebar's tab bar (once: a second click
-                // would close it again).
-                plan.steps.push(PlanStep::UnlessPresent {
-                    target: node(field),
-                    steps: vec![PlanStep::Click {
-                        target: node("tool bar:Properties"),
-                    }],
-                });
-                plan.fill(field, &text);
+        let chord = match (prop.as_str(), value.as_str()) {
+            ("text", _) => continue,
+            ("alignment", Some("center")) => "ctrl+e",
+            ("alignment", Some("right")) => "ctrl+r",
+            ("alignment", Some("justify")) => "ctrl+j",
+            ("alignment", Some("left")) => "ctrl+l",
+            ("alignment", _) => {
+                return Err(format!(
+                    "template para_format: `alignment` = {value} has no keyboard plan"
+                ))
+            }
+            (other, _) => {
+                dialog.push((other, value));
                 continue;
             }
         };
         plan.keys(chord);
     }
+    if !dialog.is_empty() {
+        dialogs::para_dialog(plan, &dialog)?;
+    }
     Ok(())
+}
+
+/// Applies a paragraph style to the paragraph holding the selection: Ctrl+1..3 for headings,
+/// the Styles menu for the styles it lists, else the Apply Style box (Ctrl+F11), typed into
+/// once it has the focus and checked to show the style's name before Return.
+fn style_steps(plan: &mut LoPlan, style: &str) {
+    const STYLES_MENU: [&str; 5] = ["Text Body", "Title", "Subtitle", "Quotations", "Preformatted Text"];
+    match style {
+        h @ ("Heading 1" | "Heading 2" | "Heading 3") => {
+            plan.keys(&format!("ctrl+{}", &h[8..]));
+        }
+        s if STYLES_MENU.contains(&s) => {
+            plan.menu("Styles", &[s]);
+        }
+        s => {
+            plan.apply_style_box(s);
+        }
+    }
 }
 
 /// The Writer plan of one template.
@@ -103,14 +111,7 @@ pub fn writer_plan(template: &str, s: &Value) -> Result<Vec<PlanStep>, String> {
                 match template {
                     "char_format" => char_steps(&mut plan, t)?,
                     "para_format" => para_steps(&mut plan, t)?,
-                    _ => match text_slot(t, "style", template)? {
-                        h @ ("Heading 1" | "Heading 2" | "Heading 3") => {
-                            plan.keys(&format!("ctrl+{}", &h[8..]));
-                        }
-                        style => {
-                            plan.keys("ctrl+F11 ctrl+a").text(style).keys("Return");
-                        }
-                    },
+                    _ => style_steps(&mut plan, text_slot(t, "style", template)?),
                 }
             }
         }
@@ -191,14 +192,31 @@ pub fn writer_plan(template: &str, s: &Value) -> Result<Vec<PlanStep>, String> {
                 plan.menu("Insert", &["Field", "Page Number"]);
             }
         }
+        "page_setup" => dialogs::page_setup(&mut plan, s)?,
         "page_break" => {
             plan.find(text_slot(s, "text", template)?, None)
                 .keys("Home ctrl+Return");
         }
         "insert_paragraph" => {
-            plan.find(text_slot(s, "anchor", template)?, None)
-                .keys("End Return")
-                .text(text_slot(s, "text", template)?);
+            // End alone goes to the end of the found text's screen line, inside a paragraph
+            // that wraps; Ctrl+Shift+Down selects to the paragraph's end, End then drops the
+            // selection there.
+            let (anchor, text) = (text_slot(s, "anchor", template)?, text_slot(s, "text", template)?);
+            plan.find(anchor, None);
+            // The caret is in the anchor paragraph (the document has the keyboard again)...
+            if let Some(para) = list_slot(s, "paragraphs", template)?
+                .iter()
+                .filter_map(Value::as_str)
+                .find(|p| p.contains(anchor))
+            {
+                plan.keys("Home").wait_focused_text(para);
+            }
+            // ...at its end, then in a new empty paragraph before the text is typed, and the
+            // text must read as a paragraph of its own.
+            plan.keys("ctrl+shift+Down End Return")
+                .wait_focused_text("")
+                .text(text)
+                .expect(&format!("paragraph:{text}"));
         }
         "delete_paragraph" => {
             for t in list_slot(s, "texts", template)? {
@@ -239,7 +257,7 @@ impl UiPlanner for WriterPlanner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::apps::office::{key, typed, wait, OPEN_TIMEOUT_MS, SAVE_TIMEOUT_MS};
+    use crate::apps::office::{key, node, typed, wait, OPEN_TIMEOUT_MS, SAVE_TIMEOUT_MS};
     use crate::engine::rollout::ui_plan::Target;
 
     fn shipped(text: &str) -> Vec<Value> {
@@ -280,7 +298,7 @@ mod tests {
                 ),
             }
         }
-        assert!(planned >= 32, "only {planned} Writer tasks planned");
+        assert_eq!(planned, 41, "only {planned} Writer tasks planned");
     }
 
     /// Find & Replace: Match case is ticked on the first opening only (the dialog keeps it), and
@@ -308,13 +326,79 @@ mod tests {
         assert_eq!(plan[at - 2], key("Home"), "{plan:?}");
     }
 
+    /// Fails on the old plan (End: the end of the screen line, inside a wrapped paragraph; keys
+    /// typed while the document did not have the keyboard yet): the new paragraph starts at the
+    /// anchor paragraph's end, typed once the caret is in an empty paragraph, and is checked.
+    #[test]
+    fn a_new_paragraph_goes_after_the_whole_anchor_paragraph() {
+        let slots = serde_json::json!({"doc": "Documents/m.docx", "anchor": "Ben Cho",
+            "text": "New.", "paragraphs": ["Minutes", "Ben Cho will call."]});
+        let plan = writer_plan("insert_paragraph", &slots).unwrap();
+        let at = plan.iter().position(|s| *s == typed("New.")).unwrap();
+        let shows = |text: &str| PlanStep::WaitFor {
+            target: Target::Role { role: "focused_shows".into(), name: text.into() },
+            timeout_ms: crate::apps::office::DIALOG_TIMEOUT_MS,
+        };
+        assert_eq!(plan[at - 1], shows(""), "{plan:?}");
+        assert_eq!(plan[at - 2], key("ctrl+shift+Down End Return"), "{plan:?}");
+        assert_eq!(plan[at - 3], shows("Ben Cho will call."), "{plan:?}");
+        assert_eq!(plan[at + 1], PlanStep::WaitFor {
+            target: node("paragraph:New."),
+            timeout_ms: crate::apps::office::DIALOG_TIMEOUT_MS,
+        });
+    }
+
     /// Properties without a verified keyboard plan are refused, not silently skipped.
     #[test]
     fn an_unplannable_property_is_refused_by_name() {
-        let slots = serde_json::json!({"doc": "Documents/a.docx", "targets": [{"text": "x", "color": "C9211E"}]});
+        let slots = serde_json::json!({"doc": "Documents/a.docx", "targets": [{"text": "x", "outline": true}]});
         let err = writer_plan("char_format", &slots).unwrap_err();
-        assert!(err.contains("`color`"), "{err}");
+        assert!(err.contains("`outline`"), "{err}");
+        let slots = serde_json::json!({"doc": "Documents/a.docx", "orientation": "diagonal"});
         let err = writer_plan("page_setup", &slots).unwrap_err();
         assert!(err.contains("page_setup"), "{err}");
+    }
+
+    fn field(role: &str, name: &str) -> Target {
+        Target::Role { role: role.into(), name: name.into() }
+    }
+
+    /// Fails on the old planner (sidebar indent field typed into without a check; colours,
+    /// line spacing and page setup refused): every typed dialog value is waited for in its
+    /// field before OK, and the dialogs are reached by their menus.
+    #[test]
+    fn dialog_fields_are_checked_against_what_they_show_before_ok() {
+        let slots = serde_json::json!({"doc": "Documents/p.docx",
+            "targets": [{"text": "Core hours", "left_indent_cm": 1.5, "line_spacing": 2.0}]});
+        let plan = writer_plan("para_format", &slots).unwrap();
+        let check = PlanStep::WaitFor {
+            target: field("labelled_shows", "Before text:=1.5 cm"),
+            timeout_ms: crate::apps::office::DIALOG_TIMEOUT_MS,
+        };
+        let at = plan.iter().position(|s| *s == check).expect("the indent is checked");
+        let ok = plan.iter().position(|s| *s == PlanStep::Click { target: node("push button:OK") });
+        assert!(ok.is_some_and(|ok| ok > at), "{plan:?}");
+        assert!(plan.contains(&PlanStep::Click { target: node("menu item|check menu item|radio menu item:Paragraph") }));
+        assert!(plan.contains(&PlanStep::Click { target: node("table cell|list item|menu item:Double") }));
+
+        let slots = serde_json::json!({"doc": "Documents/n.docx",
+            "targets": [{"text": "Volunteers", "color": "C9211E"}]});
+        let plan = writer_plan("char_format", &slots).unwrap();
+        assert!(plan.contains(&PlanStep::WaitFor {
+            target: node("toggle button:#C9211E"),
+            timeout_ms: crate::apps::office::DIALOG_TIMEOUT_MS,
+        }));
+
+        let slots = serde_json::json!({"doc": "Documents/m.docx", "paper": "A4",
+            "margins_cm": {"left": 2.5}});
+        let plan = writer_plan("page_setup", &slots).unwrap();
+        // The menu bar is waited for first (a fresh window shows it in the tree late).
+        let menu_wait = PlanStep::WaitFor { target: node("menu:Format"), timeout_ms: 30_000 };
+        assert_eq!(plan[1], menu_wait, "{plan:?}");
+        assert!(plan.contains(&PlanStep::Click { target: field("labelled_button", "Format:") }));
+        assert!(plan.iter().any(|s| *s == PlanStep::WaitFor {
+            target: field("labelled_shows", "Left:=2.5 cm"),
+            timeout_ms: crate::apps::office::DIALOG_TIMEOUT_MS,
+        }));
     }
 }

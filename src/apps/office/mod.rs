@@ -3,6 +3,8 @@
 //! dialog step waiting for the focused window's title), slot readers, and recipes that draw a
 //! pack's shipped task of a template ([`from_shipped`]). Not a pack: it names no app.
 
+pub(crate) mod plan_writer_dialogs;
+
 use serde_json::Value;
 
 use crate::engine::agents::TaskBrief;

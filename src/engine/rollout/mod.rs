@@ -39,6 +39,7 @@ pub mod ui_exec;
 pub mod ui_oracle;
 pub mod ui_oracle_cross;
 pub mod ui_oracle_desktop;
+pub mod ui_oracle_fields;
 pub mod ui_oracle_files;
 pub mod ui_oracle_web;
 pub mod ui_plan;

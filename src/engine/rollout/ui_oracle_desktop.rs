@@ -13,13 +13,15 @@
 //!   the nearest one to its right — how a person finds an unnamed field by its caption;
 //! - `no_node`: present only while no such node shows (`dialog:` = no dialog open);
 //! - `saved`: the document `name` (relative to the home) has been written since the plan began
-//!   and not touched for 1.5 s since — the save a `ctrl+s` step asked for has reached the disk.
+//!   and not touched for 1.5 s since — the save a `ctrl+s` step asked for has reached the disk;
+//! - `labelled_shows`, `focused_shows`, `labelled_button`, `within`: see `ui_oracle_fields`.
 
 use std::path::PathBuf;
 use std::time::SystemTime;
 
 use serde_json::Value;
 
+use super::ui_oracle_fields::resolve_field;
 use super::ui_oracle_files::DesktopResolver;
 use super::ui_plan::{Rect, Target, TargetResolver};
 use super::RolloutError;
@@ -197,9 +199,13 @@ impl TargetResolver for AppResolver {
                     h: 1,
                 }))
             }
+            // Dialog fields by what they show, unnamed buttons by caption or frame (#31).
+            "labelled_shows" | "focused_shows" | "labelled_button" | "within" => {
+                Ok(resolve_field(&self.nodes()?, role, name).flatten())
+            }
             other => Err(RolloutError::Policy(format!(
                 "a desktop application's screen resolves window, name_box, cell, node, labelled, \
-                 no_node and saved targets, not {other:?}"
+                 no_node, saved and field targets, not {other:?}"
             ))),
         }
     }
