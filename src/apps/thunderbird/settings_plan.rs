@@ -59,6 +59,9 @@ fn one_pref(name: &str, preset: Option<&Value>, goal: &Value) -> Result<Vec<Plan
             target: node("entry:Search preference name"),
             text: name.into(),
         },
+        // The box holds the whole name (a row shown for a part typed so far may be another
+        // preference's), then its row is listed.
+        wait(node(&format!("entry:{name}"))),
         wait(node(&format!("row header:{name}"))),
     ];
     match goal {
