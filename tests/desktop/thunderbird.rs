@@ -10,6 +10,10 @@ use super::support::{quiet_launchers, read_state, run, tasks};
 /// accessibility tree and presses `s` and `1`.
 const TASK: &str = "thunderbird_star_and_tag";
 
+/// A second shipped task run with the first: a filter moving Maya's mail to Projects, made in
+/// the filter editor. Fails on the old planner, which refused every filter task.
+const EXTRA: &str = "thunderbird_filter_maya";
+
 fn one(id: &str) -> (Value, String) {
     let task = tasks("thunderbird")
         .into_iter()
@@ -22,10 +26,14 @@ fn one(id: &str) -> (Value, String) {
 #[test]
 fn a_thunderbird_task_passes_the_loop_and_is_solved_through_the_screen() {
     let dir = tempfile::tempdir().unwrap();
-    let log = super::run_loop(dir.path(), &one(TASK).1);
-    assert!(log.contains("accepted         1"), "{log}");
-    let (rewards, err) = super::rollout(dir.path(), &["ui-oracle"], &[TASK]);
-    assert_eq!(rewards[0].1, Some(1.0), "ui-oracle on {TASK}: {err}");
+    let doc = serde_json::json!({ "tasks": [one(TASK).0, one(EXTRA).0] }).to_string();
+    let log = super::run_loop(dir.path(), &doc);
+    assert!(log.contains("accepted         2"), "{log}");
+    let (rewards, err) = super::rollout(dir.path(), &["ui-oracle"], &[TASK, EXTRA]);
+    for (id, r) in &rewards {
+        assert_eq!(*r, Some(1.0), "ui-oracle on {id}: {err}");
+    }
+    assert_eq!(rewards.len(), 2, "{err}");
 }
 
 /// The state after the golden of the triage task: the deleted newsletter is in Trash and not in

@@ -8,6 +8,10 @@ use super::support::{quiet_launchers, read_state, run, tasks};
 
 const TASK: &str = "vlc_convert_m3u_to_xspf";
 
+/// A second shipped task run with the first: loop and shuffle, set in the All view of
+/// Preferences and waited on in vlcrc. Fails on the old planner, which refused preferences.
+const EXTRA: &str = "vlc_loop_random";
+
 fn one(id: &str) -> (Value, String) {
     let task = tasks("vlc")
         .into_iter()
@@ -20,10 +24,14 @@ fn one(id: &str) -> (Value, String) {
 #[test]
 fn a_vlc_task_passes_the_loop_and_is_solved_through_the_screen() {
     let dir = tempfile::tempdir().unwrap();
-    let log = super::run_loop(dir.path(), &one(TASK).1);
-    assert!(log.contains("accepted         1"), "{log}");
-    let (rewards, err) = super::rollout(dir.path(), &["ui-oracle"], &[TASK]);
-    assert_eq!(rewards[0].1, Some(1.0), "ui-oracle on {TASK}: {err}");
+    let doc = serde_json::json!({ "tasks": [one(TASK).0, one(EXTRA).0] }).to_string();
+    let log = super::run_loop(dir.path(), &doc);
+    assert!(log.contains("accepted         2"), "{log}");
+    let (rewards, err) = super::rollout(dir.path(), &["ui-oracle"], &[TASK, EXTRA]);
+    for (id, r) in &rewards {
+        assert_eq!(*r, Some(1.0), "ui-oracle on {id}: {err}");
+    }
+    assert_eq!(rewards.len(), 2, "{err}");
 }
 
 /// Playlists read back as entries relative to the home in order (XSPF file:// URIs and M3U paths

@@ -53,7 +53,7 @@ pub(super) fn char_dialog(plan: &mut LoPlan, props: &[(&str, &Value)]) -> Result
             .click("push button:Custom Color")
             .wait_window("Pick a Color")
             .field("Hex #:", hex)
-            .click_on(field_target("within", "dialog:Pick a Color>push button:OK"))
+            .click_on(field_target("field_within", "dialog:Pick a Color>push button:OK"))
             .wait_window("Character")
             .expect(&format!("toggle button:#{hex}"));
     }
@@ -102,7 +102,7 @@ pub(super) fn para_dialog(plan: &mut LoPlan, props: &[(&str, &Value)]) -> Result
         if *prop == "line_spacing" {
             let entry = spacing_entry(v).ok_or_else(|| refuse(prop, value))?;
             plan.choose(
-                field_target("within", "panel:Line Spacing>toggle button:"),
+                field_target("field_within", "panel:Line Spacing>toggle button:"),
                 entry,
             );
             continue;

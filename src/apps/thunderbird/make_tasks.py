@@ -171,8 +171,10 @@ def prefs():
          {"mail.SpellCheckBeforeSend": False}, {"mail.SpellCheckBeforeSend": True}, "Settings > Composition")
     pref("autosave_2", "Have Thunderbird auto-save messages being written every 2 minutes.", "medium",
          {"mail.compose.autosaveinterval": 5}, {"mail.compose.autosaveinterval": 2}, "Settings > Composition")
-    pref("forward_attach", "Forward messages as attachments instead of inline.", "easy",
-         {"mail.forward_message_mode": 2}, {"mail.forward_message_mode": 0}, "Settings > Composition")
+    # Inline (2), not attachment (0): Thunderbird drops a preference set back to its default
+    # from prefs.js, so a change to the default would leave nothing on disk to check.
+    pref("forward_inline", "Forward messages inline instead of as attachments.", "easy",
+         {"mail.forward_message_mode": 0}, {"mail.forward_message_mode": 2}, "Settings > Composition")
     pref("no_outgoing_collect", "Stop Thunderbird from adding outgoing e-mail addresses to the address book.", "medium",
          {"mail.collect_email_address_outgoing": True}, {"mail.collect_email_address_outgoing": False},
          "Settings > Composition > Addressing")

@@ -4,7 +4,9 @@
 //! folders, prefs.js and msgFilterRules.dat are the state; `state.py` reads them.
 
 pub mod planner;
+mod filter_plan;
 mod recipe;
+mod settings_plan;
 
 use crate::apps::App;
 use crate::engine::rollout::ui_plan::UiPlanner;

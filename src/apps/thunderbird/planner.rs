@@ -7,8 +7,7 @@
 //! Drafts: `Ctrl+N`, the recipients, `Alt+S` subject, `Tab` body, `Ctrl+S`, waited on until the
 //! Drafts mbox is written.
 //!
-//! Creating folders, filters and settings have no plan yet (the New Folder dialog, the filter
-//! editor and the Settings tab's scrolled panes); they are refused by name.
+//! New folders and settings: [`super::settings_plan`]; filters: [`super::filter_plan`].
 
 use serde_json::Value;
 
@@ -63,7 +62,7 @@ fn op_key(op: &Value) -> Result<Option<String>, String> {
         "read" => None,
         "delete" => Some("Delete".into()),
         // The context menu's keys, then the destination's letter (see `move_letter`).
-        "move" => None,
+        "move" | "create_folder" => None,
         "tag" | "untag" => {
             let tag = field(op, "tag")?;
             let n = tag
@@ -114,12 +113,22 @@ fn mail(slots: &Value) -> Result<Vec<PlanStep>, String> {
         .get("ops")
         .and_then(Value::as_array)
         .ok_or("tb_mail: slot `ops` missing")?;
-    // Read/unread last: selecting a message marks it read, so an unread toggle must come after.
+    // New folders first (a move may go there); read/unread last: selecting a message marks it
+    // read, so an unread toggle must come after.
     let mut ordered: Vec<&Value> = ops.iter().collect();
-    ordered.sort_by_key(|o| matches!(o["op"].as_str(), Some("read" | "unread")));
+    ordered.sort_by_key(|o| match o["op"].as_str() {
+        Some("create_folder") => 0,
+        Some("read" | "unread") => 2,
+        _ => 1,
+    });
     let mut steps = vec![wait(node("push button:New Message"))];
     let mut current = "";
     for op in ordered {
+        if op["op"] == "create_folder" {
+            steps.extend(super::settings_plan::new_folder(field(op, "name")?));
+            current = "";
+            continue;
+        }
         let k = op_key(op)?;
         let folder = field(op, "folder")?;
         let subject = field(op, "subject")?;
@@ -201,6 +210,8 @@ impl UiPlanner for ThunderbirdPlanner {
         match template.rsplit('/').next().unwrap_or(template) {
             "tb_mail" => mail(&slots),
             "tb_draft" => draft(&slots),
+            "tb_prefs" => super::settings_plan::prefs(&slots),
+            "tb_filter" => super::filter_plan::filter(&slots),
             other => Err(format!("template {other} has no Thunderbird plan yet")),
         }
     }
@@ -234,8 +245,11 @@ mod tests {
         let tricky = json!({"folders": {"Inbox": [], "Taxes": []},
             "ops": [{"op": "move", "folder": "Inbox", "subject": "A", "to": "Taxes"}]});
         assert!(mail(&tricky).unwrap_err().contains("ambiguous"));
+        // Fails on the old planner, which refused new folders.
         let made = json!({"ops": [{"op": "create_folder", "name": "X"}]});
-        assert!(mail(&made).unwrap_err().contains("create_folder"));
+        assert!(mail(&made)
+            .unwrap()
+            .contains(&wait(role("saved", &format!("{LOCAL}/X")))));
         let bad = json!({"ops": [{"op": "tag", "tag": "urgent", "folder": "Inbox", "subject": "A"}]});
         assert!(mail(&bad).is_err());
     }

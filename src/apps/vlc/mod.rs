@@ -4,6 +4,7 @@
 //! are the state; `state.py` reads them.
 
 pub mod planner;
+mod prefs_plan;
 mod recipe;
 
 use crate::apps::App;

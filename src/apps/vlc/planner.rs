@@ -3,8 +3,9 @@
 //! target path typed into Qt's file dialog — VLC picks the format from the extension — each dialog
 //! waited for by its title and the save waited on until the file is on disk.
 //!
-//! Playlist edits (removing or reordering items) and preferences have no plan yet (they need the
-//! playlist view's rows or the Preferences tree); they are refused by name.
+//! Playlist edits: the playlist view (`Ctrl+L`), a row picked by its title and `Delete`; an item
+//! added (or moved to the end, as a reorder) is opened with `Ctrl+O`, which appends it.
+//! Preferences: [`super::prefs_plan`].
 
 use serde_json::Value;
 
@@ -62,6 +63,31 @@ fn opened(slots: &Value) -> Vec<String> {
     out
 }
 
+/// The title VLC's playlist shows for a file without tags: its name.
+fn title(entry: &str) -> &str {
+    entry.rsplit('/').next().unwrap_or(entry)
+}
+
+/// How `have` becomes `want`: the entries to delete (all but the longest start of `want` found
+/// in order in `have`) and those appended after (the rest of `want`, opened one by one).
+fn edits<'a>(have: &'a [String], want: &'a [String]) -> (Vec<&'a str>, Vec<&'a str>) {
+    let mut kept = vec![false; have.len()];
+    let mut k = 0;
+    for (i, h) in have.iter().enumerate() {
+        if k < want.len() && *h == want[k] {
+            kept[i] = true;
+            k += 1;
+        }
+    }
+    let drop = have
+        .iter()
+        .zip(&kept)
+        .filter(|(_, keep)| !**keep)
+        .map(|(h, _)| h.as_str())
+        .collect();
+    (drop, want[k..].iter().map(String::as_str).collect())
+}
+
 /// The plan of a `vlc_playlist` task.
 fn playlist(slots: &Value) -> Result<Vec<PlanStep>, String> {
     let target = slots.get("target").ok_or("vlc_playlist: slot `target` missing")?;
@@ -73,20 +99,32 @@ fn playlist(slots: &Value) -> Result<Vec<PlanStep>, String> {
     let have = opened(slots);
     // The main window's title follows the media playing; its menu bar does not.
     let mut steps = vec![wait(role("node", "menu item:Media"))];
-    if have.is_empty() {
-        // One Open File per track, in order: each one is appended to the playlist (several quoted
-        // names in one dialog keep only the last).
-        for e in &want {
+    let (drop, add) = edits(&have, &want);
+    if !drop.is_empty() {
+        // The playlist view (Ctrl+L): each dropped row picked by its title, then Delete.
+        steps.push(key("ctrl+l"));
+        for e in drop {
+            let row = format!("table cell:{}", title(e));
             steps.extend([
-                key("ctrl+o"),
-                wait(role("focused_window", OPEN_TITLE)),
-                typed(&format!("{HOME}/{e}")),
-                key("Return"),
-                wait(role("no_node", &format!("dialog:{OPEN_TITLE}"))),
+                wait(role("node", &row)),
+                PlanStep::Click {
+                    target: role("shown", &row),
+                },
+                key("Delete"),
+                wait(role("no_node", &row)),
             ]);
         }
-    } else if have != want {
-        return Err("vlc_playlist: editing the playlist (remove, reorder, add) has no plan yet".into());
+    }
+    // One Open File per added track, in order: each one is appended to the playlist (several
+    // quoted names in one dialog keep only the last).
+    for e in add {
+        steps.extend([
+            key("ctrl+o"),
+            wait(role("focused_window", OPEN_TITLE)),
+            typed(&format!("{HOME}/{e}")),
+            key("Return"),
+            wait(role("no_node", &format!("dialog:{OPEN_TITLE}"))),
+        ]);
     }
     steps.extend([
         key("ctrl+y"),
@@ -115,6 +153,7 @@ impl UiPlanner for VlcPlanner {
         let slots = brief.structured.get("slots").cloned().unwrap_or(Value::Null);
         match template.rsplit('/').next().unwrap_or(template) {
             "vlc_playlist" => playlist(&slots),
+            "vlc_prefs" => super::prefs_plan::prefs(&slots),
             other => Err(format!("template {other} has no VLC plan yet")),
         }
     }
@@ -126,16 +165,25 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn an_opened_playlist_counts_as_its_entries_and_edits_are_refused() {
+    fn an_opened_playlist_counts_as_its_entries_and_edits_delete_then_append() {
         let slots = json!({"open": ["Music/mix.m3u"],
             "playlists": {"Music/mix.m3u": {"format": "m3u", "entries": ["Music/a.wav", "Music/b.wav"]}},
             "target": {"path": "Music/mix.xspf", "format": "xspf", "entries": ["Music/a.wav", "Music/b.wav"]}});
         let steps = playlist(&slots).unwrap();
         assert!(steps.contains(&typed("/home/user/Music/mix.xspf")));
         assert!(!steps.contains(&key("ctrl+o")));
+        // Fails on the old planner, which refused every edit: b is kept, a is deleted and re-added.
         let mut edit = slots.clone();
-        edit["target"]["entries"] = json!(["Music/b.wav"]);
-        assert!(playlist(&edit).unwrap_err().contains("editing"));
+        edit["target"]["entries"] = json!(["Music/b.wav", "Music/a.wav"]);
+        let steps = playlist(&edit).unwrap();
+        assert!(steps.contains(&key("ctrl+l")) && steps.contains(&key("Delete")));
+        assert!(steps.contains(&wait(role("no_node", "table cell:a.wav"))));
+        assert!(steps.contains(&typed("/home/user/Music/a.wav")));
+        let (have, want) = (
+            ["a", "b", "c", "d"].map(String::from),
+            ["a", "b", "c", "x"].map(String::from),
+        );
+        assert_eq!(edits(&have, &want), (vec!["d"], vec!["x"]));
         let mut build = slots;
         build["open"] = json!([]);
         let steps = playlist(&build).unwrap();

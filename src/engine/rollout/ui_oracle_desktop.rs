@@ -12,9 +12,11 @@
 //! - `labelled`: the editable field (text, spin button) on the row of the label `name` (`Width:`),
 //!   the nearest one to its right — how a person finds an unnamed field by its caption;
 //! - `no_node`: present only while no such node shows (`dialog:` = no dialog open);
+//! - `shown` / `above` / `within` / `contains`: a node in its viewport's view, a file holding a text
+//!   ([`super::ui_oracle_shown`]);
 //! - `saved`: the document `name` (relative to the home) has been written since the plan began
 //!   and not touched for 1.5 s since — the save a `ctrl+s` step asked for has reached the disk;
-//! - `labelled_shows`, `focused_shows`, `labelled_button`, `within`: see `ui_oracle_fields`.
+//! - `labelled_shows`, `focused_shows`, `labelled_button`, `field_within`: see `ui_oracle_fields`.
 
 use std::path::PathBuf;
 use std::time::SystemTime;
@@ -23,7 +25,7 @@ use serde_json::Value;
 
 use super::ui_oracle_fields::resolve_field;
 use super::ui_oracle_files::DesktopResolver;
-use super::ui_plan::{Rect, Target, TargetResolver};
+use super::ui_plan::{Rect, ScrollHint, Target, TargetResolver};
 use super::RolloutError;
 use crate::engine::screen::A11yReader;
 
@@ -163,6 +165,15 @@ pub fn labelled<'a>(nodes: &'a [Value], caption: &str) -> Option<&'a Value> {
 }
 
 impl TargetResolver for AppResolver {
+    fn scroll_hint(&mut self, target: &Target) -> Result<Option<ScrollHint>, RolloutError> {
+        match target {
+            Target::Role { role, name } if role == "shown" => {
+                Ok(super::ui_oracle_shown::scroll_hint(&self.nodes()?, name))
+            }
+            _ => Ok(None),
+        }
+    }
+
     fn resolve(&mut self, target: &Target) -> Result<Option<Rect>, RolloutError> {
         let Target::Role { role, name } = target else {
             return self.windows.resolve(target);
@@ -178,6 +189,17 @@ impl TargetResolver for AppResolver {
             }
             "node" => Ok(find_node(&self.nodes()?, name).and_then(rect)),
             "labelled" => Ok(labelled(&self.nodes()?, name).and_then(field_rect)),
+            "shown" => Ok(super::ui_oracle_shown::shown(&self.nodes()?, name)),
+            "above" => Ok(super::ui_oracle_shown::above(&self.nodes()?, name)),
+            "within" => Ok(super::ui_oracle_shown::within(&self.nodes()?, name)),
+            "contains" => Ok(
+                super::ui_oracle_shown::contains(&self.home, name).then_some(Rect {
+                    x: 0,
+                    y: 0,
+                    w: 1,
+                    h: 1,
+                }),
+            ),
             "no_node" => Ok(find_node(&self.nodes()?, name).is_none().then_some(Rect {
                 x: 0,
                 y: 0,
@@ -200,12 +222,12 @@ impl TargetResolver for AppResolver {
                 }))
             }
             // Dialog fields by what they show, unnamed buttons by caption or frame (#31).
-            "labelled_shows" | "focused_shows" | "labelled_button" | "within" => {
+            "labelled_shows" | "focused_shows" | "labelled_button" | "field_within" => {
                 Ok(resolve_field(&self.nodes()?, role, name).flatten())
             }
             other => Err(RolloutError::Policy(format!(
                 "a desktop application's screen resolves window, name_box, cell, node, labelled, \
-                 no_node, saved and field targets, not {other:?}"
+                 shown, above, within, contains, no_node, saved and field targets, not {other:?}"
             ))),
         }
     }

@@ -8,7 +8,7 @@
 //! - `focused_shows`: `text`, the focused editable node once its text is `text`;
 //! - `labelled_button`: `Caption`, the enabled button (a list box's toggle, a push button) on the
 //!   row of the label `Caption`, nearest to its right;
-//! - `within`: `frame-spec>node-spec`, the first node matching `node-spec` among the descendants
+//! - `field_within`: `frame-spec>node-spec`, the first node matching `node-spec` among the descendants
 //!   of the first node matching `frame-spec` (both `role:label[state]` specs, see [`find_node`]).
 
 use serde_json::Value;
@@ -95,7 +95,7 @@ pub fn resolve_field(nodes: &[Value], role: &str, name: &str) -> Option<Option<R
         "labelled_shows" => labelled_shows(nodes, name),
         "focused_shows" => focused_shows(nodes, name),
         "labelled_button" => labelled_button(nodes, name),
-        "within" => within(nodes, name),
+        "field_within" => within(nodes, name),
         _ => return None,
     };
     Some(node.and_then(rect))
@@ -133,13 +133,13 @@ mod tests {
         assert_eq!(at("labelled_button", "Format:").map(|r| r.x), Some(337));
         assert!(at("labelled_button", "Paper tray:").is_none());
         assert_eq!(
-            at("within", "panel:Paper Format>toggle button:").map(|r| r.x),
+            at("field_within", "panel:Paper Format>toggle button:").map(|r| r.x),
             Some(337)
         );
-        assert!(at("within", "panel:Line Spacing>toggle button:").is_none());
+        assert!(at("field_within", "panel:Line Spacing>toggle button:").is_none());
         // Only descendants count: the Margins frame holds no button, and the OK after it is not in it.
-        assert!(at("within", "panel:Margins>toggle button:").is_none());
-        assert!(at("within", "panel:Margins>push button:OK").is_none());
+        assert!(at("field_within", "panel:Margins>toggle button:").is_none());
+        assert!(at("field_within", "panel:Margins>push button:OK").is_none());
         assert!(resolve_field(&nodes, "node", "x").is_none());
     }
 }
