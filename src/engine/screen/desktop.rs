@@ -285,7 +285,7 @@ const MOUSE: &str = "<mouse><dragThreshold>4</dragThreshold><doubleClickTime>400
 /// Openbox's keyboard bindings: Alt+Tab focuses and raises the most recently used other window
 /// (no switcher popup), as a person switches between two applications on one screen.
 const KEYBOARD: &str = "<keyboard><keybind key=\"A-Tab\"><action name=\"NextWindow\">\
-    <dialog>no</dialog><finalactions><action name=\"Focus\"/><action name=\"Raise\"/>\
+    <dialog>no</dialog><interactive>no</interactive><finalactions><action name=\"Focus\"/><action name=\"Raise\"/>\
     <action name=\"Unshade\"/></finalactions></action></keybind></keyboard>";
 
 /// The openbox configuration: one desktop, click-to-focus, and the layout's placement rules;
