@@ -22,9 +22,6 @@ pub const TEMPLATES: &[&str] = &[
 /// How long a switch waits for the window to have the focus after Alt+Tab.
 const SWITCH_MS: u64 = 10_000;
 
-/// Chromium's bookmark manager's window title.
-const BOOKMARKS_TITLE: &str = "Bookmarks - Chromium";
-
 /// Brings the window titled `title` to the front: nothing when it has the focus already, else
 /// Alt+Tab (the most recently used other window: each of these screens holds two) and a wait
 /// until it has the focus; a second Alt+Tab when the first one was lost.
@@ -69,6 +66,11 @@ fn look_at_cell(cell: &str) -> Vec<PlanStep> {
         name: name.into(),
     };
     vec![
+        // Calc's tree may lag its window's focus on a loaded machine: the Name Box first.
+        PlanStep::WaitFor {
+            target: role("name_box", ""),
+            timeout_ms: 30_000,
+        },
         PlanStep::Fill {
             target: role("name_box", ""),
             text: cell.into(),
@@ -117,9 +119,10 @@ pub fn plan(template: &str, s: &Value) -> Option<Result<Vec<PlanStep>, String>> 
             Ok(p)
         })(),
         "bookmarks_to_sheet" => (|| {
+            // Chromium's bookmark manager is on screen beside Calc; its window title varies with
+            // the page, so the plan waits for Calc's window by title and works there.
             let book = text_slot(s, "file", t)?;
-            let mut p = switch_window(BOOKMARKS_TITLE);
-            p.extend(switch_window(&lo_title(book, "Calc")));
+            let mut p = switch_window(&lo_title(book, "Calc"));
             p.extend(calc_plan("fill_cells", s)?);
             Ok(p)
         })(),

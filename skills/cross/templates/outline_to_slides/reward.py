@@ -10,10 +10,13 @@ def title_of(slide):
 
 
 def body_of(slide):
+    """Every text but the title's (LibreOffice saves the body placeholder without python-pptx's idx)."""
+    title = slide.shapes.title
     out = []
-    for shape in slide.placeholders:
-        if shape.placeholder_format.idx != 0 and shape.has_text_frame:
-            out.extend(" ".join(p.text.split()) for p in shape.text_frame.paragraphs if p.text.strip())
+    for shape in slide.shapes:
+        if title is not None and shape.shape_id == title.shape_id or not shape.has_text_frame:
+            continue
+        out.extend(" ".join(p.text.split()) for p in shape.text_frame.paragraphs if p.text.strip())
     return out
 
 
