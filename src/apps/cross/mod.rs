@@ -3,5 +3,6 @@
 //! the cross templates ([`planner`]). It names the apps it spans; adding an app that takes part
 //! in cross-app tasks edits this folder (and `skills/cross/`, `assets/tasks/cross.json`).
 
+pub mod desktop_planner;
 pub mod planner;
 pub mod recipe;

@@ -80,10 +80,10 @@ pub fn plan_launches(apps: &[String], lines: &[String]) -> Result<Vec<AppLaunch>
         let Some(program) = words.next() else {
             continue;
         };
-        let Some(pack) = crate::apps::launched_app(program, apps) else {
+        let given: Vec<String> = words.map(str::to_string).collect();
+        let Some(pack) = answering_pack(program, &given, apps) else {
             continue;
         };
-        let given: Vec<String> = words.map(str::to_string).collect();
         out.push(launch_of(pack, Some(&given), Some(line.clone()))?);
     }
     for pack in super::snapshot::desktop_packs(apps) {
@@ -92,6 +92,40 @@ pub fn plan_launches(apps: &[String], lines: &[String]) -> Result<Vec<AppLaunch>
         }
     }
     Ok(out)
+}
+
+/// The pack a launch line starts: [`crate::apps::launched_app`], except when several of the
+/// task's own packs share the launcher (`libreoffice` for Calc and Writer on one screen): then
+/// the one the line's words name — its module flag from `default_args` (`--writer`) or a
+/// document of its `documents` patterns (`report.docx`) — so each application of a cross-app
+/// task gets its own window, profile and state.
+fn answering_pack(program: &str, words: &[String], apps: &[String]) -> Option<&'static Pack> {
+    let fallback = crate::apps::launched_app(program, apps)?;
+    let own: Vec<&'static Pack> = super::snapshot::desktop_packs(apps)
+        .into_iter()
+        .filter(|p| p.desktop().is_some_and(|d| d.launched_by(program)))
+        .collect();
+    if own.len() < 2 {
+        return Some(fallback);
+    }
+    let names = |p: &Pack| {
+        let Some(d) = p.desktop() else {
+            return false;
+        };
+        let flag = |w: &String| {
+            w.starts_with("--")
+                && d.default_args.as_ref().is_some_and(|a| a.contains(w))
+                && !d.args.contains(w)
+        };
+        let document = |w: &String| {
+            d.documents.iter().any(|g| {
+                g.rsplit_once("*.")
+                    .is_some_and(|(_, ext)| w.to_lowercase().ends_with(&format!(".{ext}")))
+            })
+        };
+        words.iter().any(|w| flag(w) || document(w))
+    };
+    own.iter().copied().find(|p| names(p)).or(Some(fallback))
 }
 
 fn launch_of(
@@ -157,6 +191,37 @@ mod tests {
         assert!(plan_launches(&["files".to_string()], &[])
             .unwrap()
             .is_empty());
+    }
+
+    #[test]
+    fn calc_and_writer_launches_of_one_task_start_each_its_own_application() {
+        let apps = vec![
+            "libreoffice_calc".to_string(),
+            "libreoffice_writer".to_string(),
+        ];
+        let lines = vec![
+            "libreoffice --calc /home/user/Documents/q.xlsx".to_string(),
+            "libreoffice --writer /home/user/Documents/r.docx".to_string(),
+            "soffice /home/user/Documents/s.docx".to_string(),
+        ];
+        let plan = plan_launches(&apps, &lines).unwrap();
+        let names: Vec<&str> = plan.iter().map(|l| l.pack.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "libreoffice_calc",
+                "libreoffice_writer",
+                "libreoffice_writer"
+            ],
+            "{plan:?}"
+        );
+        assert!(plan[1]
+            .args
+            .iter()
+            .any(|a| a == "-env:UserInstallation=file:///tmp/tw-profile/libreoffice_writer"));
+        // One application alone still answers every launch of its launcher.
+        let calc = plan_launches(&apps[..1], &lines[1..2]).unwrap();
+        assert_eq!(calc[0].pack.name(), "libreoffice_calc");
     }
 
     #[test]

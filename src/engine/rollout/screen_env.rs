@@ -51,6 +51,8 @@ pub fn screen_kind(apps: &[String], env: &TaskEnv) -> Result<ScreenKind, Rollout
     match apps {
         [only] if crate::apps::is_desktop(only) => Ok(ScreenKind::Desktop),
         [] => Err(RolloutError::Task("the task names no app".into())),
+        // Desktop applications only (calc + writer, files + impress): one desktop holds them all.
+        several if all_desktop(several) => Ok(ScreenKind::Desktop),
         _ => {
             let web: Vec<&String> = apps
                 .iter()
@@ -75,6 +77,17 @@ pub fn screen_kind(apps: &[String], env: &TaskEnv) -> Result<ScreenKind, Rollout
     }
 }
 
+/// Whether every app of `apps` is on the desktop (the files desktop or a desktop application):
+/// a task over several of them gets one desktop screen with each application's window.
+pub fn all_desktop(apps: &[String]) -> bool {
+    !apps.is_empty() && apps.iter().all(|a| crate::apps::is_desktop(a))
+}
+
+/// Whether `app` is the files desktop itself (a desktop without a program of its own).
+fn files_desktop(app: &str) -> bool {
+    crate::apps::find(app).is_some_and(|p| p.is_desktop() && p.desktop().is_none())
+}
+
 /// Starts the task's screen and waits until it shows its app (the pre-rollout gate); returns the
 /// screen and its first screenshot. Every failure here is infrastructure or a missing UI, never
 /// a score.
@@ -96,7 +109,8 @@ pub fn open_screen(
                     .map_err(|e| RolloutError::Infra(e.to_string()))?;
             let spec = crate::engine::screen::AppDesktopSpec {
                 home: env.home.clone(),
-                files: false,
+                // A cross-app task over the files desktop and an application gets both.
+                files: apps.len() > 1 && apps.iter().any(|a| files_desktop(a)),
                 apps: launched,
             };
             screen.open_apps(cfg, &spec)?

@@ -5,6 +5,8 @@
 //! - one built-in web app with a UI: its agent-facing UI origin ([`crate::engine::ui::WebScreen`]);
 //! - the files desktop, or one `[[apps.external]]` app's UI address: a display
 //!   ([`super::screen_env::open_screen`]);
+//! - several desktop apps only (calc + writer, files + impress): one desktop with every
+//!   application's window ([`super::screen_env::open_screen`]);
 //! - several apps: the combined screen (taskbar, desktop, a browser window per web app).
 //!
 //! The size is `[screen]`'s for the (first) app ([`ScreenConfig::size_for`]).
@@ -32,7 +34,7 @@ pub fn open_task_screen(
         [only] if app_ui(only).is_some() => {
             Ok(LiveScreen::Web(Box::new(open_web(cfg, only, ctx)?)))
         }
-        apps @ [_] => {
+        apps if apps.len() == 1 || super::screen_env::all_desktop(apps) => {
             let (screen, _) = open_screen(cfg, apps, ctx.env)?;
             Ok(LiveScreen::Display(Box::new(screen)))
         }

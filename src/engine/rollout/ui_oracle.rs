@@ -41,6 +41,7 @@ impl Policy for UiOraclePolicy {
     fn act(&self, ctx: &PolicyCtx<'_>) -> Result<PolicyRun, RolloutError> {
         match ctx.brief.apps.as_slice() {
             [only] if crate::apps::is_desktop(only) => self.files.act(ctx),
+            apps if super::screen_env::all_desktop(apps) => self.files.act(ctx),
             [only] if planner_for(only).is_some() => {
                 let planner = planner_for(only)
                     .ok_or_else(|| RolloutError::Policy(format!("no UI planner for app {only}")))?;

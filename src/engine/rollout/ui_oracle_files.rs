@@ -147,8 +147,12 @@ impl Policy for FilesUiOracle {
     fn act(&self, ctx: &PolicyCtx<'_>) -> Result<PolicyRun, RolloutError> {
         // A task the planner cannot plan is the planner's miss, named before any screen starts.
         let app = ctx.brief.apps.first().map_or("", String::as_str);
-        let planner = crate::apps::planner(app)
-            .ok_or_else(|| RolloutError::Policy(format!("no desktop planner for app {app}")))?;
+        // Several desktop apps on one screen: the cross-app planner (switching by window title).
+        let planner: &dyn super::ui_plan::UiPlanner = match ctx.brief.apps.len() {
+            1 => crate::apps::planner(app)
+                .ok_or_else(|| RolloutError::Policy(format!("no desktop planner for app {app}")))?,
+            _ => &crate::apps::cross::planner::CrossPlanner,
+        };
         let plan = planner
             .plan(ctx.brief)
             .map_err(|e| RolloutError::Policy(format!("ui-oracle: {e}")))?;

@@ -282,6 +282,12 @@ const MOUSE: &str = "<mouse><dragThreshold>4</dragThreshold><doubleClickTime>400
     <mousebind button=\"Left\" action=\"Drag\"><action name=\"Move\"/></mousebind>\
     </context></mouse>";
 
+/// Openbox's keyboard bindings: Alt+Tab focuses and raises the most recently used other window
+/// (no switcher popup), as a person switches between two applications on one screen.
+const KEYBOARD: &str = "<keyboard><keybind key=\"A-Tab\"><action name=\"NextWindow\">\
+    <dialog>no</dialog><interactive>no</interactive><finalactions><action name=\"Focus\"/><action name=\"Raise\"/>\
+    <action name=\"Unshade\"/></finalactions></action></keybind></keyboard>";
+
 /// The openbox configuration: one desktop, click-to-focus, and the layout's placement rules;
 /// windows of the `apps` classes (a combined screen's browsers) fill `app_area`.
 fn openbox_rc(layout: &DesktopLayout, apps: &[String], app_area: Area) -> String {
@@ -300,7 +306,7 @@ fn openbox_rc(layout: &DesktopLayout, apps: &[String], app_area: Area) -> String
          <focus><focusNew>yes</focusNew><followMouse>no</followMouse></focus>\
          <placement><policy>Smart</policy></placement>\
          <desktops><number>1</number></desktops>\
-         <theme><titleLayout>NL</titleLayout></theme>{MOUSE}\
+         <theme><titleLayout>NL</titleLayout></theme>{MOUSE}{KEYBOARD}\
          <applications>{}{}{}{}</applications></openbox_config>\n",
         rule("Pcmanfm", layout.file_manager, "no"),
         rule("XTerm", layout.terminal, "yes"),

@@ -58,6 +58,10 @@ pub const EMBEDDED: &[(&str, &str, &str, &str, &str)] = embedded![
     ("cross", "csv_to_issues"),
     ("cross", "issues_to_file"),
     ("cross", "chat_to_issue"),
+    ("cross", "sheet_to_report"),
+    ("cross", "pdf_to_report"),
+    ("cross", "bookmarks_to_sheet"),
+    ("cross", "outline_to_slides"),
 ];
 
 /// Why a template could not be found or read.
