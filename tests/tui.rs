@@ -58,6 +58,8 @@ mod smoke;
 mod snapshots;
 #[path = "tui/tmux.rs"]
 mod tmux;
+#[path = "tui/views_notes.rs"]
+mod views_notes;
 // stats screen
 #[path = "tui/stages.rs"]
 mod stages;
@@ -66,6 +68,8 @@ mod state_diff;
 #[path = "tui/stats.rs"]
 mod stats;
 // reward & rollouts screens
+#[path = "tui/film_docs.rs"]
+mod film_docs;
 #[path = "tui/film_fixture.rs"]
 mod film_fixture;
 #[path = "tui/filmstrip.rs"]

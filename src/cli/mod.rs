@@ -37,6 +37,7 @@ mod store_cmd;
 mod synth;
 mod taskgen;
 mod tasks;
+mod tasks_views;
 pub mod verify;
 mod worker;
 mod worker_stages;

@@ -37,10 +37,16 @@ pub enum TasksCommand {
         /// At most N tasks (0 = all).
         #[arg(long, default_value_t = 0)]
         limit: usize,
+        /// A view saved in the workbench (`B`): its search, filters and sort, in its order
+        /// (the views file: $TUPLEWRIGHT_VIEWS, else ~/.config/tuplewright/views.toml).
+        #[arg(long, value_name = "NAME", conflicts_with_all = ["status", "domain", "difficulty"])]
+        view: Option<String>,
         /// JSON output (one array).
         #[arg(long)]
         json: bool,
     },
+    /// The views saved in the workbench (name, search, filters, sort).
+    Views,
     /// Everything stored about one task.
     Show {
         /// The task id.
@@ -122,12 +128,20 @@ pub fn run(cli: &Cli, args: &TasksArgs) -> anyhow::Result<ExitCode> {
                 n.tags.join(", ")
             );
         }
+        TasksCommand::Views => super::tasks_views::list()?,
+        TasksCommand::List {
+            view: Some(name),
+            limit,
+            json,
+            ..
+        } => super::tasks_views::show(&store, name, *limit, *json)?,
         TasksCommand::List {
             status,
             domain,
             difficulty,
             limit,
             json,
+            view: None,
         } => {
             let filter = TaskFilter {
                 status: status.clone(),

@@ -159,6 +159,21 @@ pub enum Action {
     YankPath,
     /// Copy the Inspector's pane (a script, REVIEW.md).
     YankScript,
+    // saved views, columns, notes (issue #33)
+    /// Tuples: save the current search, filters and sort under a name.
+    SaveView,
+    /// Tuples: list the saved views (enter applies one, x deletes it).
+    ListViews,
+    /// Tuples: choose, hide and reorder the columns.
+    ChooseColumns,
+    /// Add or edit a note and the tags of the selected tuple.
+    EditNote,
+    /// Rollouts: the filmstrip's frame over the whole screen, or back.
+    FrameFull,
+    /// Rollouts: zoom into the frame (2×, 4×: its centre).
+    ZoomIn,
+    /// Rollouts: zoom out.
+    ZoomOut,
 }
 
 pub use super::action_registry::REGISTRY;

@@ -452,4 +452,46 @@ pub const REGISTRY: &[ActionSpec] = &[
         "Copy the Inspector's pane (script or REVIEW.md) to the clipboard",
         &["y s"],
     ),
+    spec(
+        Action::SaveView,
+        "save_view",
+        "Tuples: save the search, filters and sort as a named view",
+        &["B"],
+    ),
+    spec(
+        Action::ListViews,
+        "list_views",
+        "Tuples: saved views — enter applies, x deletes",
+        &["b"],
+    ),
+    spec(
+        Action::ChooseColumns,
+        "choose_columns",
+        "Tuples: column chooser — space shows/hides, J/K move",
+        &["#"],
+    ),
+    spec(
+        Action::EditNote,
+        "edit_note",
+        "Add or edit the selected tuple's note and tags",
+        &["i"],
+    ),
+    spec(
+        Action::FrameFull,
+        "frame_full",
+        "Rollouts: the frame full-screen at the terminal's resolution (again: back)",
+        &["F"],
+    ),
+    spec(
+        Action::ZoomIn,
+        "zoom_in",
+        "Rollouts: zoom into the frame's centre (2×, 4×)",
+        &["+"],
+    ),
+    spec(
+        Action::ZoomOut,
+        "zoom_out",
+        "Rollouts: zoom the frame out",
+        &["-"],
+    ),
 ];

@@ -138,6 +138,8 @@ pub fn run(opts: &TuiOptions) -> anyhow::Result<()> {
         .with_similar(similar)?;
     let mut model = Model::new(keymap, opts.readonly);
     super::model::bulk::configure(&mut model, &curate);
+    let views = crate::engine::curate::views::default_path(|k| std::env::var(k).ok());
+    super::model::panels::configure(&mut model, &curate.tags, views);
     model.tuples.rerun_default = rerun_default;
     model.tuples.taskgen_default = taskgen_default;
     model.tuples.export_opts = Some(export_opts);

@@ -111,6 +111,12 @@ pub enum EngineCommand {
     LoadSimilar(String),
     /// Build a tuple's meta.json to open it (issue #33).
     LoadMeta(String, super::external::Opener),
+    /// Write the saved views and column layout (a local file, not the store; issue #33).
+    SaveViews(Box<super::note_data::SaveViews>),
+    /// Read a tuple's notes for the note editor.
+    LoadNotes(String),
+    /// Append a note (text and tag changes) to a tuple.
+    AddNote(Box<super::note_data::NoteCmd>),
 }
 
 /// A result from a worker to the model.
@@ -142,6 +148,10 @@ pub enum DataUpdate {
     Decided(Box<super::filter_data::Decided>),
     /// The result of a bulk decision or group undo.
     Bulk(Box<super::bulk_data::BulkDone>),
+    /// A tuple's notes (oldest first), for the note editor.
+    Notes(String, Vec<crate::engine::store::Note>),
+    /// A note was appended (the note) or refused (why).
+    Noted(Box<Result<crate::engine::store::Note, String>>),
     /// An export preview or an export's result.
     Export(Box<super::export_data::ExportUpdate>),
     // live jobs

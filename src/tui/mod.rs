@@ -13,6 +13,7 @@ pub mod action_registry;
 pub mod action_spec;
 pub mod app;
 pub mod bulk_data;
+pub mod columns;
 pub mod data;
 pub mod diff;
 pub mod export_data;
@@ -43,6 +44,7 @@ pub mod worker;
 pub mod filmstrip_data;
 pub mod graphics;
 pub mod marker;
+pub mod note_data;
 pub mod reward_data;
 pub mod rollouts_data;
 // similar tuples

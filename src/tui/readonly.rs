@@ -11,6 +11,7 @@ pub fn writes(cmd: &EngineCommand) -> bool {
         EngineCommand::Decide(_)
             | EngineCommand::DecideBulk(_)
             | EngineCommand::UndoGroup(_)
+            | EngineCommand::AddNote(_)
             | EngineCommand::StartRun(_)
             | EngineCommand::StartRollouts { .. }
             | EngineCommand::StartVote(_)
@@ -29,6 +30,7 @@ pub fn describe(cmd: &EngineCommand) -> &'static str {
         EngineCommand::Decide(d) if d.action == crate::engine::filter::Action::Undo => "undo",
         EngineCommand::Decide(_) | EngineCommand::DecideBulk(_) => "decisions",
         EngineCommand::UndoGroup(_) => "undo",
+        EngineCommand::AddNote(_) => "notes",
         EngineCommand::StartRun(_) => "starting a run",
         EngineCommand::StartRollouts { .. } => "launching rollouts",
         EngineCommand::StartVote(_) => "starting the critic vote",

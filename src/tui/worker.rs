@@ -207,6 +207,10 @@ pub fn handle(store: &Store, cmd: &EngineCommand) -> Vec<DataUpdate> {
             super::filmstrip_data::load_frame(store, req),
         ))),
         EngineCommand::LoadMeta(id, opener) => super::external::load_meta(store, id, *opener),
+        EngineCommand::LoadNotes(id) => Ok(super::note_data::notes(store, id)),
+        EngineCommand::AddNote(_) | EngineCommand::SaveViews(_) => Ok(DataUpdate::Error(
+            "a note or the views file needs the writing worker".into(),
+        )),
     };
     vec![res.unwrap_or_else(|e| DataUpdate::Error(format!("store: {e}")))]
 }
@@ -228,6 +232,8 @@ pub fn handle_write(store: &mut Store, cmd: &EngineCommand, readonly: bool) -> V
         }
         EngineCommand::DecideBulk(b) => vec![super::bulk_data::decide(store, b)],
         EngineCommand::UndoGroup(u) => vec![super::bulk_data::undo(store, u)],
+        EngineCommand::AddNote(n) => vec![super::note_data::note(store, n)],
+        EngineCommand::SaveViews(v) => super::note_data::save_views(v),
         other => handle(store, other),
     }
 }

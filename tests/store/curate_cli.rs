@@ -161,3 +161,57 @@ fn override_where_decides_a_search_as_one_group_and_undo_group_takes_it_back() {
         "{err}"
     );
 }
+
+/// `tasks list --view NAME` prints the tuples a view saved in the workbench shows, in its order
+/// (its search, filters and sort, by the workbench's own view code); an unknown name is refused
+/// naming the saved ones.
+#[test]
+fn tasks_list_view_shows_a_saved_view_in_its_order() {
+    use tuplewright::engine::curate::views::{save, SavedView, ViewsFile};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.db");
+    {
+        let mut store = open(&db);
+        for id in ["a1", "a2", "b1", "p1"] {
+            store.write(|tx| tx.upsert_task(&task(id))).unwrap();
+        }
+    }
+    let views = dir.path().join("views.toml");
+    let mut f = ViewsFile::default();
+    f.upsert(SavedView {
+        name: "a-desc".into(),
+        status: Some("pending".into()),
+        sort: "id".into(),
+        reverse: true,
+        ..Default::default()
+    })
+    .unwrap();
+    save(&views, &f).unwrap();
+    let run = |name: &str| {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("tuplewright"))
+            .args([
+                "--store",
+                db.to_str().unwrap(),
+                "--no-tui",
+                "tasks",
+                "list",
+                "--view",
+                name,
+            ])
+            .env("TUPLEWRIGHT_VIEWS", &views)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let text = ok(run("a-desc"));
+    let ids: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.len() == 2)
+        .collect();
+    assert_eq!(ids, ["p1", "b1", "a2", "a1"], "{text}");
+    let bad = run("nope");
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(!bad.status.success() && err.contains("a-desc"), "{err}");
+}

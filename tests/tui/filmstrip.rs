@@ -224,3 +224,39 @@ fn snapshot_filmstrip_steps() {
     snap_with("filmstrip_click", "7 G 0 )", loaded_film_model);
     snap_with("filmstrip_error", "7 G 0 ) ) )", loaded_film_model);
 }
+
+/// #33: `F` draws the step's frame over the whole screen (half-blocks sized to it here, the
+/// terminal's protocol in a real terminal), `+` / `-` zoom into its centre (a new encoding of the
+/// cropped frame), `F` goes back to the pane.
+#[test]
+fn the_frame_goes_full_screen_and_zooms() {
+    let (mut m, store) = loaded_film_model(false);
+    m.update(Msg::Resize(160, 48));
+    keys(&mut m, &store, "7 G");
+    // The rows the encoded picture was sized for (the image cache's area).
+    let rows = |m: &tuplewright::tui::model::Model| {
+        text(m, 160, 48);
+        m.rollouts.image.ready_key().expect("encoded").1 .1
+    };
+    let pane = rows(&m);
+    assert!(pane > 0 && pane <= 16, "the pane's picture: {pane} rows");
+    keys(&mut m, &store, "F");
+    assert!(m.rollouts.full);
+    let full = rows(&m);
+    assert!(
+        full > 30,
+        "full screen: {full} rows of picture (pane: {pane})"
+    );
+    let full_text = text(&m, 160, 48);
+    assert!(full_text.contains("zoom 1×"), "caption");
+    keys(&mut m, &store, "+");
+    assert_eq!(m.rollouts.zoom, 2);
+    let zoomed = text(&m, 160, 48);
+    assert!(zoomed.contains("zoom 2×"));
+    let key = m.rollouts.image.ready_key().expect("encoded");
+    assert_eq!(key.0 .1 % 8, 2, "the encoding is the 2× crop: {key:?}");
+    assert_ne!(zoomed, full_text, "the zoomed picture differs");
+    keys(&mut m, &store, "+ + - F");
+    assert_eq!(m.rollouts.zoom, 2, "4× at most, then back to 2×");
+    assert!(!m.rollouts.full);
+}

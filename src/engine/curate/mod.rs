@@ -9,6 +9,7 @@ pub mod bulk;
 pub mod notes;
 pub mod query;
 pub mod rows;
+pub mod views;
 
 use serde::{Deserialize, Serialize};
 

@@ -16,6 +16,7 @@ pub mod mouse;
 pub mod notice;
 pub mod open;
 pub mod palette;
+pub mod panels;
 pub mod reward;
 pub mod rollouts;
 pub mod selection;
@@ -234,6 +235,7 @@ impl Model {
             DataUpdate::Filter(d) => self.filter.accept(*d),
             DataUpdate::Decided(d) => return filter::decided(self, *d),
             DataUpdate::Bulk(b) => return bulk::done(self, *b),
+            d @ (DataUpdate::Notes(..) | DataUpdate::Noted(_)) => return panels::data(self, d),
             DataUpdate::Export(u) => return export::accept(self, *u),
             DataUpdate::Job(u) => self.job_update(u),
             // reward & rollouts screens
@@ -344,6 +346,9 @@ impl Model {
         if self.screen == Screen::Rollouts && self.rollouts.form.is_some() {
             return rollouts::form_key(self, k);
         }
+        if let Some(cmds) = panels::key(self, k) {
+            return cmds;
+        }
         if self.tuples.bulk.is_some() {
             return bulk::prompt_key(self, k);
         }
@@ -431,6 +436,9 @@ impl Model {
                 return stages::act(self, a)
             }
             Action::ExportPreview => return export::open(self),
+            Action::SaveView | Action::ListViews | Action::ChooseColumns | Action::EditNote => {
+                return panels::act(self, a)
+            }
             Action::OpenEditor
             | Action::OpenPager
             | Action::YankId
@@ -446,18 +454,6 @@ impl Model {
             _ => return self.screen_action(a),
         }
         Vec::new()
-    }
-
-    /// True while keys are text (a search, a prompt, the editor, a form, the palette).
-    pub fn typing(&self) -> bool {
-        self.tuples.searching
-            || self.tuples.bulk.is_some()
-            || self.tuples.rerun.is_some()
-            || self.state_diff.searching
-            || self.filter.capturing()
-            || (self.screen == Screen::Rollouts && self.rollouts.form.is_some())
-            || matches!(self.overlay, Overlay::Palette(_))
-            || matches!(&self.overlay, Overlay::Help(h) if h.searching)
     }
 
     fn switch(&mut self, s: Screen) -> Vec<EngineCommand> {

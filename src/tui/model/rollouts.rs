@@ -76,6 +76,10 @@ pub struct RolloutsState {
     pub watch: bool,
     /// The `[rollout]` and `[screen]` settings the launch form offers and validates with.
     pub launch_cfg: launch::LaunchConfig,
+    /// The frame is drawn over the whole screen (`F`; issue #33).
+    pub full: bool,
+    /// Zoom of the frame: 1, 2 or 4 (`+` / `-`: the centre of the screenshot, magnified).
+    pub zoom: u8,
 }
 
 impl RolloutsState {
@@ -189,6 +193,19 @@ pub fn act(m: &mut Model, a: Action, page: isize) -> Vec<EngineCommand> {
         | Action::StepFirst
         | Action::StepLast
         | Action::WatchLive => r.film_act(a),
+        Action::FrameFull => {
+            r.full = !r.full;
+            Vec::new()
+        }
+        Action::ZoomIn | Action::ZoomOut => {
+            let z = r.zoom.max(1);
+            r.zoom = if a == Action::ZoomIn {
+                (z * 2).min(4)
+            } else {
+                (z / 2).max(1)
+            };
+            Vec::new()
+        }
         Action::NextItem | Action::PrevItem => {
             m.tuples.move_by(if a == Action::NextItem { 1 } else { -1 });
             open(m)

@@ -61,6 +61,18 @@ pub struct TuplesState {
     pub export: Option<super::export::ExportPanel>,
     /// `[export]` of the config (out dir, URL prefix, statuses), for the export panel.
     pub export_opts: Option<crate::engine::bundle::export::ExportOptions>,
+    /// Column order and visibility (the `#` chooser; issue #33).
+    pub columns: crate::tui::columns::Columns,
+    /// The saved views and column layout as last read or written (issue #33).
+    pub views: crate::engine::curate::views::ViewsFile,
+    /// Where the views file is (`None`: nowhere to save; the panels say so).
+    pub views_path: Option<std::path::PathBuf>,
+    /// The saved view last applied or saved (its name is in the title).
+    pub view_name: Option<String>,
+    /// The open panel: save a view, the views list, the column chooser or the note editor.
+    pub panel: Option<super::panels::Panel>,
+    /// `[curate] tags`: the tags offered by the note editor (empty: any tag, typed as `+tag`).
+    pub tag_list: Vec<String>,
 }
 
 impl TuplesState {

@@ -54,6 +54,36 @@ pub fn draw_frame(
     }
 }
 
+/// The step's frame over the whole of `area` (`F`): one caption line, then the picture at the
+/// terminal's resolution (its graphics protocol, else half-blocks sized to the area), zoomed by
+/// `+` / `-`.
+pub fn draw_full(f: &mut Frame<'_>, area: Rect, st: &RolloutsState, theme: &Theme) {
+    let [cap, pic] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(area);
+    let Some(d) = st.detail.as_ref().filter(|d| !d.steps.is_empty()) else {
+        let msg = "no filmstrip for this trial (F goes back)";
+        f.render_widget(Line::styled(msg, theme.style(Role::Muted)), cap);
+        return;
+    };
+    let i = st.step.min(d.steps.len() - 1);
+    let step = &d.steps[i];
+    let zoom = st.zoom.clamp(1, 4);
+    let size = frame_of(&d.steps, i)
+        .map(|(_, s)| format!(" · {}×{} px", s.width, s.height))
+        .unwrap_or_default();
+    f.render_widget(
+        Line::from(vec![
+            Span::styled(
+                format!("▣ step {}/{} ", i + 1, d.steps.len()),
+                theme.style(Role::Title),
+            ),
+            Span::styled(format!("zoom {zoom}×{size} · "), theme.style(Role::Muted)),
+            Span::raw(action_text(&step.action)),
+        ]),
+        cap,
+    );
+    draw_frame(f, pic, st, st.current_frame(), theme);
+}
+
 /// Seconds with one decimal.
 pub fn secs(ms: u64) -> String {
     format!("{:.1} s", ms as f64 / 1000.0)

@@ -22,6 +22,8 @@ mod state_diff;
 mod stats;
 mod trial_summary;
 mod tuples;
+mod tuples_cols;
+mod tuples_panel;
 mod window;
 
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -56,6 +58,7 @@ pub fn draw(f: &mut Frame<'_>, model: &Model, theme: &Theme, store: &str) {
         Screen::Stats => stats::draw(f, body, model, theme),
     }
     draw_status(f, status, model, theme, store);
+    tuples_panel::draw(f, model, theme);
     match &model.overlay {
         Overlay::None => {}
         Overlay::Help(h) => help::draw(f, model, theme, h),

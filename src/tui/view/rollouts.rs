@@ -25,6 +25,11 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, model: &Model, theme: &Theme) {
     ])
     .areas(area);
     f.render_widget(Paragraph::new(header(model, theme)), head);
+    if st.full {
+        let hint = " F back · + - zoom · ( ) step · 0 $ first/last";
+        f.render_widget(Paragraph::new(hint).style(theme.style(Role::Muted)), keys);
+        return super::filmstrip::draw_full(f, body, st, theme);
+    }
     let hint = if model.readonly {
         " j/k trial · ( ) step · W live · A tuple/all · n/N tuple · read-only: no launch"
     } else {

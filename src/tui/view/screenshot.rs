@@ -27,9 +27,19 @@ pub fn draw(
     if area.width < 2 || area.height < 2 {
         return;
     }
-    let lookup = st
-        .image
-        .lookup(id, (area.width, area.height), img, st.picker.as_ref());
+    // A zoomed frame is another image: its key carries the zoom, and the crop is made only when
+    // that key is not encoded yet (not on every frame).
+    let zoom = st.zoom.clamp(1, 4);
+    let key = (id.0, id.1.wrapping_mul(8).wrapping_add(i64::from(zoom)));
+    let size = (area.width, area.height);
+    let cropped;
+    let img = if zoom > 1 && st.image.ready_key() != Some((key, size)) {
+        cropped = centre(img, u32::from(zoom));
+        &cropped
+    } else {
+        img
+    };
+    let lookup = st.image.lookup(key, size, img, st.picker.as_ref());
     match lookup {
         Lookup::Ready(p) => f.render_widget(Image::new(&p), area),
         Lookup::Pending => f.render_widget(
@@ -44,4 +54,11 @@ pub fn draw(
             area,
         ),
     }
+}
+
+/// The centre `1/zoom` of `img` (each side), the part a zoom shows.
+pub fn centre(img: &image::DynamicImage, zoom: u32) -> image::DynamicImage {
+    let (w, h) = (img.width(), img.height());
+    let (cw, ch) = ((w / zoom).max(1), (h / zoom).max(1));
+    img.crop_imm((w - cw) / 2, (h - ch) / 2, cw, ch)
 }
