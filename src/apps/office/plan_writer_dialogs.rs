@@ -11,7 +11,7 @@ use crate::engine::rollout::ui_plan::{PlanStep, Target};
 /// Style dialog's nine tabs slowly).
 const DIALOG_OPEN_MS: u64 = 30_000;
 
-/// A target of `ui_oracle_fields` (`labelled_shows`, `labelled_button`, `within`, ...).
+/// A target of `ui_oracle_fields` (`labelled_shows`, `labelled_button`, `field_within`, ...).
 pub(crate) fn field_target(role: &str, name: &str) -> Target {
     Target::Role {
         role: role.into(),
