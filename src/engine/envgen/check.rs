@@ -324,7 +324,7 @@ impl Crawl<'_> {
         if v.nav.is_some() {
             return Some(vec![
                 submit(css(format!("#nav-{}", v.name))),
-                wait(format!("body[data-path=\"{}\"]", v.route)),
+                wait(landed(v, None)),
             ]);
         }
         let opener = self.opener(v)?;
@@ -335,10 +335,7 @@ impl Crawl<'_> {
             opener.name,
             scalar_text(&r["id"])
         ))));
-        p.push(wait(format!(
-            "body[data-path=\"{}\"]",
-            Model::url(v, Some(r))
-        )));
+        p.push(wait(landed(v, Some(r))));
         Some(p)
     }
 
@@ -351,12 +348,11 @@ impl Crawl<'_> {
         record: Option<&Value>,
         pre: &Value,
     ) -> Result<(), CheckError> {
-        let landing = opens
-            .and_then(|o| self.model.view(o))
-            .map(|v| Model::url(v, record));
+        let opened = opens.and_then(|o| self.model.view(o));
+        let landing = opened.map(|v| Model::url(v, record));
         let mut plan = vec![submit(css(format!("#{id}")))];
-        if let Some(to) = &landing {
-            plan.push(wait(format!("body[data-path=\"{to}\"]")));
+        if let Some(v) = opened {
+            plan.push(wait(landed(v, record)));
         }
         let (screen, resolver) = web.parts();
         if let Some(miss) = Executor::new(screen, resolver, false).run(&plan)?.miss {
@@ -443,6 +439,16 @@ impl Crawl<'_> {
         }
         Ok(())
     }
+}
+
+/// The selector that holds once view `v` (showing `record`) is the page shown: its URL and the
+/// view the renderer drew there (a URL another view captures, or "Nothing here", does not count).
+pub fn landed(v: &View, record: Option<&Value>) -> String {
+    format!(
+        "body[data-path=\"{}\"] .app[data-view=\"{}\"]",
+        Model::url(v, record),
+        v.name
+    )
 }
 
 /// Whether `observed` is exactly what `act` declares on record `rid`; `Some(why)` when not.

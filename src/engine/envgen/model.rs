@@ -66,7 +66,10 @@ impl Model {
             .unwrap_or_else(|| "/".into())
     }
 
-    /// The view serving `path`, with the record key of a record view.
+    /// The view serving `path`, with the record key of a record view. A route whose literal
+    /// segments match wins over a `{field}` one whatever the views' order, as in any router:
+    /// `/time-off/new` is the form, not the request whose id is `new` (hr's sidebar link led to
+    /// "Nothing here" while `/time-off/{id}` came first).
     pub fn route(&self, path: &str) -> Option<(&View, Option<String>)> {
         let path = if path == "/" {
             self.home()
@@ -74,21 +77,10 @@ impl Model {
             path.to_string()
         };
         let got: Vec<&str> = path.trim_matches('/').split('/').collect();
-        self.views().find_map(|v| {
-            let want: Vec<&str> = v.route.trim_matches('/').split('/').collect();
-            if want.len() != got.len() {
-                return None;
-            }
-            let mut key = None;
-            for (w, g) in want.iter().zip(&got) {
-                if w.starts_with('{') && w.ends_with('}') {
-                    key = Some(decode(g));
-                } else if w != g {
-                    return None;
-                }
-            }
-            Some((v, key))
-        })
+        self.views()
+            .filter_map(|v| route_match(&v.route, &got).map(|(params, key)| (params, v, key)))
+            .min_by_key(|(params, _, _)| *params)
+            .map(|(_, v, key)| (v, key))
     }
 
     /// The key field of a record view's route (`{key}` → `key`).
@@ -279,4 +271,23 @@ pub fn decode(s: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Whether `route` serves the path segments `got`: the number of `{field}` segments it used
+/// and the key the last one captured.
+fn route_match(route: &str, got: &[&str]) -> Option<(usize, Option<String>)> {
+    let want: Vec<&str> = route.trim_matches('/').split('/').collect();
+    if want.len() != got.len() {
+        return None;
+    }
+    let (mut params, mut key) = (0, None);
+    for (w, g) in want.iter().zip(got) {
+        if w.starts_with('{') && w.ends_with('}') {
+            params += 1;
+            key = Some(decode(g));
+        } else if w != g {
+            return None;
+        }
+    }
+    Some((params, key))
 }

@@ -58,7 +58,7 @@ impl UiPlanner for SpecPlanner {
 pub fn open_view(v: &View) -> Vec<PlanStep> {
     vec![
         submit(css(format!("#nav-{}", v.name))),
-        wait(format!("body[data-path=\"{}\"]", v.route)),
+        wait(super::check::landed(v, None)),
     ]
 }
 

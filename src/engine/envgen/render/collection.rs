@@ -61,9 +61,14 @@ pub fn shown<'e>(ent: &'e Entity, view: &View) -> Vec<&'e Field> {
     }
 }
 
-/// The title of record `r`, linked to its record view when the view has `open`.
+/// The title of record `r`, linked to its record view when the view has `open`. A blank title
+/// reads as the record's label and id (a link with no text has no box: nobody can click it).
 fn title_link(model: &Model, view: &View, ent: &Entity, r: &Value) -> Markup {
-    let title = Model::title_of(ent, r);
+    let mut title = Model::title_of(ent, r);
+    if title.trim().is_empty() {
+        let what = ent.label.as_deref().unwrap_or(ent.name.as_str());
+        title = format!("{what} {}", scalar_text(&r["id"]));
+    }
     let id = format!("{}-open-{}", view.name, scalar_text(&r["id"]));
     match view.open.as_deref().and_then(|o| model.view(o)) {
         Some(target) => {
@@ -118,12 +123,18 @@ fn table(
 ) -> Markup {
     let fields = shown(ent, view);
     let title = Model::title_field(ent);
+    // A table that opens records but does not show their title gets a title column first,
+    // so every row has its link (hr's time-off table listed no `note`: no row could be opened).
+    let lead = (view.open.is_some() && !fields.iter().any(|f| f.name == title))
+        .then(|| Model::field(ent, title))
+        .flatten();
     html! {
         table data-entity=(ent.name) {
-            thead { tr { @for f in &fields { th { (label(f)) } } th {} } }
+            thead { tr { @if let Some(f) = lead { th { (label(f)) } } @for f in &fields { th { (label(f)) } } th {} } }
             tbody {
                 @for r in rows {
                     tr data-id=(scalar_text(&r["id"])) {
+                        @if lead.is_some() { td data-field=(title) { (title_link(model, view, ent, r)) } }
                         @for f in &fields {
                             td data-field=(f.name) {
                                 @if f.name == title { (title_link(model, view, ent, r)) } @else { (model.display(state, f, &r[&f.name])) }

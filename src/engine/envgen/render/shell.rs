@@ -4,10 +4,11 @@ use maud::{html, Markup};
 
 use super::super::model::Model;
 
-/// The sidebar with `current` (a view name) marked, and `content` in the main area.
+/// The sidebar with `current` (a view name) marked, and `content` in the main area; the frame
+/// carries `data-view=current`, so a plan (and `envgen check`) can tell which view a page is.
 pub fn frame(model: &Model, current: &str, title: &str, content: Markup) -> Markup {
     html! {
-        div.app {
+        div.app data-view=(current) {
             nav.sidebar aria-label="Navigation" {
                 div.workspace { (model.spec.app.title) }
                 ul {
