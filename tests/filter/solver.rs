@@ -112,6 +112,14 @@ impl Solver {
                         return miss(target);
                     }
                 }
+                PlanStep::Retry { until, steps, .. } => {
+                    // One try here: the stand-in's screen is not loaded.
+                    if !t.resolver.present(until).unwrap_or(false) {
+                        for inner in steps.iter().rev() {
+                            t.plan.push_front(inner.clone());
+                        }
+                    }
+                }
                 PlanStep::UnlessPresent { target, steps } => {
                     // Done already when the page shows it; else its steps come next.
                     if !t.resolver.present(target).unwrap_or(false) {

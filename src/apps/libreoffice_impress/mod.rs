@@ -1,8 +1,10 @@
 //! The LibreOffice Impress desktop pack (issue #31): its manifest, shipped tasks, SKILL.md,
 //! taxonomy and scripted templates. Decks are made by each task's setup (python-pptx).
 
+mod dialogs;
 pub mod planner;
 mod recipe;
+mod steps;
 
 use crate::apps::App;
 use crate::engine::rollout::ui_plan::UiPlanner;

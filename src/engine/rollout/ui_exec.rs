@@ -256,7 +256,45 @@ impl<'a> Executor<'a> {
                 }
                 Ok(Ok(()))
             }
+            PlanStep::Retry {
+                until,
+                tries,
+                timeout_ms,
+                steps,
+            } => self.retry(until, *tries, Duration::from_millis(*timeout_ms), steps),
         }
+    }
+
+    /// [`PlanStep::Retry`]: the steps again until `until` shows, `tries` times at most.
+    fn retry(
+        &mut self,
+        until: &Target,
+        tries: u32,
+        timeout: Duration,
+        steps: &[PlanStep],
+    ) -> Result<Result<(), String>, RolloutError> {
+        let mut last = String::from("never tried");
+        for _ in 0..tries {
+            if self.resolver.present(until)? {
+                return Ok(Ok(()));
+            }
+            last = match steps.iter().try_for_each(|s| match self.perform(s) {
+                Ok(Ok(())) => Ok(()),
+                Ok(Err(miss)) => Err(Ok(format!("{} ({})", miss, describe(s)))),
+                Err(e) => Err(Err(e)),
+            }) {
+                Ok(()) => match self.wait_point(until, timeout)? {
+                    Some(_) => return Ok(Ok(())),
+                    None => format!("{} did not appear", show(until)),
+                },
+                Err(Ok(miss)) => miss,
+                Err(Err(e)) => return Err(e),
+            };
+        }
+        Ok(Err(format!(
+            "{} did not appear after {tries} tries; last: {last}",
+            show(until)
+        )))
     }
 
     /// Waits until the browser shows a document other than `before` (at most [`LOAD_WAIT`]).
@@ -444,8 +482,15 @@ fn describe(step: &PlanStep) -> String {
         PlanStep::Scroll { target, .. } => format!("scroll to {}", show(target)),
         PlanStep::WaitFor { target, .. } => format!("wait for {}", show(target)),
         PlanStep::UnlessPresent { target, .. } => format!("unless {} is there", show(target)),
+        PlanStep::Retry { until, tries, .. } => {
+            format!("until {} is there ({tries} tries)", show(until))
+        }
     }
 }
+
+#[cfg(test)]
+#[path = "ui_exec_retry_tests.rs"]
+mod retry_tests;
 
 #[cfg(test)]
 mod tests {

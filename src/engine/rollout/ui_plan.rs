@@ -118,6 +118,20 @@ pub enum PlanStep {
         /// The steps otherwise.
         steps: Vec<PlanStep>,
     },
+    /// Perform `steps` until `until` shows (checked before each try and for `timeout_ms` after
+    /// it), at most `tries` times: a step of a try that misses (a dialog that did not open, keys a
+    /// busy application dropped) starts the next try instead of failing the plan; the step misses
+    /// only when `until` never shows.
+    Retry {
+        /// What shows once the steps have done their work (the text landed, the dialog opened).
+        until: Target,
+        /// How many times the steps may run.
+        tries: u32,
+        /// How long `until` may take to show after a try.
+        timeout_ms: u64,
+        /// The steps of one try.
+        steps: Vec<PlanStep>,
+    },
 }
 
 /// Where to turn the mouse wheel to bring a target that is on the page, but scrolled out of its
