@@ -31,7 +31,8 @@ impl App for Pack {
             "pdf_export",
             "pdf_annotate",
             "evince_pref"
-        ]
+        ],
+        setup_prelude: "pdf/setup_prelude.py"
     );
     crate::apps::desktop_files!(
         "pdf",
