@@ -12,6 +12,11 @@ use serde_json::Value;
 use super::planner::{click, node, wait_node};
 use crate::engine::rollout::ui_plan::{PlanStep, Target};
 
+/// GIMP's message box after OK when a setting needs a restart ("You will have to restart GIMP
+/// for the following changes to take effect: …"), by its OK button: once Preferences has closed
+/// nothing else in GIMP's window has one.
+const RESTART_NOTE: &str = "push button:OK";
+
 /// Where GIMP keeps its preferences (relative to the home).
 const GIMPRC: &str = ".config/GIMP/2.10/gimprc";
 
@@ -167,6 +172,20 @@ pub fn plan(slots: &Value) -> Result<Vec<PlanStep>, String> {
         },
         timeout_ms: 30_000,
     });
+    // Some settings (show-tooltips) take effect on restart: GIMP then says so in a message box,
+    // which a person closes (Return on its OK); left open it is a modal dialog at the end.
+    let restart = Target::Role {
+        role: "no_node".into(),
+        name: RESTART_NOTE.into(),
+    };
+    steps.push(PlanStep::UnlessPresent {
+        target: restart.clone(),
+        steps: vec![key("Return")],
+    });
+    steps.push(PlanStep::WaitFor {
+        target: restart,
+        timeout_ms: 20_000,
+    });
     Ok(steps)
 }
 
@@ -195,6 +214,9 @@ mod tests {
             assert!(text.contains(want), "no {want} in {text}");
         }
         assert!(steps.contains(&key("Up")) && !steps.contains(&key("Down")));
+        // The restart note a setting like show-tooltips brings up is closed, not left open.
+        assert!(matches!(steps.last(), Some(PlanStep::WaitFor { target: Target::Role { role, name }, .. })
+            if role == "no_node" && name == RESTART_NOTE));
         let none = json!({"preset": {"zoom-quality": "high"}, "changes": {"zoom-quality": "low"}});
         assert!(plan(&none).unwrap_err().contains("zoom-quality"));
     }

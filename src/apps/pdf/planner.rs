@@ -166,7 +166,8 @@ fn pdf_form(slots: &Value) -> Result<Vec<PlanStep>, String> {
         .as_object()
         .ok_or("pdf_form: slot values missing")?;
     let file = path.rsplit('/').next().unwrap_or(path);
-    let mut steps = vec![focused(file, 60_000)];
+    // F (fit page): the whole form on screen, so every field is on screen to click.
+    let mut steps = vec![focused(file, 60_000), key("f")];
     let (mut texts, mut boxes) = (0, 0);
     for f in fields {
         let name = f["name"].as_str().unwrap_or_default();
@@ -175,14 +176,17 @@ fn pdf_form(slots: &Value) -> Result<Vec<PlanStep>, String> {
         let index = if check { &mut boxes } else { &mut texts };
         let target = nth(role, *index);
         *index += 1;
+        if values.contains_key(name) {
+            steps.push(PlanStep::WaitFor {
+                target: target.clone(),
+                timeout_ms: 20_000,
+            });
+        }
         match values.get(name) {
             None => {}
-            Some(Value::Bool(on)) => {
-                // Check boxes start unchecked: a click sets one.
-                if *on {
-                    steps.push(PlanStep::Click { target });
-                }
-            }
+            // Check boxes start unchecked: a click sets one.
+            Some(Value::Bool(true)) => steps.push(PlanStep::Click { target }),
+            Some(Value::Bool(false)) => {}
             Some(Value::String(text)) => {
                 steps.push(PlanStep::Click { target });
                 steps.push(PlanStep::Type { text: text.clone() });
@@ -270,7 +274,7 @@ mod tests {
                 {"name": "full_name"}, {"name": "email"}, {"name": "news", "kind": "checkbox"}]},
             "values": {"email": "a@b.test", "news": true}, "out": "Documents/f.pdf"});
         let text = format!("{:?}", pdf_form(&slots).unwrap());
-        for want in ["entry#1", "a@b.test", "check box#0", "Save As…", "push button:Replace", "saved_pdf"] {
+        for want in ["Key { key: \"f\" }", "entry#1", "a@b.test", "check box#0", "Save As…", "push button:Replace", "saved_pdf"] {
             assert!(text.contains(want), "no {want} in {text}");
         }
         assert!(!text.contains("entry#0"), "{text}");

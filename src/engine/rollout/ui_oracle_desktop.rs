@@ -14,8 +14,9 @@
 //! - `no_node`: present only while no such node shows (`dialog:` = no dialog open);
 //! - `saved`: the document `name` (relative to the home) has been written since the plan began
 //!   and not touched for 1.5 s since — the save a `ctrl+s` step asked for has reached the disk;
-//! - `saved_pdf`: as `saved`, and the file is a whole PDF (it ends with `%%EOF`): a print job
-//!   creates its file first and fills it later;
+//! - `saved_pdf`: as `saved` (by the later of mtime and ctime: a copy keeps its source's mtime),
+//!   and the file is a whole PDF (it ends with `%%EOF`): a print job creates its file first and
+//!   fills it later;
 //! - `nth_node`: the `N`th (from 0, in tree order) node matching `role:label[state]#N` — form
 //!   fields on a PDF page have neither names nor captions, only their order.
 
@@ -154,6 +155,14 @@ fn split_index(spec: &str) -> (&str, usize) {
         .unwrap_or((spec, 0))
 }
 
+/// When the file's inode last changed (written, renamed into place or copied here).
+fn changed_at(m: &std::fs::Metadata) -> SystemTime {
+    use std::os::unix::fs::MetadataExt;
+    let secs = u64::try_from(m.ctime()).unwrap_or(0);
+    let nanos = u32::try_from(m.ctime_nsec()).unwrap_or(0);
+    SystemTime::UNIX_EPOCH + std::time::Duration::new(secs, nanos)
+}
+
 /// Whether `bytes` is a whole PDF: its last non-blank bytes are `%%EOF`.
 pub fn complete_pdf(bytes: &[u8]) -> bool {
     bytes.trim_ascii_end().ends_with(b"%%EOF")
@@ -214,11 +223,16 @@ impl TargetResolver for AppResolver {
                 // Written since the plan began, and then left alone for a moment: LibreOffice
                 // writes a document in several steps, and one stopped half-way is unreadable.
                 let path = self.home.join(name);
-                let written = std::fs::metadata(&path)
-                    .and_then(|m| m.modified())
-                    .is_ok_and(|t| {
-                        t > self.since && t.elapsed().is_ok_and(|age| age >= SAVE_QUIET)
-                    });
+                let meta = std::fs::metadata(&path);
+                let mut stamp = meta.as_ref().ok().and_then(|m| m.modified().ok());
+                if role == "saved_pdf" {
+                    // A copy keeps its source's mtime (Evince's Save As copies a temporary
+                    // file): the inode's change time tells when it was written here.
+                    stamp = stamp.max(meta.as_ref().ok().map(changed_at));
+                }
+                let written = stamp.is_some_and(|t| {
+                    t > self.since && t.elapsed().is_ok_and(|age| age >= SAVE_QUIET)
+                });
                 let whole =
                     role != "saved_pdf" || std::fs::read(&path).is_ok_and(|b| complete_pdf(&b));
                 Ok((written && whole).then_some(Rect {
@@ -301,5 +315,18 @@ mod tests {
         assert_eq!(split_index("push button:C#"), ("push button:C#", 0));
         assert!(complete_pdf(b"%PDF-1.7\n...\n%%EOF\n") && !complete_pdf(b"%PDF-1.7\n1 0 obj"));
         assert!(!complete_pdf(b""));
+        // A file copied with its old mtime still shows when it was written here.
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.pdf");
+        std::fs::write(&p, "%PDF\n%%EOF\n").unwrap();
+        let old = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
+        std::fs::File::options()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        let m = std::fs::metadata(&p).unwrap();
+        assert!(m.modified().unwrap() == old && changed_at(&m) > old);
     }
 }
