@@ -101,21 +101,32 @@ pub(crate) use desktop_files;
 
 /// Embeds a pack's data files: expands to the [`App`] methods `dir`, `manifest_text`,
 /// `seed_text`, `tasks_text`, `skill_text`, `taxonomy_text` and `templates` for the folder
-/// `src/apps/<dir>/` (seed: `seed` or `no_seed`; the list of template folders).
+/// `src/apps/<dir>/` (seed: `seed` or `no_seed`; the list of template folders). Optional
+/// preludes (paths relative to `src/apps/`) are joined in front of every template's
+/// `reward.py` (`reward_prelude: "office/docx_reward.py"`) or `initial_setup.py`
+/// (`setup_prelude: "pdf/setup_prelude.py"`) at compile time, so a rendered script is still
+/// one self-contained file.
 macro_rules! pack_files {
-    ($dir:literal, seed, [$($t:literal),* $(,)?]) => {
+    ($dir:literal, $seed:ident, [$($t:literal),* $(,)?]
+     $(, reward_prelude: $rp:expr)? $(, setup_prelude: $sp:expr)? $(,)?) => {
+        $crate::apps::pack_files!(@seed $dir, $seed);
+        $crate::apps::pack_files!(@common $dir, [$($t),*], [$($rp)?], [$($sp)?]);
+    };
+    (@seed $dir:literal, seed) => {
         fn seed_text(&self) -> Option<&'static str> {
             Some(include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/seed.json")))
         }
-        $crate::apps::pack_files!(@common $dir, [$($t),*]);
     };
-    ($dir:literal, no_seed, [$($t:literal),* $(,)?]) => {
+    (@seed $dir:literal, no_seed) => {
         fn seed_text(&self) -> Option<&'static str> {
             None
         }
-        $crate::apps::pack_files!(@common $dir, [$($t),*]);
     };
-    (@common $dir:literal, [$($t:literal),*]) => {
+    (@prelude []) => { "" };
+    (@prelude [$p:expr]) => {
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $p))
+    };
+    (@common $dir:literal, [$($t:literal),*], $rp:tt, $sp:tt) => {
         fn dir(&self) -> &'static str {
             concat!("src/apps/", $dir)
         }
@@ -134,9 +145,15 @@ macro_rules! pack_files {
         fn templates(&self) -> &'static [$crate::apps::PackTemplate] {
             &[$((
                 $t,
-                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/initial_setup.py")),
+                concat!(
+                    $crate::apps::pack_files!(@prelude $sp),
+                    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/initial_setup.py"))
+                ),
                 include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/golden_patch.py")),
-                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/reward.py")),
+                concat!(
+                    $crate::apps::pack_files!(@prelude $rp),
+                    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/reward.py"))
+                ),
                 include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/template.toml")),
             )),*]
         }

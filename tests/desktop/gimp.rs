@@ -8,6 +8,8 @@ use serde_json::Value;
 use super::support::{read_state, run, tasks};
 
 const TASK: &str = "gimp_rotate_cw";
+/// A task through dialogs found in GIMP's accessibility tree (Canvas Size's fields by caption).
+const DIALOG_TASK: &str = "gimp_crop_center";
 
 /// A PATH directory whose `gimp` does nothing (the setup's Popen succeeds without a screen).
 fn shims(dir: &std::path::Path) -> std::path::PathBuf {
@@ -31,11 +33,14 @@ fn task(id: &str) -> Value {
 fn a_gimp_task_passes_the_loop_and_the_ui_oracle_rotates_it_through_the_screen() {
     assert!(tasks("gimp").len() >= 30);
     let dir = tempfile::tempdir().unwrap();
-    let one = serde_json::json!({ "tasks": [task(TASK)] }).to_string();
-    let log = super::run_loop(dir.path(), &one);
-    assert!(log.contains("accepted         1"), "{log}");
-    let (rewards, err) = super::rollout(dir.path(), &["ui-oracle"], &[TASK]);
-    assert_eq!(rewards[0].1, Some(1.0), "ui-oracle on {TASK}: {err}");
+    let two = serde_json::json!({ "tasks": [task(TASK), task(DIALOG_TASK)] }).to_string();
+    let log = super::run_loop(dir.path(), &two);
+    assert!(log.contains("accepted         2"), "{log}");
+    let (rewards, err) = super::rollout(dir.path(), &["ui-oracle"], &[TASK, DIALOG_TASK]);
+    for (id, r) in &rewards {
+        assert_eq!(*r, Some(1.0), "ui-oracle on {id}: {err}");
+    }
+    assert_eq!(rewards.len(), 2, "{err}");
 }
 
 #[test]

@@ -7,6 +7,8 @@ use serde_json::Value;
 use super::support::{read_state, run, tasks};
 
 const TASK: &str = "pdf_dual_sidebar";
+/// A form filled on the page (fields by their order in Evince's tree) and saved as a copy.
+const FORM_TASK: &str = "pdf_form_two";
 
 fn shims(dir: &std::path::Path) -> std::path::PathBuf {
     use std::os::unix::fs::PermissionsExt;
@@ -29,11 +31,14 @@ fn task(id: &str) -> Value {
 fn a_pdf_task_passes_the_loop_is_solved_through_evince_and_noop_scores_zero() {
     assert!(tasks("pdf").len() >= 30);
     let dir = tempfile::tempdir().unwrap();
-    let one = serde_json::json!({ "tasks": [task(TASK)] }).to_string();
-    let log = super::run_loop(dir.path(), &one);
-    assert!(log.contains("accepted         1"), "{log}");
-    let (rewards, err) = super::rollout(dir.path(), &["ui-oracle"], &[TASK]);
-    assert_eq!(rewards[0].1, Some(1.0), "ui-oracle on {TASK}: {err}");
+    let two = serde_json::json!({ "tasks": [task(TASK), task(FORM_TASK)] }).to_string();
+    let log = super::run_loop(dir.path(), &two);
+    assert!(log.contains("accepted         2"), "{log}");
+    let (rewards, err) = super::rollout(dir.path(), &["ui-oracle"], &[TASK, FORM_TASK]);
+    for (id, r) in &rewards {
+        assert_eq!(*r, Some(1.0), "ui-oracle on {id}: {err}");
+    }
+    assert_eq!(rewards.len(), 2, "{err}");
     let (rewards, err) = super::rollout(dir.path(), &["noop", "--screen"], &[TASK]);
     assert_eq!(rewards[0].1, Some(0.0), "{err}");
 }

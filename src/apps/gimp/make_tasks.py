@@ -49,7 +49,9 @@ def edit(tid, name, size, seed, ops, out=None, difficulty="easy"):
     add(tid, text, context, difficulty, "image_edit", slots, "Image Editing" if ops else "Export")
 
 
-KEEP = {"show-tips": "no", "single-window-mode": "yes", "restore-session": "no"}
+# Settings GIMP itself writes back when it saves gimprc (show-tips and single-window-mode are not:
+# GIMP 2.10 drops them from gimprc), so "other settings preserved" is checkable after a real save.
+KEEP = {"restore-session": "no", "check-updates": "no", "save-session-info": "no"}
 
 
 def pref(tid, text, changes, preset, difficulty="easy"):
@@ -100,21 +102,23 @@ def prefs():
          {"layer-previews": "yes"})
     pref("interp_linear", "Make Linear the default interpolation for GIMP's transform tools.",
          {"interpolation-type": "linear"}, {"interpolation-type": "cubic"})
-    pref("threshold_30", "Set GIMP's default threshold (for fuzzy select and bucket fill) to 30.",
-         {"default-threshold": "30"}, {"default-threshold": "15"})
+    # GIMP 2.10.x's Preferences has no default threshold or zoom quality control: those tasks could not
+    # be done through the screen and were replaced by settings the dialog shows.
+    pref("no_help_buttons", "Hide the help buttons in GIMP's dialogs.", {"show-help-button": "no"},
+         {"show-help-button": "yes"})
     pref("no_doc_history", "Stop GIMP from keeping a document history.", {"save-document-history": "no"},
          {"save-document-history": "yes"})
     pref("resize_on_zoom", "Make GIMP resize the image window when zooming.", {"resize-windows-on-zoom": "yes"},
          {"resize-windows-on-zoom": "no"})
     pref("no_export_profile", "Stop GIMP from embedding the colour profile when it exports images.",
          {"export-color-profile": "no"}, {"export-color-profile": "yes"})
-    pref("zoom_quality_low", "Set GIMP's zoom quality to low (faster display).", {"zoom-quality": "low"},
-         {"zoom-quality": "high"})
+    pref("no_exif_export", "Stop GIMP from exporting Exif metadata by default.", {"export-metadata-exif": "no"},
+         {"export-metadata-exif": "yes"})
     pref("light_theme", "Switch GIMP to its Light theme.", {"theme": '"Light"'}, {"theme": '"Dark"'})
     pref("quiet_ui", "In GIMP's preferences, turn tooltips off and disable layer previews.",
          {"show-tooltips": "no", "layer-previews": "no"}, {"show-tooltips": "yes", "layer-previews": "yes"}, "medium")
-    pref("undo_and_threshold", "Set GIMP's undo levels to 30 and its default threshold to 10.",
-         {"undo-levels": "30", "default-threshold": "10"}, {"undo-levels": "5", "default-threshold": "15"}, "medium")
+    pref("undo_and_help_buttons", "Set GIMP's undo levels to 30 and hide the help buttons in its dialogs.",
+         {"undo-levels": "30", "show-help-button": "no"}, {"undo-levels": "5", "show-help-button": "yes"}, "medium")
 
 
 edits()

@@ -4,6 +4,7 @@
 //! starts from (gimprc, sessionrc: no tips, single-window mode, a short window title).
 
 pub mod planner;
+mod prefs;
 mod recipe;
 
 use crate::apps::App;

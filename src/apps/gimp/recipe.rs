@@ -89,9 +89,9 @@ const PREFS: [(&str, &str, &str, &str); 6] = [
     ("undo-levels", "5", "20", "keep at least 20 undo levels"),
     ("show-tooltips", "yes", "no", "hide tooltips"),
     ("layer-previews", "yes", "no", "turn layer previews off"),
-    ("default-threshold", "15", "30", "use a default threshold of 30"),
+    ("show-help-button", "yes", "no", "hide the help buttons in its dialogs"),
     ("save-document-history", "yes", "no", "keep no document history"),
-    ("zoom-quality", "high", "low", "use low zoom quality"),
+    ("export-metadata-exif", "yes", "no", "export no Exif metadata by default"),
 ];
 
 /// One (easy) to several (hard) preferences in gimprc.
@@ -105,7 +105,8 @@ pub fn pref(ctx: &mut Ctx<'_>) -> Option<Draft> {
         changes.insert(key.into(), json!(to));
         said.push(phrase.to_string());
     }
-    let keep = json!({"show-tips": "no", "restore-session": "no"});
+    // Settings GIMP writes back itself when it saves gimprc (it drops show-tips).
+    let keep = json!({"restore-session": "no", "check-updates": "no"});
     let core = format!("Change GIMP's preferences so that it will {}.", and_list(&said));
     let context = format!("The setup writes gimprc with {} and starts GIMP. Ground truth: {} in ~/.config/GIMP/2.10/gimprc. Checkpoints: one per setting (0.8 split), other settings preserved (0.2).", Value::Object(preset.clone()), Value::Object(changes.clone()));
     let slots = json!({"preset": preset, "changes": changes, "keep": keep});

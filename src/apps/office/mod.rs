@@ -266,41 +266,11 @@ pub(crate) fn from_shipped(
     Some(draft)
 }
 
-/// `pack_files!` for a LibreOffice pack: the same files, except that each template's reward.py
-/// is `src/apps/office/<prelude>` (the pack's docx/pptx/xlsx helpers) followed by the template's
-/// own body, joined at compile time, so a rendered reward is still one self-contained script.
+/// `pack_files!` for a LibreOffice pack: the same files, with `src/apps/office/<prelude>` (the
+/// pack's docx/pptx/xlsx helpers) as every template's reward prelude.
 macro_rules! office_pack_files {
     ($dir:literal, $prelude:literal, [$($t:literal),* $(,)?]) => {
-        fn seed_text(&self) -> Option<&'static str> {
-            None
-        }
-        fn dir(&self) -> &'static str {
-            concat!("src/apps/", $dir)
-        }
-        fn manifest_text(&self) -> &'static str {
-            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/manifest.toml"))
-        }
-        fn tasks_text(&self) -> &'static str {
-            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/tasks.json"))
-        }
-        fn skill_text(&self) -> &'static str {
-            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/SKILL.md"))
-        }
-        fn taxonomy_text(&self) -> &'static str {
-            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/taxonomy.toml"))
-        }
-        fn templates(&self) -> &'static [$crate::apps::PackTemplate] {
-            &[$((
-                $t,
-                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/initial_setup.py")),
-                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/golden_patch.py")),
-                concat!(
-                    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/office/", $prelude)),
-                    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/reward.py"))
-                ),
-                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/template.toml")),
-            )),*]
-        }
+        $crate::apps::pack_files!($dir, no_seed, [$($t),*], reward_prelude: concat!("office/", $prelude));
     };
 }
 pub(crate) use office_pack_files;

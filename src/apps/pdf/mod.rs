@@ -31,11 +31,57 @@ impl App for Pack {
             "pdf_export",
             "pdf_annotate",
             "evince_pref"
-        ]
+        ],
+        setup_prelude: "pdf/setup_prelude.py"
     );
     crate::apps::desktop_files!(
         "pdf",
         home: [".config/glib-2.0/settings/keyfile", ".config/gtk-3.0/settings.ini"],
         profile: []
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fails on the old pack, whose five setups each carried their own copy of the prelude: the
+    /// files on disk now hold only each template's body, and what is embedded is the prelude
+    /// joined in front of it — one self-contained script that Python compiles.
+    #[test]
+    fn setups_are_the_pack_prelude_joined_to_each_templates_body() {
+        let prelude = include_str!("setup_prelude.py");
+        for (name, setup, _, _, _) in Pack.templates() {
+            let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/pdf/templates/");
+            let body = std::fs::read_to_string(format!("{dir}{name}/initial_setup.py")).unwrap();
+            assert!(!body.contains("def stop_evince"), "{name} repeats the prelude");
+            assert_eq!(*setup, format!("{prelude}{body}"), "{name}");
+            assert_eq!(setup.matches("def make_pdf").count(), 1, "{name}");
+            let code = format!("S = {{}}\n{setup}");
+            let ok = std::process::Command::new("python3")
+                .args(["-c", "import sys; compile(sys.argv[1], 'setup', 'exec')", &code])
+                .status()
+                .unwrap();
+            assert!(ok.success(), "{name}'s setup does not compile");
+        }
+    }
+}
+
+#[cfg(test)]
+mod macro_tests {
+    use crate::apps::App;
+
+    /// The office packs reach the same macro through `office_pack_files!`: each reward is the
+    /// office prelude joined to the template's own reward.py, setups are left as they are.
+    #[test]
+    fn the_office_alias_joins_the_reward_prelude_only() {
+        let prelude = include_str!("../office/docx_reward.py");
+        let writer = crate::apps::libreoffice_writer::Pack;
+        let (name, setup, _, reward, _) = writer.templates()[0];
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/libreoffice_writer/templates/");
+        let body = std::fs::read_to_string(format!("{dir}{name}/reward.py")).unwrap();
+        assert_eq!(reward, format!("{prelude}{body}"));
+        let own = std::fs::read_to_string(format!("{dir}{name}/initial_setup.py")).unwrap();
+        assert_eq!(setup, own);
+    }
 }

@@ -5,8 +5,12 @@
 //!
 //! Page export goes through Print (Ctrl+P): Down selects "Print to File", the file button opens
 //! "Select a filename" (the path typed), the "Pages:" radio focuses its range entry, then Print;
-//! the new PDF on disk ends the plan. Forms, annotations and text extraction have no plan yet
-//! (refused by name).
+//! the new PDF on disk, whole (`saved_pdf`: it ends with `%%EOF`), ends the plan.
+//!
+//! Forms: each field on the page (an unnamed `entry` / `check box` in Evince's accessibility
+//! tree, found by its order among the form's fields) is clicked and typed into, then Ctrl+S
+//! ("Save As…"), the path typed, Replace when the form is saved in place. Annotations and text
+//! extraction have no plan yet (refused by name).
 
 use serde_json::Value;
 
@@ -124,16 +128,96 @@ fn pdf_export(slots: &Value) -> Result<Vec<PlanStep>, String> {
         click("radio button:Pages:"),
         PlanStep::Type { text: range },
         click("push button:Print"),
-        PlanStep::WaitFor {
-            target: Target::Role {
-                role: "saved".into(),
-                name: out.into(),
-            },
-            timeout_ms: 30_000,
-        },
-        // The print job writes in stages; the viewer's window back in focus ends it.
+        // The print job creates the file first and writes the document later: wait for a
+        // whole PDF, not the first write.
+        saved_pdf(out),
         focused(file, 20_000),
     ])
+}
+
+fn saved_pdf(out: &str) -> PlanStep {
+    PlanStep::WaitFor {
+        target: Target::Role {
+            role: "saved_pdf".into(),
+            name: out.into(),
+        },
+        timeout_ms: 60_000,
+    }
+}
+
+/// The `n`th node of `role` on the page (form fields have no names).
+fn nth(role: &str, n: usize) -> Target {
+    Target::Role {
+        role: "nth_node".into(),
+        name: format!("{role}#{n}"),
+    }
+}
+
+/// The plan of a `pdf_form` task: every asked field filled on the page, then Save As.
+fn pdf_form(slots: &Value) -> Result<Vec<PlanStep>, String> {
+    let path = slots["pdf"]["path"]
+        .as_str()
+        .ok_or("pdf_form: slot pdf.path missing")?;
+    let out = slots["out"].as_str().ok_or("pdf_form: slot out missing")?;
+    let fields = slots["pdf"]["fields"]
+        .as_array()
+        .ok_or("pdf_form: slot pdf.fields missing")?;
+    let values = slots["values"]
+        .as_object()
+        .ok_or("pdf_form: slot values missing")?;
+    let file = path.rsplit('/').next().unwrap_or(path);
+    // F (fit page): the whole form on screen, so every field is on screen to click.
+    let mut steps = vec![focused(file, 60_000), key("f")];
+    let (mut texts, mut boxes) = (0, 0);
+    for f in fields {
+        let name = f["name"].as_str().unwrap_or_default();
+        let check = f["kind"] == "checkbox";
+        let role = if check { "check box" } else { "entry" };
+        let index = if check { &mut boxes } else { &mut texts };
+        let target = nth(role, *index);
+        *index += 1;
+        if values.contains_key(name) {
+            steps.push(PlanStep::WaitFor {
+                target: target.clone(),
+                timeout_ms: 20_000,
+            });
+        }
+        match values.get(name) {
+            None => {}
+            // Check boxes start unchecked: a click sets one.
+            Some(Value::Bool(true)) => steps.push(PlanStep::Click { target }),
+            Some(Value::Bool(false)) => {}
+            Some(Value::String(text)) => {
+                steps.push(PlanStep::Click { target });
+                steps.push(PlanStep::Type { text: text.clone() });
+                // Leaving the field commits its value.
+                steps.push(key("Tab"));
+            }
+            Some(other) => return Err(format!("pdf_form: no plan for the value {other} of {name}")),
+        }
+    }
+    steps.extend([
+        key("ctrl+s"),
+        focused("Save As…", 20_000),
+        key("ctrl+a"),
+        PlanStep::Type {
+            text: format!("/home/user/{out}"),
+        },
+        key("Return"),
+    ]);
+    if out == path {
+        steps.push(PlanStep::WaitFor {
+            target: Target::Role {
+                role: "node".into(),
+                name: "push button:Replace".into(),
+            },
+            timeout_ms: 20_000,
+        });
+        steps.push(click("push button:Replace"));
+    }
+    steps.push(saved_pdf(out));
+    steps.push(focused(file, 20_000));
+    Ok(steps)
 }
 
 /// Plans pdf tasks through Evince.
@@ -154,6 +238,7 @@ impl UiPlanner for EvincePlanner {
         match template.rsplit('/').next().unwrap_or(template) {
             "evince_pref" => evince_pref(&slots),
             "pdf_export" => pdf_export(&slots),
+            "pdf_form" => pdf_form(&slots),
             other => Err(format!("template {other} has no Evince plan yet")),
         }
     }
@@ -179,5 +264,21 @@ mod tests {
             .collect();
         assert_eq!(keys, ["d", "f", "ctrl+t"]);
         assert!(shortcut("zoom", "1", "2").is_err());
+    }
+
+    /// Fails on the old planner, which refused forms by name and ended an export on the print
+    /// job's first write.
+    #[test]
+    fn form_fields_are_found_by_their_order_and_saves_wait_for_a_whole_pdf() {
+        let slots = json!({"pdf": {"path": "Documents/f.pdf", "fields": [
+                {"name": "full_name"}, {"name": "email"}, {"name": "news", "kind": "checkbox"}]},
+            "values": {"email": "a@b.test", "news": true}, "out": "Documents/f.pdf"});
+        let text = format!("{:?}", pdf_form(&slots).unwrap());
+        for want in ["Key { key: \"f\" }", "entry#1", "a@b.test", "check box#0", "Save As…", "push button:Replace", "saved_pdf"] {
+            assert!(text.contains(want), "no {want} in {text}");
+        }
+        assert!(!text.contains("entry#0"), "{text}");
+        let export = json!({"pdf": {"path": "Documents/b.pdf"}, "pages": [2, 2], "out": "Documents/p2.pdf"});
+        assert!(format!("{:?}", pdf_export(&export).unwrap()).contains("saved_pdf"));
     }
 }

@@ -16,6 +16,11 @@
 //!   ([`super::ui_oracle_shown`]);
 //! - `saved`: the document `name` (relative to the home) has been written since the plan began
 //!   and not touched for 1.5 s since — the save a `ctrl+s` step asked for has reached the disk;
+//! - `saved_pdf`: as `saved` (by the later of mtime and ctime: a copy keeps its source's mtime),
+//!   and the file is a whole PDF (it ends with `%%EOF`): a print job creates its file first and
+//!   fills it later;
+//! - `nth_node`: the `N`th (from 0, in tree order) node matching `role:label[state]#N` — form
+//!   fields on a PDF page have neither names nor captions, only their order.
 //! - `labelled_shows`, `focused_shows`, `labelled_button`, `field_within`: see `ui_oracle_fields`.
 
 use std::path::PathBuf;
@@ -120,6 +125,11 @@ fn holds(n: &Value, state: &str) -> bool {
 /// a label `*suffix` matches any label ending so: `text:* pt` is a font size field), optionally
 /// followed by `[state]` or `[!state]` that the node must (not) hold.
 pub fn find_node<'a>(nodes: &'a [Value], spec: &str) -> Option<&'a Value> {
+    nth_node(nodes, spec, 0)
+}
+
+/// The `n`th node (from 0, in tree order) matching `spec` as [`find_node`] reads it.
+pub fn nth_node<'a>(nodes: &'a [Value], spec: &str, n: usize) -> Option<&'a Value> {
     let (spec, state) = match spec.strip_suffix(']').and_then(|s| s.rsplit_once('[')) {
         Some((rest, state)) => (rest, Some(state)),
         None => (spec, None),
@@ -130,13 +140,36 @@ pub fn find_node<'a>(nodes: &'a [Value], spec: &str) -> Option<&'a Value> {
         Some(suffix) => got.ends_with(suffix),
         None => got == want,
     };
-    nodes.iter().find(|n| {
-        role.split('|').any(|r| text(n, "role") == r)
-            && (want.is_empty()
-                || matches(label_key(&text(n, "name")))
-                || matches(label_key(&text(n, "text"))))
-            && state.is_none_or(|s| holds(n, s))
-    })
+    nodes
+        .iter()
+        .filter(|n| {
+            role.split('|').any(|r| text(n, "role") == r)
+                && (want.is_empty()
+                    || matches(label_key(&text(n, "name")))
+                    || matches(label_key(&text(n, "text"))))
+                && state.is_none_or(|s| holds(n, s))
+        })
+        .nth(n)
+}
+
+/// `spec#N` as (spec, N); a spec without `#N` is the first match.
+fn split_index(spec: &str) -> (&str, usize) {
+    spec.rsplit_once('#')
+        .and_then(|(s, n)| Some((s, n.parse().ok()?)))
+        .unwrap_or((spec, 0))
+}
+
+/// When the file's inode last changed (written, renamed into place or copied here).
+fn changed_at(m: &std::fs::Metadata) -> SystemTime {
+    use std::os::unix::fs::MetadataExt;
+    let secs = u64::try_from(m.ctime()).unwrap_or(0);
+    let nanos = u32::try_from(m.ctime_nsec()).unwrap_or(0);
+    SystemTime::UNIX_EPOCH + std::time::Duration::new(secs, nanos)
+}
+
+/// Whether `bytes` is a whole PDF: its last non-blank bytes are `%%EOF`.
+pub fn complete_pdf(bytes: &[u8]) -> bool {
+    bytes.trim_ascii_end().ends_with(b"%%EOF")
 }
 
 /// Where a field is clicked to type into it: a spin button's text part (its left third; the −/+
@@ -188,6 +221,10 @@ impl TargetResolver for AppResolver {
                     .and_then(rect))
             }
             "node" => Ok(find_node(&self.nodes()?, name).and_then(rect)),
+            "nth_node" => {
+                let (spec, n) = split_index(name);
+                Ok(nth_node(&self.nodes()?, spec, n).and_then(rect))
+            }
             "labelled" => Ok(labelled(&self.nodes()?, name).and_then(field_rect)),
             "shown" => Ok(super::ui_oracle_shown::shown(&self.nodes()?, name)),
             "above" => Ok(super::ui_oracle_shown::above(&self.nodes()?, name)),
@@ -206,15 +243,23 @@ impl TargetResolver for AppResolver {
                 w: 1,
                 h: 1,
             })),
-            "saved" => {
+            "saved" | "saved_pdf" => {
                 // Written since the plan began, and then left alone for a moment: LibreOffice
                 // writes a document in several steps, and one stopped half-way is unreadable.
-                let written = std::fs::metadata(self.home.join(name))
-                    .and_then(|m| m.modified())
-                    .is_ok_and(|t| {
-                        t > self.since && t.elapsed().is_ok_and(|age| age >= SAVE_QUIET)
-                    });
-                Ok(written.then_some(Rect {
+                let path = self.home.join(name);
+                let meta = std::fs::metadata(&path);
+                let mut stamp = meta.as_ref().ok().and_then(|m| m.modified().ok());
+                if role == "saved_pdf" {
+                    // A copy keeps its source's mtime (Evince's Save As copies a temporary
+                    // file): the inode's change time tells when it was written here.
+                    stamp = stamp.max(meta.as_ref().ok().map(changed_at));
+                }
+                let written = stamp.is_some_and(|t| {
+                    t > self.since && t.elapsed().is_ok_and(|age| age >= SAVE_QUIET)
+                });
+                let whole =
+                    role != "saved_pdf" || std::fs::read(&path).is_ok_and(|b| complete_pdf(&b));
+                Ok((written && whole).then_some(Rect {
                     x: 0,
                     y: 0,
                     w: 1,
@@ -226,8 +271,9 @@ impl TargetResolver for AppResolver {
                 Ok(resolve_field(&self.nodes()?, role, name).flatten())
             }
             other => Err(RolloutError::Policy(format!(
-                "a desktop application's screen resolves window, name_box, cell, node, labelled, \
-                 shown, above, within, contains, no_node, saved and field targets, not {other:?}"
+                "a desktop application's screen resolves window, name_box, cell, node, nth_node, \
+                 labelled, shown, above, within, contains, no_node, saved, saved_pdf and field \
+                 targets, not {other:?}"
             ))),
         }
     }
@@ -284,5 +330,32 @@ mod tests {
             (95, 109)
         );
         assert!(!is_cell_ref("Cambria") && !is_cell_ref("A") && !is_cell_ref("ABCD1"));
+    }
+
+    /// Fails on the old resolver, which had no `nth_node` (unnamed form fields) and took a PDF
+    /// still being printed for saved.
+    #[test]
+    fn the_nth_unnamed_field_and_a_whole_pdf_are_told_apart() {
+        let field = |y: i64| json!({"role": "entry", "name": "", "states": ["editable"], "x": 5, "y": y, "w": 9, "h": 9});
+        let nodes = vec![field(10), field(50), field(90)];
+        let (spec, n) = split_index("entry#2");
+        assert_eq!(rect(nth_node(&nodes, spec, n).unwrap()).unwrap().y, 90);
+        assert!(nth_node(&nodes, "entry", 3).is_none());
+        assert_eq!(split_index("push button:C#"), ("push button:C#", 0));
+        assert!(complete_pdf(b"%PDF-1.7\n...\n%%EOF\n") && !complete_pdf(b"%PDF-1.7\n1 0 obj"));
+        assert!(!complete_pdf(b""));
+        // A file copied with its old mtime still shows when it was written here.
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.pdf");
+        std::fs::write(&p, "%PDF\n%%EOF\n").unwrap();
+        let old = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
+        std::fs::File::options()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        let m = std::fs::metadata(&p).unwrap();
+        assert!(m.modified().unwrap() == old && changed_at(&m) > old);
     }
 }

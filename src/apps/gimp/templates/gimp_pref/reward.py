@@ -28,7 +28,9 @@ DEFAULTS = {"undo-levels": "5", "show-tooltips": "yes", "layer-previews": "yes",
             "theme": '"Dark"', "icon-size": "auto", "show-brush-outline": "yes", "show-paint-tool-cursor": "yes",
             "trust-dirty-flag": "no", "layer-preview-size": "medium", "thumbnail-size": "normal",
             "export-exif": "yes", "export-xmp": "yes", "export-iptc": "no", "show-help-button": "yes",
-            "num-processors": "2", "single-window-mode": "no", "show-tips": "yes"}
+            "num-processors": "2", "single-window-mode": "no", "show-tips": "yes",
+            "export-metadata-exif": "yes", "export-metadata-xmp": "yes", "export-metadata-iptc": "no",
+            "check-updates": "yes", "save-session-info": "yes", "restore-session": "yes"}
 
 problem = ""
 try:
