@@ -12,40 +12,10 @@
 use serde_json::Value;
 
 use crate::engine::agents::TaskBrief;
-use crate::engine::rollout::ui_plan::{PlanStep, Target, UiPlanner};
+use crate::engine::rollout::plan_steps::{click, key, node, role, typed, wait_desk as wait};
+use crate::engine::rollout::ui_plan::{PlanStep, UiPlanner};
 
-const WAIT_MS: u64 = 30_000;
 const LOCAL: &str = ".thunderbird/tw/Mail/Local Folders";
-
-fn role(role: &str, name: &str) -> Target {
-    Target::Role {
-        role: role.into(),
-        name: name.into(),
-    }
-}
-
-fn node(spec: &str) -> Target {
-    role("node", spec)
-}
-
-fn wait(target: Target) -> PlanStep {
-    PlanStep::WaitFor {
-        target,
-        timeout_ms: WAIT_MS,
-    }
-}
-
-fn click(target: Target) -> PlanStep {
-    PlanStep::Click { target }
-}
-
-fn key(k: &str) -> PlanStep {
-    PlanStep::Key { key: k.into() }
-}
-
-fn typed(text: &str) -> PlanStep {
-    PlanStep::Type { text: text.into() }
-}
 
 fn field<'a>(v: &'a Value, k: &str) -> Result<&'a str, String> {
     v.get(k)

@@ -11,41 +11,11 @@
 
 use serde_json::Value;
 
-use crate::engine::rollout::ui_plan::{PlanStep, Target};
+use crate::engine::rollout::plan_steps::{click, key, node, role, typed, wait_desk as wait};
+use crate::engine::rollout::ui_plan::PlanStep;
 
-const WAIT_MS: u64 = 30_000;
 const PREFS_JS: &str = ".thunderbird/tw/prefs.js";
 const LOCAL: &str = ".thunderbird/tw/Mail/Local Folders";
-
-fn role(role: &str, name: &str) -> Target {
-    Target::Role {
-        role: role.into(),
-        name: name.into(),
-    }
-}
-
-fn node(spec: &str) -> Target {
-    role("node", spec)
-}
-
-fn wait(target: Target) -> PlanStep {
-    PlanStep::WaitFor {
-        target,
-        timeout_ms: WAIT_MS,
-    }
-}
-
-fn click(target: Target) -> PlanStep {
-    PlanStep::Click { target }
-}
-
-fn key(k: &str) -> PlanStep {
-    PlanStep::Key { key: k.into() }
-}
-
-fn typed(text: &str) -> PlanStep {
-    PlanStep::Type { text: text.into() }
-}
 
 /// How prefs.js writes `value` (`true`, `2`, `"Dana M. Ruiz"`).
 fn pref_literal(value: &Value) -> String {

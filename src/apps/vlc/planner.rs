@@ -10,34 +10,12 @@
 use serde_json::Value;
 
 use crate::engine::agents::TaskBrief;
-use crate::engine::rollout::ui_plan::{PlanStep, Target, UiPlanner};
+use crate::engine::rollout::plan_steps::{key, role, typed, wait_desk as wait};
+use crate::engine::rollout::ui_plan::{PlanStep, UiPlanner};
 
 const HOME: &str = "/home/user";
-const WAIT_MS: u64 = 30_000;
 const OPEN_TITLE: &str = "Select one or more files to open";
 const SAVE_TITLE: &str = "Save playlist as...";
-
-fn role(role: &str, name: &str) -> Target {
-    Target::Role {
-        role: role.into(),
-        name: name.into(),
-    }
-}
-
-fn wait(target: Target) -> PlanStep {
-    PlanStep::WaitFor {
-        target,
-        timeout_ms: WAIT_MS,
-    }
-}
-
-fn key(k: &str) -> PlanStep {
-    PlanStep::Key { key: k.into() }
-}
-
-fn typed(text: &str) -> PlanStep {
-    PlanStep::Type { text: text.into() }
-}
 
 fn strings(v: Option<&Value>) -> Vec<String> {
     v.and_then(Value::as_array)

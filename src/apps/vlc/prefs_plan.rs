@@ -8,9 +8,9 @@
 
 use serde_json::Value;
 
-use crate::engine::rollout::ui_plan::{PlanStep, Target};
+use crate::engine::rollout::plan_steps::{click, key, node, role, wait_desk as wait};
+use crate::engine::rollout::ui_plan::PlanStep;
 
-const WAIT_MS: u64 = 30_000;
 const VLCRC: &str = ".config/vlc/vlcrc";
 
 /// Where a key's control lives.
@@ -67,32 +67,6 @@ fn route(key: &str) -> Option<(Place, Control)> {
         "qt-max-volume" => (QT, Field("spin button:Maximum Volume displayed")),
         _ => return None,
     })
-}
-
-fn role(role: &str, name: &str) -> Target {
-    Target::Role {
-        role: role.into(),
-        name: name.into(),
-    }
-}
-
-fn node(spec: &str) -> Target {
-    role("node", spec)
-}
-
-fn wait(target: Target) -> PlanStep {
-    PlanStep::WaitFor {
-        target,
-        timeout_ms: WAIT_MS,
-    }
-}
-
-fn click(target: Target) -> PlanStep {
-    PlanStep::Click { target }
-}
-
-fn key(k: &str) -> PlanStep {
-    PlanStep::Key { key: k.into() }
 }
 
 /// The index of `value` among a combo's items (a number is an index, else the item's text).

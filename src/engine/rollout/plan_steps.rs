@@ -1,5 +1,6 @@
 //! Small constructors the apps' `ui-oracle` planners write their plans with (one vocabulary for
-//! team-chat, mail and issue-tracker), and the slot reader they share.
+//! the web apps; `node`, `wait_desk`, `key` and `typed` for the desktop applications), and the slot
+//! reader they share.
 
 use serde_json::Value;
 
@@ -52,6 +53,34 @@ pub fn wait(selector: String) -> PlanStep {
         target: css(selector),
         timeout_ms: WAIT_MS,
     }
+}
+
+/// How long a desktop application's plan waits for a target (its dialogs open slowly on a
+/// loaded machine).
+pub const DESK_WAIT_MS: u64 = 30_000;
+
+/// A showing accessible node of a desktop application (`role:name[state]`, as
+/// `ui_oracle_desktop` reads it).
+pub fn node(spec: &str) -> Target {
+    role("node", spec)
+}
+
+/// Waits up to [`DESK_WAIT_MS`] for `target` on a desktop application's screen.
+pub fn wait_desk(target: Target) -> PlanStep {
+    PlanStep::WaitFor {
+        target,
+        timeout_ms: DESK_WAIT_MS,
+    }
+}
+
+/// Press a key or chord (`ctrl+s`, `Return`).
+pub fn key(k: &str) -> PlanStep {
+    PlanStep::Key { key: k.into() }
+}
+
+/// Type `text` where the focus is.
+pub fn typed(text: &str) -> PlanStep {
+    PlanStep::Type { text: text.into() }
 }
 
 /// Waits for the success banner of operation `op`.

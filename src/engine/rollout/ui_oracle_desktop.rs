@@ -75,7 +75,8 @@ pub fn is_cell_ref(text: &str) -> bool {
     !text.is_empty() && text.split(':').count() <= 2 && text.split(':').all(part)
 }
 
-fn rect(n: &Value) -> Option<Rect> {
+/// The screen rectangle of an accessible node, if it has one.
+pub(super) fn rect(n: &Value) -> Option<Rect> {
     let get = |k: &str| n.get(k).and_then(Value::as_i64).map(|v| v as i32);
     Some(Rect {
         x: get("x")?,

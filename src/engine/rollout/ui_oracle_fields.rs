@@ -13,18 +13,9 @@
 
 use serde_json::Value;
 
+use super::ui_oracle_desktop::rect;
 use super::ui_oracle_desktop::{find_node, labelled};
 use super::ui_plan::Rect;
-
-fn rect(n: &Value) -> Option<Rect> {
-    let get = |k: &str| n.get(k).and_then(Value::as_i64).map(|v| v as i32);
-    Some(Rect {
-        x: get("x")?,
-        y: get("y")?,
-        w: get("w")?,
-        h: get("h")?,
-    })
-}
 
 fn str_of<'a>(n: &'a Value, key: &str) -> &'a str {
     n.get(key).and_then(Value::as_str).unwrap_or("")

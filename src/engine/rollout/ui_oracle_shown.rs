@@ -16,17 +16,8 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::ui_oracle_desktop::find_node;
+use super::ui_oracle_desktop::rect;
 use super::ui_plan::{Rect, ScrollHint};
-
-fn rect(n: &Value) -> Option<Rect> {
-    let get = |k: &str| n.get(k).and_then(Value::as_i64).map(|v| v as i32);
-    Some(Rect {
-        x: get("x")?,
-        y: get("y")?,
-        w: get("w")?,
-        h: get("h")?,
-    })
-}
 
 fn inside(r: &Rect, (x, y): (i32, i32)) -> bool {
     x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h
