@@ -35,6 +35,19 @@ fn pct(mut v: Vec<f64>, p: usize) -> f64 {
 
 type Term = Terminal<TestBackend>;
 
+/// CPU time used so far (user + system) by this thread (`who` = RUSAGE_THREAD) or by the whole
+/// process (RUSAGE_SELF), in ms. On the shared 2-core machine (load 20-35) the wall clock is
+/// mostly waiting for a core; the CPU time is what the code costs.
+fn cpu_ms(who: libc::c_int) -> f64 {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(who, &mut u) } != 0 {
+        return f64::NAN;
+    }
+    let ms = |t: libc::timeval| t.tv_sec as f64 * 1000.0 + t.tv_usec as f64 / 1000.0;
+    ms(u.ru_utime) + ms(u.ru_stime)
+}
+
 /// Draws frames (and feeds worker results to the model) until `done` says so; returns each
 /// frame's time (update + draw) in ms.
 fn frames_until(
@@ -72,9 +85,10 @@ fn engine_only(store: &mut Store, rounds: usize) -> Result<(), Box<dyn std::erro
     let mut ids: Vec<String> = store.statuses()?.into_keys().collect();
     ids.sort();
     ids.truncate(MARKED);
-    let (mut apply, mut undo) = (vec![], vec![]);
+    let (mut apply, mut undo, mut apply_cpu, mut undo_cpu) = (vec![], vec![], vec![], vec![]);
     for _ in 0..rounds {
         let t = Instant::now();
+        let c = cpu_ms(libc::RUSAGE_THREAD);
         let out = apply_group(
             store,
             &BulkRequest {
@@ -86,16 +100,21 @@ fn engine_only(store: &mut Store, rounds: usize) -> Result<(), Box<dyn std::erro
             },
         )?;
         apply.push(t.elapsed().as_secs_f64() * 1000.0);
+        apply_cpu.push(cpu_ms(libc::RUSAGE_THREAD) - c);
         assert_eq!(out.decided.len(), MARKED);
         let t = Instant::now();
+        let c = cpu_ms(libc::RUSAGE_THREAD);
         let u = undo_group(store, &out.group_id, "bench", "")?;
         undo.push(t.elapsed().as_secs_f64() * 1000.0);
+        undo_cpu.push(cpu_ms(libc::RUSAGE_THREAD) - c);
         assert_eq!(u.undone.len(), MARKED);
     }
     println!(
-        "engine alone: apply_group of {MARKED} median {:.0} ms, undo_group median {:.0} ms",
+        "engine alone: apply_group of {MARKED} median {:.0} ms ({:.0} ms CPU), undo_group median {:.0} ms ({:.0} ms CPU)",
         median(apply),
-        median(undo)
+        median(apply_cpu),
+        median(undo),
+        median(undo_cpu)
     );
     Ok(())
 }
@@ -145,6 +164,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         m.tuples.complete && !m.tuples.computing && m.tuples.view.len() == written
     })?;
     let (mut apply, mut undo, mut apply_wall, mut undo_wall) = (vec![], vec![], vec![], vec![]);
+    let (mut apply_cpu, mut undo_cpu) = (vec![], vec![]);
     let (mut frames_apply, mut frames_undo) = (vec![], vec![]);
     for round in 0..rounds {
         // The first 10,000 tuples of the list are marked (as `space` would, row by row); the
@@ -160,6 +180,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             key(&mut model, &workers, Key::ch(c));
         }
         let t = Instant::now();
+        let c = cpu_ms(libc::RUSAGE_SELF);
         key(&mut model, &workers, Key::plain(Code::Enter));
         let mut store_ms = 0.0;
         let f = frames_until(&mut model, &workers, &rx, &mut term, &theme, |_, u| {
@@ -179,10 +200,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         })?;
         apply_wall.push(t.elapsed().as_secs_f64() * 1000.0);
         frames_apply.extend(settle(&mut model, &workers, &rx, &mut term, &theme)?);
-        println!("round {round}: apply {store_ms:.0} ms in the store");
+        let cpu = cpu_ms(libc::RUSAGE_SELF) - c;
+        println!("round {round}: apply {store_ms:.0} ms in the store; key to settled {cpu:.0} ms CPU (all threads)");
+        apply_cpu.push(cpu);
         apply.push(store_ms);
         frames_apply.extend(f);
         let t = Instant::now();
+        let c = cpu_ms(libc::RUSAGE_SELF);
         model.act(Action::Tab(tuplewright::tui::action::Screen::Tuples));
         let cmds = model.act(Action::UndoDecision);
         for c in cmds {
@@ -200,7 +224,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         })?;
         undo_wall.push(t.elapsed().as_secs_f64() * 1000.0);
         frames_undo.extend(settle(&mut model, &workers, &rx, &mut term, &theme)?);
-        println!("round {round}: undo {store_ms:.0} ms in the store");
+        let cpu = cpu_ms(libc::RUSAGE_SELF) - c;
+        println!("round {round}: undo {store_ms:.0} ms in the store; key to settled {cpu:.0} ms CPU (all threads)");
+        undo_cpu.push(cpu);
         undo.push(store_ms);
         frames_undo.extend(f);
     }
@@ -213,6 +239,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "group undo of {MARKED} decisions: store median {:.0} ms, key to notice median {:.0} ms",
         median(undo),
         median(undo_wall)
+    );
+    println!(
+        "CPU from the key to the settled reload (every thread): apply median {:.0} ms, undo median {:.0} ms",
+        median(apply_cpu),
+        median(undo_cpu)
     );
     for (name, f) in [("applying", frames_apply), ("undoing", frames_undo)] {
         println!(

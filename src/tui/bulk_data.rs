@@ -54,6 +54,9 @@ pub struct BulkDone {
     pub result: Result<BulkResult, String>,
     /// How long the store took, in milliseconds.
     pub millis: u128,
+    /// The store's last event after the write (0 when unknown): the events up to it are the
+    /// decision's own, already reflected by the reload its answer starts.
+    pub last_event: i64,
 }
 
 /// Runs a bulk decision on the worker's connection.
@@ -69,7 +72,7 @@ pub fn decide(store: &mut Store, cmd: &BulkCmd) -> DataUpdate {
     let result = apply_group(store, &req)
         .map(BulkResult::Applied)
         .map_err(|e| e.to_string());
-    done(result, t)
+    done(store, result, t)
 }
 
 /// Runs a group undo on the worker's connection.
@@ -89,12 +92,14 @@ pub fn undo(store: &mut Store, cmd: &UndoGroupCmd) -> DataUpdate {
         )),
         Err(e) => Err(e),
     };
-    done(result, t)
+    done(store, result, t)
 }
 
-fn done(result: Result<BulkResult, String>, t: Instant) -> DataUpdate {
+fn done(store: &Store, result: Result<BulkResult, String>, t: Instant) -> DataUpdate {
+    let millis = t.elapsed().as_millis();
     DataUpdate::Bulk(Box::new(BulkDone {
         result,
-        millis: t.elapsed().as_millis(),
+        millis,
+        last_event: store.last_event_seq().unwrap_or(0),
     }))
 }

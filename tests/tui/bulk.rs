@@ -174,3 +174,32 @@ fn e_on_a_store_without_votes_says_why_nothing_is_filtered() {
     assert!(notice.contains("no critic votes"), "{notice:?}");
     assert!(m.tuples.severity.is_none());
 }
+
+#[test]
+fn a_bulk_decisions_own_events_do_not_reload_the_rows_again() {
+    use tuplewright::tui::data::{DataUpdate, EngineCommand};
+    let (_dir, path) = voted_copy();
+    let (mut m, mut store) = model_on(&path, false);
+    m.update(Msg::Resize(80, 24));
+    keys_w(&mut m, &mut store, "* R");
+    type_text(&mut m, &mut store, "batch");
+    keys_w(&mut m, &mut store, "enter");
+    assert!(m.tuples.marked.is_empty(), "{:?}", m.notice);
+    // (The decision's reload came back: the later event below could not reload otherwise.)
+    // The worker reads the decision's events afterwards (in batches): its answer already
+    // reloaded the rows and the statistics, so they reload nothing again.
+    let events = store.events_after(0, 100_000).unwrap();
+    let last = events.last().cloned().expect("the decision wrote events");
+    assert!(events.iter().any(|e| e.kind == "decision"));
+    let cmds = m.update(Msg::Data(DataUpdate::Events(events)));
+    assert!(
+        !cmds.contains(&EngineCommand::LoadRows),
+        "its own events reloaded the rows again: {cmds:?}"
+    );
+    // A decision made after it (another face, another curator) still reloads them.
+    let mut later = last;
+    later.seq += 1;
+    later.kind = "decision".into();
+    let cmds = m.update(Msg::Data(DataUpdate::Events(vec![later])));
+    assert!(cmds.contains(&EngineCommand::LoadRows), "{cmds:?}");
+}

@@ -181,6 +181,10 @@ pub fn undo_group(
             group_id: group.to_string(),
             ..Default::default()
         };
+        // Each task's decisions in force, read once (set-based) inside the transaction; a
+        // decision is undone only while it is its task's latest in force, as
+        // `Tx::undo_grouped_decision` checks one by one.
+        let mut in_force = tx.in_force_by_task_of_group(group)?;
         // Newest first: a conflict-policy decision made after a curator's is undone before it.
         for d in all.iter().rev().filter(|d| d.compensates.is_none()) {
             if undone_already.contains(&d.id) {
@@ -190,13 +194,22 @@ pub fn undo_group(
                 });
                 continue;
             }
-            match tx.undo_grouped_decision(d.id, (actor, DecisionSource::Human), &reason, group)? {
-                Some(_) if d.actor == super::agreement::CONFLICT_ACTOR => {}
-                Some(_) => out.undone.push(d.task_id.clone()),
-                None => out.skipped.push(Skipped {
+            let stack = in_force.get_mut(&d.task_id);
+            let latest = stack.as_ref().and_then(|s| s.last().copied());
+            if latest != Some(d.id) {
+                out.skipped.push(Skipped {
                     task_id: d.task_id.clone(),
                     why: "no longer in force (decided again or undone since)".into(),
-                }),
+                });
+                continue;
+            }
+            tx.compensate_grouped(d, (actor, DecisionSource::Human), &reason, group)?;
+            // Undone: no longer in force; the decision below it (if any) is the latest now.
+            if let Some(s) = stack {
+                s.pop();
+            }
+            if d.actor != super::agreement::CONFLICT_ACTOR {
+                out.undone.push(d.task_id.clone());
             }
         }
         Ok(out)

@@ -159,12 +159,10 @@ pub fn apply_grouped_in(
         }
         a => format!("{}: {}", a.name(), req.reason),
     };
-    let decision = match group {
-        Some(g) => {
-            tx.record_grouped_decision(req.task_id, after, (req.actor, req.source), &reason, g)?
-        }
-        None => tx.record_decision(req.task_id, after, req.actor, req.source, &reason, None)?,
-    };
+    // The status was just read in this transaction: not read again (#33, bulk decisions).
+    let who = (req.actor, req.source);
+    let decision =
+        tx.record_decision_from(req.task_id, Some(&status), after, who, &reason, group)?;
     let agg = req.aggregate;
     let mut payload = json!({
         "decision_id": decision.id,

@@ -220,7 +220,14 @@ pub fn done(m: &mut Model, d: BulkDone) -> Vec<EngineCommand> {
     };
     m.say(Level::Success, text);
     m.rows_loading = true;
-    vec![EngineCommand::LoadRows, EngineCommand::LoadStats]
+    // One reload for the whole decision: its own events (read later, in batches of thousands)
+    // reload nothing again ([`crate::tui::model::Model`]'s event handling skips them).
+    m.tuples.bulk_echo = m.tuples.bulk_echo.max(d.last_event);
+    vec![
+        EngineCommand::LoadRows,
+        EngineCommand::LoadStats,
+        EngineCommand::LoadLive(false),
+    ]
 }
 
 /// Takes the curation settings: the curator recorded, the conflict policy, and the guidelines

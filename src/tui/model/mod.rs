@@ -247,11 +247,14 @@ impl Model {
             DataUpdate::Similar(u) => self.similar.accept(*u),
             DataUpdate::OpenText(t) => open::accept(self, *t),
             DataUpdate::Events(events) => {
+                // A bulk decision's own events: its answer already reloaded (#33).
+                let echo = self.tuples.bulk_echo;
                 let changes = events.iter().any(|e| {
-                    matches!(
-                        e.kind.as_str(),
-                        "decision" | "task.imported" | "round.recorded"
-                    )
+                    e.seq > echo
+                        && matches!(
+                            e.kind.as_str(),
+                            "decision" | "task.imported" | "round.recorded"
+                        )
                 });
                 let mut cmds: Vec<EngineCommand> = self
                     .live

@@ -49,6 +49,9 @@ pub struct TuplesState {
     pub bulk: Option<super::bulk::BulkPrompt>,
     /// A bulk decision or group undo is with the store worker.
     pub bulk_busy: bool,
+    /// The last event a bulk decision (or group undo) wrote: its answer reloads the rows once, so
+    /// these events, read later in batches, do not reload them again (issue #33).
+    pub bulk_echo: i64,
     /// `[curate] conflict`, sent with each bulk decision.
     pub policy: crate::engine::curate::ConflictPolicy,
     /// The re-run settings line, when open (issue #33).
