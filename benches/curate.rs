@@ -119,8 +119,9 @@ fn engine_only(store: &mut Store, rounds: usize) -> Result<(), Box<dyn std::erro
     Ok(())
 }
 
-/// Frames until the reload a decision asks for is in (the statistics come last), so the next
-/// round starts on an idle worker.
+/// Frames until the reload a decision asks for is in (the complete rows' view and the Live
+/// summary; the statistics are not reloaded off the Stats screen), so the next round starts on
+/// an idle worker.
 fn settle(
     model: &mut Model,
     workers: &Workers,
@@ -128,8 +129,15 @@ fn settle(
     term: &mut Term,
     theme: &Theme,
 ) -> Result<Vec<f64>, Box<dyn std::error::Error>> {
-    frames_until(model, workers, rx, term, theme, |_, u| {
-        matches!(u, DataUpdate::Stats(_))
+    let (mut live, mut rows, mut view) = (false, false, false);
+    frames_until(model, workers, rx, term, theme, move |m, u| {
+        match u {
+            DataUpdate::Live(_) => live = true,
+            DataUpdate::Rows(_, true) => rows = true,
+            DataUpdate::View(v) if rows && v.generation == m.tuples.generation => view = true,
+            _ => {}
+        }
+        live && view
     })
 }
 
