@@ -203,3 +203,34 @@ fn a_bulk_decisions_own_events_do_not_reload_the_rows_again() {
     let cmds = m.update(Msg::Data(DataUpdate::Events(vec![later])));
     assert!(cmds.contains(&EngineCommand::LoadRows), "{cmds:?}");
 }
+
+/// Issue 33: a bulk decision's answer reloads the rows and the Live summary, but not the
+/// whole-store statistics while Stats is not shown (Stats loads them when opened); on Stats
+/// they are reloaded with the rows.
+#[test]
+fn bulk_answer_reloads_stats_only_on_the_stats_screen() {
+    use tuplewright::engine::curate::bulk::BulkOutcome;
+    use tuplewright::tui::action::Screen;
+    use tuplewright::tui::bulk_data::{BulkDone, BulkResult};
+    use tuplewright::tui::data::{DataUpdate, EngineCommand};
+    let answer = || {
+        Msg::Data(DataUpdate::Bulk(Box::new(BulkDone {
+            result: Ok(BulkResult::Applied(BulkOutcome {
+                group_id: "g20261206T210000-abcdef".into(),
+                decided: vec!["t1".into()],
+                skipped: Vec::new(),
+            })),
+            millis: 5,
+            last_event: 0,
+        })))
+    };
+    let (_dir, path) = voted_copy();
+    let (mut m, _store) = model_on(&path, false);
+    assert_eq!(m.screen, Screen::Tuples);
+    let cmds = m.update(answer());
+    assert!(cmds.contains(&EngineCommand::LoadRows), "{cmds:?}");
+    assert!(!cmds.contains(&EngineCommand::LoadStats), "{cmds:?}");
+    m.screen = Screen::Stats;
+    let cmds = m.update(answer());
+    assert!(cmds.contains(&EngineCommand::LoadStats), "{cmds:?}");
+}

@@ -223,11 +223,13 @@ pub fn done(m: &mut Model, d: BulkDone) -> Vec<EngineCommand> {
     // One reload for the whole decision: its own events (read later, in batches of thousands)
     // reload nothing again ([`crate::tui::model::Model`]'s event handling skips them).
     m.tuples.bulk_echo = m.tuples.bulk_echo.max(d.last_event);
-    vec![
-        EngineCommand::LoadRows,
-        EngineCommand::LoadStats,
-        EngineCommand::LoadLive(false),
-    ]
+    let mut cmds = vec![EngineCommand::LoadRows, EngineCommand::LoadLive(false)];
+    // The statistics are drawn only on Stats, which loads them again when opened: computed
+    // over the whole store, they are not loaded beside the reload unless Stats is shown (#33).
+    if m.screen == crate::tui::action::Screen::Stats {
+        cmds.push(EngineCommand::LoadStats);
+    }
+    cmds
 }
 
 /// Takes the curation settings: the curator recorded, the conflict policy, and the guidelines
