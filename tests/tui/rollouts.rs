@@ -83,7 +83,8 @@ fn the_screenshot_trial_is_decoded_and_drawn_with_half_blocks() {
     );
     assert!(screen.contains("left_click"), "actions listed");
     assert!(
-        m.rollouts.image.ready_key().map(|k| k.0) == Some((row.id, -1)),
+        // The frame's key carries the zoom (step × 8 + zoom; the trial's own screenshot is step -1).
+        m.rollouts.image.ready_key().map(|k| k.0) == Some((row.id, -8 + 1)),
         "the encoded image is cached"
     );
 }
