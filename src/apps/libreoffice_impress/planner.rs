@@ -118,7 +118,7 @@ pub fn impress_plan(template: &str, s: &Value) -> Result<Vec<PlanStep>, String> 
         "add_slide" => add_slide(&mut plan, s, template)?,
         "speaker_notes" => speaker_notes(&mut plan, s, template)?,
         "export_pdf" => {
-            let pdf = text_slot(s, "pdf", template)?;
+            let pdf = text_slot(s, "pdf", template)?; // not the app: the slot of the PDF's path
             super::dialogs::export_pdf(&mut plan, deck, pdf);
             return Ok(plan.written(pdf));
         }
