@@ -94,6 +94,9 @@ const PREFS: [(&str, &str, &str, &str); 6] = [
     ("export-metadata-exif", "yes", "no", "export no Exif metadata by default"),
 ];
 
+/// The undo levels a task may ask for (GIMP's default is 5).
+const UNDO_LEVELS: [u32; 5] = [10, 20, 30, 50, 100];
+
 /// One (easy) to several (hard) preferences in gimprc.
 pub fn pref(ctx: &mut Ctx<'_>) -> Option<Draft> {
     let n = ctx.count().min(3);
@@ -102,8 +105,15 @@ pub fn pref(ctx: &mut Ctx<'_>) -> Option<Draft> {
     for i in 0..n {
         let (key, from, to, phrase) = PREFS[(start + i) % PREFS.len()];
         preset.insert(key.into(), json!(from));
+        // The undo level is a number: any of a few, so the preference leaves draw distinct tasks.
+        let (to, phrase) = if key == "undo-levels" {
+            let levels = UNDO_LEVELS[ctx.idx(UNDO_LEVELS.len())];
+            (levels.to_string(), format!("keep at least {levels} undo levels"))
+        } else {
+            (to.to_string(), phrase.to_string())
+        };
         changes.insert(key.into(), json!(to));
-        said.push(phrase.to_string());
+        said.push(phrase);
     }
     // Settings GIMP writes back itself when it saves gimprc (it drops show-tips).
     let keep = json!({"restore-session": "no", "check-updates": "no"});
