@@ -218,6 +218,44 @@ fn a_running_trial_is_watched_live_from_its_step_events() {
     assert!(!m.rollouts.watching(), "back to the selected trial");
 }
 
+/// Issue #33: a trial recorded before any screen step (an oracle trial acts through the state
+/// API) no longer keeps the live pane's "waiting for the first step…".
+#[test]
+fn a_trial_finished_without_steps_does_not_wait_for_a_first_step() {
+    let (mut m, store) = loaded_film_model(false);
+    keys(&mut m, &store, "7");
+    let (_, first) = copy_path();
+    feed(
+        &mut m,
+        vec![ev(
+            9101,
+            0,
+            "rollout.trial",
+            Some(first),
+            json!({"trial": 1, "of": 1, "policy": "oracle"}),
+        )],
+    );
+    keys(&mut m, &store, "W");
+    assert!(text(&m, 160, 48).contains("waiting for the first step"));
+    feed(
+        &mut m,
+        vec![ev(
+            9102,
+            1,
+            "rollout.recorded",
+            Some(first),
+            json!({"id": 78, "model": "oracle", "trial": 1, "reward": 1.0}),
+        )],
+    );
+    let screen = text(&m, 160, 48);
+    assert!(screen.contains("✔ recorded, reward 1.00"), "{screen}");
+    assert!(!screen.contains("waiting for the first step"), "{screen}");
+    assert!(
+        screen.contains("finished with no step on the screen"),
+        "{screen}"
+    );
+}
+
 #[test]
 fn snapshot_filmstrip_steps() {
     snap_with("filmstrip_last", "7 G", loaded_film_model);

@@ -46,6 +46,10 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, st: &RolloutsState, live: &LiveTrial,
             ),
             Span::raw(action_text(&s.action)),
         ]),
+        // A trial recorded before any screen step (the oracle acts through the state API).
+        None if live.recorded.is_some() => {
+            Line::styled("■ finished with no step on the screen", muted)
+        }
         None => Line::styled("▶ started: waiting for the first step…", muted),
     };
     f.render_widget(caption, cap);
