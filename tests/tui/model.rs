@@ -287,3 +287,54 @@ fn search_field_terms_filter_by_status_rounds_and_rewards() {
         expected(&|r| r.r_gold.is_some_and(|g| g < 0.5) && r.rounds > 0)
     );
 }
+
+/// Issue #33: a task's elapsed time on Live is the loop's time on it; a decision taken later does
+/// not stretch it.
+#[test]
+fn a_later_decision_does_not_stretch_a_tasks_elapsed_time() {
+    let (mut m, _store) = loaded_model();
+    let ev = |seq: i64, time: &str, kind: &str, payload: serde_json::Value| {
+        tuplewright::engine::store::Event {
+            seq,
+            time: time.into(),
+            kind: kind.into(),
+            task_id: Some("timed_task".into()),
+            payload,
+        }
+    };
+    let base = m.live.last_seq;
+    let events = vec![
+        ev(
+            base + 1,
+            "2026-01-01T00:00:00.000Z",
+            "round.phase",
+            serde_json::json!({"phase": "generate", "detail": {"round": 1}}),
+        ),
+        ev(
+            base + 2,
+            "2026-01-01T00:00:05.000Z",
+            "round.recorded",
+            serde_json::json!({"round": 1, "verdict": "accepted"}),
+        ),
+        ev(
+            base + 3,
+            "2026-01-01T00:01:40.000Z",
+            "decision",
+            serde_json::json!({"after": "final"}),
+        ),
+    ];
+    m.update(tuplewright::tui::model::Msg::Data(
+        tuplewright::tui::data::DataUpdate::Events(events),
+    ));
+    let t = m
+        .live
+        .tasks
+        .iter()
+        .find(|t| t.task_id == "timed_task")
+        .expect("the task's line");
+    assert_eq!(t.status, "final", "the decision still shows");
+    assert_eq!(
+        t.last, "2026-01-01T00:00:05.000Z",
+        "elapsed ends with the loop"
+    );
+}

@@ -233,7 +233,11 @@ impl LiveState {
             }
             let p = &e.payload;
             let t = self.task_mut(&task, &e.time);
-            t.last = e.time.clone();
+            // The elapsed column is the loop's time on the task: a later vote, decision or
+            // rollout does not stretch it (#33).
+            if is_loop_event(&e.kind) {
+                t.last = e.time.clone();
+            }
             match e.kind.as_str() {
                 "round.phase" => {
                     let round = p["detail"]["round"].as_i64().unwrap_or(t.round);
@@ -361,4 +365,9 @@ impl LiveState {
             .filter(|t| !t.status.is_empty() && t.status != "in_loop" && t.status != "pending")
             .count()
     }
+}
+
+/// Whether an event is the agreement loop's own (rounds, checks, scores), which times a task.
+fn is_loop_event(kind: &str) -> bool {
+    kind.starts_with("round.") || kind.starts_with("reward.") || kind == "task.interrupted"
 }
