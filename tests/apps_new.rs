@@ -23,7 +23,8 @@ fn copy_tree(to: &Path) {
         let dst = to.join(rel);
         if entry.file_type().is_dir() {
             std::fs::create_dir_all(&dst).unwrap();
-        } else if entry.file_type().is_file() {
+        } else if entry.file_type().is_file() || entry.path_is_symlink() {
+            // A linked file (one template's reward shared by another) is copied as its content.
             std::fs::copy(entry.path(), &dst).unwrap();
         }
     }
