@@ -153,7 +153,7 @@ KEEP = {"mail.identity.id1.useremail": "dana@harbor.test", "mail.server.server1.
 
 
 def pref(tid, text, difficulty, preset, changes, where):
-    context = ("The setup writes %s into prefs.js (Thunderbird's defaults) and opens Thunderbird. Ground truth: %s in "
+    context = ("The setup writes %s into prefs.js (Thunderbird's defaults where it has one) and opens Thunderbird. Ground truth: %s in "
                "prefs.js (%s; Thunderbird saves a changed preference at once). Checkpoints: one per preference (0.8 "
                "split), account and identity kept (0.2)." % (json.dumps(preset), json.dumps(changes), where))
     add(tid, text, difficulty, "tb_prefs", {"preset": preset, "changes": changes, "keep": KEEP}, context,
@@ -171,10 +171,10 @@ def prefs():
          {"mail.SpellCheckBeforeSend": False}, {"mail.SpellCheckBeforeSend": True}, "Settings > Composition")
     pref("autosave_2", "Have Thunderbird auto-save messages being written every 2 minutes.", "medium",
          {"mail.compose.autosaveinterval": 5}, {"mail.compose.autosaveinterval": 2}, "Settings > Composition")
-    # Inline (2), not attachment (0): Thunderbird drops a preference set back to its default
-    # from prefs.js, so a change to the default would leave nothing on disk to check.
-    pref("forward_inline", "Forward messages inline instead of as attachments.", "easy",
-         {"mail.forward_message_mode": 0}, {"mail.forward_message_mode": 2}, "Settings > Composition")
+    # Thunderbird's default is inline (2: all-thunderbird.js overrides mailnews.js's 0), and it
+    # drops a preference set back to its default from prefs.js: the goal is the non-default 0.
+    pref("forward_attach", "Forward messages as attachments instead of inline.", "easy",
+         {"mail.forward_message_mode": 2}, {"mail.forward_message_mode": 0}, "Settings > Composition")
     pref("no_outgoing_collect", "Stop Thunderbird from adding outgoing e-mail addresses to the address book.", "medium",
          {"mail.collect_email_address_outgoing": True}, {"mail.collect_email_address_outgoing": False},
          "Settings > Composition > Addressing")

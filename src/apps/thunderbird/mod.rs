@@ -41,3 +41,63 @@ impl App for Pack {
         profile: []
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    /// Thunderbird's built-in defaults, read from the installed program's omni.ja the way it
+    /// loads them: greprefs.js, then defaults/pref/*.js in reverse name order (a later file wins).
+    const DEFAULTS_PY: &str = r#"
+import json, re, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+names = sorted((n for n in z.namelist() if re.fullmatch(r"defaults/pref/[^/]+\.js", n)), reverse=True)
+out = {}
+for n in ["greprefs.js"] + names:
+    text = z.read(n).decode("utf-8", "replace")
+    for m in re.finditer(r'^\s*(?:sticky_)?pref\("([^"]+)",\s*(.+?)\s*(?:,\s*\w+\s*)?\);', text, re.M):
+        try:
+            out[m.group(1)] = json.loads(m.group(2))
+        except ValueError:
+            pass
+print(json.dumps(out))
+"#;
+
+    /// Fails on the old tasks.json, whose `thunderbird_forward_inline` set
+    /// `mail.forward_message_mode` from 0 to 2 — Thunderbird's own default (all-thunderbird.js
+    /// overrides mailnews.js's 0) — so Thunderbird dropped the line from prefs.js and the reward
+    /// read the preset back: no run through the screen could score. Every preference a shipped
+    /// or generated `tb_prefs` task changes starts at Thunderbird's default (an absent line reads
+    /// as the preset, rightly) and ends elsewhere (a line prefs.js keeps).
+    #[test]
+    fn every_pref_task_starts_at_thunderbirds_default_and_leaves_it() {
+        let out = std::process::Command::new("python3")
+            .args(["-c", DEFAULTS_PY, "/usr/lib/thunderbird/omni.ja"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let defaults: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(defaults["mail.forward_message_mode"], 2, "read the defaults");
+        let tasks: Value = serde_json::from_str(Pack.tasks_text()).unwrap();
+        let mut seen = 0;
+        for t in tasks["tasks"].as_array().unwrap() {
+            if t["template"] != "tb_prefs" {
+                continue;
+            }
+            for (name, goal) in t["slots"]["changes"].as_object().unwrap() {
+                let Some(default) = defaults.get(name) else {
+                    continue;
+                };
+                let id = &t["task_id"];
+                assert_eq!(&t["slots"]["preset"][name], default, "{id}: {name}'s preset");
+                assert_ne!(goal, default, "{id}: {name}'s goal is the default");
+                seen += 1;
+            }
+        }
+        assert!(seen >= 9, "{seen} preferences checked");
+        for (name, default, _) in recipe::PREFS {
+            assert_eq!(defaults[name], Value::Bool(default), "recipe default of {name}");
+        }
+    }
+}

@@ -89,7 +89,7 @@ pub fn draft(ctx: &mut Ctx<'_>) -> Option<Draft> {
 }
 
 /// (pref, default, goal, phrase) of the Settings tab.
-const PREFS: [(&str, bool, &str); 5] = [
+pub(super) const PREFS: [(&str, bool, &str); 5] = [
     ("mailnews.mark_message_read.auto", true, "stop marking displayed messages as read"),
     ("mail.SpellCheckBeforeSend", false, "check spelling before sending"),
     ("mail.phishing.detection.enabled", true, "turn scam detection off"),

@@ -21,7 +21,7 @@ except OSError as err:
 
 def value(name):
     # Thunderbird drops a preference equal to its built-in default from prefs.js: absent = the
-    # preset value (every task's preset is Thunderbird's default or written by the setup).
+    # preset value (a task's preset is Thunderbird's default where it has one, its goal is not).
     return prefs.get(name, S["preset"].get(name))
 
 
