@@ -103,14 +103,16 @@ pub(crate) use desktop_files;
 /// `seed_text`, `tasks_text`, `skill_text`, `taxonomy_text` and `templates` for the folder
 /// `src/apps/<dir>/` (seed: `seed` or `no_seed`; the list of template folders). Optional
 /// preludes (paths relative to `src/apps/`) are joined in front of every template's
-/// `reward.py` (`reward_prelude: "office/docx_reward.py"`) or `initial_setup.py`
-/// (`setup_prelude: "pdf/setup_prelude.py"`) at compile time, so a rendered script is still
-/// one self-contained file.
+/// `reward.py` (`reward_prelude: "office/docx_reward.py"`), `initial_setup.py`
+/// (`setup_prelude: "pdf/setup_prelude.py"`) or `golden_patch.py` (`golden_prelude: …`) at
+/// compile time, so a rendered script is still one self-contained file. A setup or golden
+/// prelude may be a list, joined in order (`setup_prelude: ["../../skills/_common/desktop.py",
+/// "gimp/prelude.py"]`: the shared desktop helpers, then the pack's own).
 macro_rules! pack_files {
     ($dir:literal, $seed:ident, [$($t:literal),* $(,)?]
-     $(, reward_prelude: $rp:expr)? $(, setup_prelude: $sp:expr)? $(,)?) => {
+     $(, reward_prelude: $rp:expr)? $(, setup_prelude: $sp:tt)? $(, golden_prelude: $gp:tt)? $(,)?) => {
         $crate::apps::pack_files!(@seed $dir, $seed);
-        $crate::apps::pack_files!(@common $dir, [$($t),*], [$($rp)?], [$($sp)?]);
+        $crate::apps::pack_files!(@common $dir, [$($t),*], [$($rp)?], [$($sp)?], [$($gp)?]);
     };
     (@seed $dir:literal, seed) => {
         fn seed_text(&self) -> Option<&'static str> {
@@ -123,10 +125,13 @@ macro_rules! pack_files {
         }
     };
     (@prelude []) => { "" };
+    (@prelude [[$($p:literal),* $(,)?]]) => {
+        concat!($($crate::apps::pack_files!(@prelude [$p])),*)
+    };
     (@prelude [$p:expr]) => {
         include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $p))
     };
-    (@common $dir:literal, [$($t:literal),*], $rp:tt, $sp:tt) => {
+    (@common $dir:literal, [$($t:literal),*], $rp:tt, $sp:tt, $gp:tt) => {
         fn dir(&self) -> &'static str {
             concat!("src/apps/", $dir)
         }
@@ -149,7 +154,10 @@ macro_rules! pack_files {
                     $crate::apps::pack_files!(@prelude $sp),
                     include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/initial_setup.py"))
                 ),
-                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/golden_patch.py")),
+                concat!(
+                    $crate::apps::pack_files!(@prelude $gp),
+                    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/golden_patch.py"))
+                ),
                 concat!(
                     $crate::apps::pack_files!(@prelude $rp),
                     include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", $dir, "/templates/", $t, "/reward.py"))
@@ -160,6 +168,9 @@ macro_rules! pack_files {
     };
 }
 pub(crate) use pack_files;
+
+#[cfg(test)]
+mod prelude_tests;
 
 /// Declares the packs: a module and a registry entry per line.
 macro_rules! packs {

@@ -26,7 +26,9 @@ impl App for Pack {
     pack_files!(
         "chrome",
         no_seed,
-        ["chrome_prefs", "chrome_bookmarks", "chrome_history"]
+        ["chrome_prefs", "chrome_bookmarks", "chrome_history"],
+        setup_prelude: ["../../skills/_common/desktop.py", "chrome/prelude.py"],
+        golden_prelude: ["../../skills/_common/desktop.py", "chrome/prelude.py"]
     );
 
     crate::apps::desktop_files!(

@@ -24,7 +24,13 @@ impl App for Pack {
         Some(&planner::GeanyPlanner)
     }
 
-    pack_files!("code_editor", no_seed, ["geany_pref", "code_edit"]);
+    pack_files!(
+        "code_editor",
+        no_seed,
+        ["geany_pref", "code_edit"],
+        setup_prelude: ["../../skills/_common/desktop.py", "code_editor/prelude.py"],
+        golden_prelude: ["../../skills/_common/desktop.py", "code_editor/prelude.py"]
+    );
     crate::apps::desktop_files!(
         "code_editor",
         home: [".config/geany/geany.conf", "projects/README.md"],

@@ -23,7 +23,14 @@ impl App for Pack {
         Some(&planner::GimpPlanner)
     }
 
-    pack_files!("gimp", no_seed, ["image_edit", "gimp_pref"]);
+    pack_files!(
+        "gimp",
+        no_seed,
+        ["image_edit", "gimp_pref"],
+        reward_prelude: "gimp/common.py",
+        setup_prelude: ["../../skills/_common/desktop.py", "gimp/common.py", "gimp/prelude.py"],
+        golden_prelude: ["../../skills/_common/desktop.py", "gimp/common.py", "gimp/prelude.py"]
+    );
     crate::apps::desktop_files!(
         "gimp",
         home: [".config/GIMP/2.10/gimprc", ".config/GIMP/2.10/sessionrc"],

@@ -27,7 +27,9 @@ impl App for Pack {
     pack_files!(
         "thunderbird",
         no_seed,
-        ["tb_mail", "tb_draft", "tb_prefs", "tb_filter"]
+        ["tb_mail", "tb_draft", "tb_prefs", "tb_filter"],
+        setup_prelude: ["../../skills/_common/desktop.py", "thunderbird/prelude.py"],
+        golden_prelude: ["../../skills/_common/desktop.py", "thunderbird/prelude.py"]
     );
     crate::apps::desktop_files!(
         "thunderbird",

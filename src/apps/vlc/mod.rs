@@ -23,6 +23,12 @@ impl App for Pack {
         Some(&planner::VlcPlanner)
     }
 
-    pack_files!("vlc", no_seed, ["vlc_playlist", "vlc_prefs"]);
+    pack_files!(
+        "vlc",
+        no_seed,
+        ["vlc_playlist", "vlc_prefs"],
+        setup_prelude: ["../../skills/_common/desktop.py", "vlc/prelude.py"],
+        golden_prelude: ["../../skills/_common/desktop.py", "vlc/prelude.py"]
+    );
     crate::apps::desktop_files!("vlc", home: [".config/vlc/vlcrc"], profile: []);
 }

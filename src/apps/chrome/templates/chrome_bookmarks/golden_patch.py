@@ -1,33 +1,9 @@
 import json
 import os
-import signal
 import time
 
 BOOKMARKS = "/home/user/.config/chromium/Default/Bookmarks"
 NOW = str(int((time.time() + 11644473600) * 1000000))
-
-
-def stop_chromium():
-    """Chromium writes its in-memory bookmarks back when it exits: stop it before editing."""
-    for pid in [p for p in os.listdir("/proc") if p.isdigit()]:
-        try:
-            with open("/proc/%s/comm" % pid, encoding="utf-8") as fh:
-                if fh.read().strip() not in ("chromium", "chrome"):
-                    continue
-            # Only this home's program: never a process of another home or user.
-            with open("/proc/%s/environ" % pid, "rb") as fh:
-                env = fh.read().split(b"\0")
-            with open("/proc/%s/cmdline" % pid, "rb") as fh:
-                cmd = fh.read()
-            if b"HOME=/home/user" not in env and b"/home/user/" not in cmd:
-                continue
-            os.kill(int(pid), signal.SIGTERM)
-            for _ in range(50):
-                if not os.path.exists("/proc/" + pid):
-                    break
-                time.sleep(0.1)
-        except (OSError, ValueError):
-            pass
 
 
 def walk(folder):

@@ -1,26 +1,3 @@
-import os
-import re
-
-HOME = "/home/user"
-RC = os.path.join(HOME, ".config/GIMP/2.10/gimprc")
-
-
-def forms(text):
-    """Top-level S-expressions of a gimprc as [(key, value text, start, end)]; comments skipped."""
-    out, depth, start = [], 0, 0
-    for tok in re.finditer(r'"(?:\\.|[^"\\])*"|#[^\n]*|[()]|[^\s()"#]+', text):
-        t = tok.group()
-        if t == "(":
-            start = tok.start() if depth == 0 else start
-            depth += 1
-        elif t == ")" and depth > 0:
-            depth -= 1
-            if depth == 0:
-                key, _, value = text[start + 1:tok.start()].strip().partition(" ")
-                out.append((key, " ".join(value.split()), start, tok.end()))
-    return out
-
-
 # GIMP 2.10's defaults (`gimp --dump-gimprc`): GIMP leaves a setting out of gimprc when it is the default.
 DEFAULTS = {"undo-levels": "5", "show-tooltips": "yes", "layer-previews": "yes", "interpolation-type": "cubic",
             "default-threshold": "15", "save-document-history": "yes", "resize-windows-on-zoom": "no",

@@ -1,19 +1,6 @@
 import math
-import os
-import signal
 import struct
-import subprocess
-import time
 import wave
-
-HOME = "/home/user"
-
-
-def write_atomic(path, data):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path + ".tw-tmp", "wb") as fh:
-        fh.write(data)
-    os.replace(path + ".tw-tmp", path)
 
 
 def tone(path, freq, seconds):
@@ -59,9 +46,6 @@ for m in S["media"]:
         video(path, m["seconds"], m.get("shade", 60))
 for rel, pl in S.get("playlists", {}).items():
     write_atomic(os.path.join(HOME, rel), playlist_text(pl["format"], [os.path.join(HOME, e) for e in pl["entries"]]).encode())
-for rel in S.get("dirs", []):
-    os.makedirs(os.path.join(HOME, rel), exist_ok=True)
-args = ["vlc"] + [os.path.join(HOME, rel) for rel in S.get("open", [])]
-subprocess.Popen(args, env={**os.environ, "DISPLAY": ":0"}, stdout=subprocess.DEVNULL,
-                 stderr=subprocess.DEVNULL, start_new_session=True)
+make_dirs(S.get("dirs", []))
+args = start_vlc(S.get("open", []))
 print("setup: made %d media file(s) and launched %s" % (len(S["media"]), " ".join(args)))
