@@ -20,7 +20,8 @@ pub struct Row {
     pub leaves: usize,
     /// Whether it has a screen here (a web UI, a desktop, an external `ui_url`).
     pub screen: bool,
-    /// `builtin`, `external` or `generated` (a pack made by `apps new`).
+    /// `builtin`, `external` or `generated` (a pack made by `apps new`, or a local pack loaded
+    /// from `[apps] packs`, whose `spec` is then the folder's spec file).
     pub origin: String,
     /// The paper's Table 3 category (`uncategorized` when the manifest names none).
     pub category: String,
@@ -47,7 +48,7 @@ pub fn pack_row(pack: &Pack) -> Row {
         tasks,
         leaves,
         screen: pack.app.ui().is_some() || pack.is_desktop(),
-        origin: if pack.manifest.generated_from.is_some() {
+        origin: if pack.manifest.generated_from.is_some() || pack.app.is_local() {
             "generated"
         } else {
             "builtin"

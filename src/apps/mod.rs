@@ -17,7 +17,9 @@ use crate::engine::taskgen::recipes::Recipe;
 pub mod check;
 pub mod cross;
 pub mod list;
+pub mod local;
 pub mod new;
+pub mod new_local;
 pub mod office;
 pub mod spec_pack;
 use crate::engine::ui::AppUi;
@@ -64,6 +66,10 @@ pub trait App: Sync {
     /// A desktop app's seed home directory: (relative path, contents).
     fn home(&self) -> &'static [(&'static str, &'static [u8])] {
         &[]
+    }
+    /// Whether the pack was loaded from a folder at start-up (`[apps] packs`), not built in.
+    fn is_local(&self) -> bool {
+        false
     }
     /// A spec-built app's `app.spec.toml` (issue #32), `None` for a hand-written pack.
     fn spec_text(&self) -> Option<&'static str> {
@@ -268,14 +274,32 @@ impl Pack {
     }
 }
 
-/// Every built-in pack with its manifest, in registry order. A manifest that does not parse is
-/// a build defect the `apps_check` test names; such a pack is left out here.
+/// The registry, built on first use: the built-in packs, then the local ones ([`local::load`]).
+static ALL: OnceLock<Vec<Pack>> = OnceLock::new();
+
+/// Whether the registry has been read already (local packs can no longer join it).
+fn registry_in_use() -> bool {
+    ALL.get().is_some()
+}
+
+/// The folder of the built-in pack whose name or an alias is `word`, read without building the
+/// registry.
+fn builtin_dir(word: &str) -> Option<&'static str> {
+    PACKS.iter().chain(SPEC_PACKS.iter()).find_map(|app| {
+        let manifest: AppManifest = toml::from_str(app.manifest_text()).ok()?;
+        (manifest.name == word || manifest.aliases.iter().any(|a| a == word)).then(|| app.dir())
+    })
+}
+
+/// Every pack with its manifest, in registry order: the built-in ones, then the local packs of
+/// `[apps] packs`. A manifest that does not parse is a build defect the `apps_check` test names;
+/// such a pack is left out here.
 pub fn all() -> &'static [Pack] {
-    static ALL: OnceLock<Vec<Pack>> = OnceLock::new();
     ALL.get_or_init(|| {
         PACKS
             .iter()
             .chain(SPEC_PACKS.iter())
+            .chain(local::loaded().iter())
             .filter_map(|app| {
                 let manifest = toml::from_str(app.manifest_text()).ok()?;
                 Some(Pack {

@@ -35,12 +35,18 @@ pub enum NewError {
         /// The error.
         source: std::io::Error,
     },
+    /// `--local` copies a spec-built pack only (a hand-written one has Rust code to rebuild).
+    #[error("pack {0:?} is not spec-built: only a spec pack can be a local pack (copy it into a source checkout without --local)")]
+    NotSpec(String),
+    /// The embedded spec of the pack to copy does not parse (a build defect).
+    #[error("pack {0:?}: its spec does not parse: {1}")]
+    BadSpec(String, String),
     /// The registry has no `packs! {` block to add the line to.
     #[error("src/apps/mod.rs: no `packs! {{` block found")]
     NoRegistry,
 }
 
-fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> NewError {
+pub(super) fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> NewError {
     let path = path.to_path_buf();
     move |source| NewError::Io { what, path, source }
 }
@@ -56,7 +62,7 @@ pub struct Created {
     pub port: Option<u16>,
 }
 
-fn check_name(name: &str) -> Result<String, NewError> {
+pub(super) fn check_name(name: &str) -> Result<String, NewError> {
     let bad = |why: &str| NewError::BadName {
         name: name.into(),
         why: why.into(),
@@ -239,7 +245,7 @@ fn rewrite_manifest(
 
 /// New task ids and apps: `<old app>_…` ids become `<new>_…` (others get a `<new>_` prefix) and
 /// the old app in `domain`, `domains` and the slots (`app`) becomes the new one.
-fn rewrite_tasks(path: &Path, old: &str, name: &str) -> Result<(), NewError> {
+pub(super) fn rewrite_tasks(path: &Path, old: &str, name: &str) -> Result<(), NewError> {
     let text = std::fs::read_to_string(path).map_err(io("read", path))?;
     let mut doc: Value = serde_json::from_str(&text).map_err(|e| NewError::Io {
         what: "parse",

@@ -29,6 +29,8 @@ pub struct SpecPack {
     pub skill: &'static str,
     /// The derived `taxonomy.toml`.
     pub taxonomy: &'static str,
+    /// Loaded from a folder at start-up ([`super::local`]), not embedded.
+    pub local: bool,
     /// The UI and planner, built from the spec once (`None`: the spec does not parse, which
     /// `apps check` names).
     pub built: OnceLock<Option<(&'static SpecUi, &'static SpecPlanner)>>,
@@ -82,6 +84,9 @@ impl App for SpecPack {
     fn spec_text(&self) -> Option<&'static str> {
         Some(self.spec)
     }
+    fn is_local(&self) -> bool {
+        self.local
+    }
 }
 
 /// Declares the spec packs: one line per folder; each embeds the folder's spec, seed and
@@ -98,6 +103,7 @@ macro_rules! spec_packs {
                 tasks: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", stringify!($dir), "/tasks.json")),
                 skill: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", stringify!($dir), "/SKILL.md")),
                 taxonomy: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/", stringify!($dir), "/taxonomy.toml")),
+                local: false,
                 built: std::sync::OnceLock::new(),
             };
         )*

@@ -62,9 +62,14 @@ struct NewArgs {
     /// The pack to copy.
     #[arg(long, value_name = "PACK")]
     from: String,
-    /// The source checkout to write into (default: the current directory).
+    /// The source checkout to write into (default: the current directory); with --local, the
+    /// project folder whose `apps/` gets the pack.
     #[arg(long, default_value = ".")]
     root: PathBuf,
+    /// Make a local pack (`apps/NAME/`, spec packs only): loaded at start-up from `[apps]
+    /// packs`, no checkout and no rebuild.
+    #[arg(long)]
+    local: bool,
 }
 
 /// Runs `tuplewright apps …`.
@@ -72,6 +77,17 @@ pub fn run(cli: &super::Cli, args: &AppsArgs) -> anyhow::Result<ExitCode> {
     match &args.command {
         AppsCommand::List(a) => list_cmd(cli, a),
         AppsCommand::Check(a) => check_cmd(a),
+        AppsCommand::New(a) if a.local => {
+            let made = crate::apps::new_local::create_local(&a.root, &a.name, &a.from)?;
+            println!(
+                "created {} in {} (port {}); `tuplewright apps check {}` runs it now (no rebuild)",
+                made.name,
+                made.dir.display(),
+                made.port.map_or("-".into(), |p| p.to_string()),
+                made.name
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         AppsCommand::New(a) => {
             let made = new::create(&a.root, &a.name, &a.from)?;
             println!(

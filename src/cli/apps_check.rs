@@ -28,6 +28,11 @@ impl Drop for Guard {
 fn me(dir: &Path) -> anyhow::Result<Command> {
     let exe = std::env::current_exe().context("locating this binary")?;
     let mut cmd = Command::new(exe);
+    let packs = crate::apps::local::loaded_dirs();
+    if !packs.is_empty() {
+        let joined = std::env::join_paths(packs).context("joining the local packs' folders")?;
+        cmd.env(crate::apps::local::PACKS_ENV, joined);
+    }
     cmd.current_dir(dir)
         .arg("--store")
         .arg(dir.join("check.db"));

@@ -1,6 +1,6 @@
 //! Shared set-up for subcommands: load the configuration and open the store.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,6 +16,60 @@ use crate::engine::store::Store;
 pub fn load_config(cli: &Cli) -> anyhow::Result<Config> {
     let explicit = cli.config != Path::new("tuplewright.toml");
     Ok(Config::load(&cli.config, explicit)?)
+}
+
+/// The `--config` file the command line names (as clap will parse it: `--config X`,
+/// `--config=X`, else `$TUPLEWRIGHT_CONFIG`, else `tuplewright.toml`), read before the
+/// command line is parsed.
+pub fn config_path_from_args(args: impl Iterator<Item = std::ffi::OsString>) -> PathBuf {
+    let mut args = args.take_while(|a| a != "--");
+    while let Some(arg) = args.next() {
+        if arg == "--config" {
+            if let Some(v) = args.next() {
+                return PathBuf::from(v);
+            }
+        } else if let Some(v) = arg.to_str().and_then(|a| a.strip_prefix("--config=")) {
+            return PathBuf::from(v);
+        }
+    }
+    std::env::var_os("TUPLEWRIGHT_CONFIG")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("tuplewright.toml"))
+}
+
+/// Loads the local packs of `[apps] packs` into the app registry, before anything reads it —
+/// the full configuration cannot be loaded first, since checking it (aliases, ports) reads the
+/// registry. Only that key is read here; a file that is not TOML is left for the command to
+/// report. `$TUPLEWRIGHT_PACKS` replaces the key when set. A pack that does not load stops the command, naming its folder and file.
+pub fn load_local_packs(config: &Path) -> anyhow::Result<()> {
+    let base = config
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let packs = std::fs::read_to_string(config)
+        .ok()
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .and_then(|t| t.get("apps")?.get("packs").cloned());
+    let from_env = std::env::var_os(crate::apps::local::PACKS_ENV);
+    let dirs: Vec<(std::path::PathBuf, bool)> = match packs {
+        _ if from_env.is_some() => from_env
+            .iter()
+            .flat_map(std::env::split_paths)
+            .map(|d| (d, true))
+            .collect(),
+        None => vec![(base.join("apps"), false)],
+        Some(v) => {
+            let dirs: Vec<std::path::PathBuf> = v.try_into().with_context(|| {
+                format!(
+                    "{}: [apps] packs must be a list of folders",
+                    config.display()
+                )
+            })?;
+            dirs.iter().map(|d| (base.join(d), true)).collect()
+        }
+    };
+    crate::apps::local::load(&dirs)?;
+    Ok(())
 }
 
 /// Opens `--store` with the configured busy timeout.

@@ -24,7 +24,8 @@ enum EnvgenCommand {
     /// Exit 0 when the app agrees with its spec; each discrepancy names the element and view.
     Check(CheckArgs),
     /// The Plan agent: a spec, seed and DESIGN.md for app NAME modelled on --reference, written
-    /// into --out (default src/apps/<NAME with _>). Needs --model (the shipped specs are files).
+    /// into --out (default src/apps/<NAME with _> in a source checkout, else the local pack
+    /// folder apps/<NAME with _>, loaded without a rebuild). Needs --model (the shipped specs are files).
     Plan(PlanArgs),
     /// Plan, then at most --rounds rounds of compile + check + Dev-agent revision until the app
     /// agrees with its spec; every round stored in <out>/rounds/<n>/, the agreed spec compiled
@@ -174,10 +175,17 @@ fn provider_and_out(
         &a.model,
         &crate::engine::providers::ProviderConfig::default(),
     )?;
+    // In a source checkout the pack goes beside the built-in ones (registered by a line);
+    // elsewhere it is a local pack, loaded from `apps/` without a rebuild.
+    let parent = if std::path::Path::new("src/apps/mod.rs").is_file() {
+        "src/apps"
+    } else {
+        "apps"
+    };
     let out = a
         .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from("src/apps").join(a.name.replace('-', "_")));
+        .unwrap_or_else(|| PathBuf::from(parent).join(a.name.replace('-', "_")));
     Ok((provider, out))
 }
 

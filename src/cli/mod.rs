@@ -154,6 +154,12 @@ pub enum Command {
 
 /// Entry point used by `main.rs`: parse, dispatch, map errors to exit codes.
 pub fn main() -> ExitCode {
+    // Before the arguments are parsed: their help and choices list the apps.
+    let config = context::config_path_from_args(std::env::args_os().skip(1));
+    if let Err(err) = context::load_local_packs(&config) {
+        eprintln!("error: {err:#}");
+        return ExitCode::from(2);
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,

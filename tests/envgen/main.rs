@@ -6,6 +6,7 @@ mod bad_input;
 mod crawl;
 mod language;
 mod llm;
+mod local;
 mod routes;
 #[path = "../providers/standin.rs"]
 #[allow(dead_code)]

@@ -42,6 +42,11 @@ pub struct AppsConfig {
     pub ports: BTreeMap<String, String>,
     /// Apps tuplewright does not ship (`[[apps.external]]`), see `openenv::external`.
     pub external: Vec<super::ExternalAppConfig>,
+    /// Folders of local packs (spec-built apps loaded at start-up, no rebuild), relative to the
+    /// config file: each a pack (holding `app.spec.toml`) or a folder of packs. Unset: `apps/`
+    /// beside the config file when it exists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub packs: Option<Vec<std::path::PathBuf>>,
 }
 
 /// Maps requested app names to served ones.
