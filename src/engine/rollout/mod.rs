@@ -20,6 +20,7 @@ pub mod command;
 pub mod desktop_apps;
 pub mod drive;
 pub mod export;
+pub mod guest_display;
 pub mod human;
 pub mod human_input;
 pub mod human_record;
@@ -29,7 +30,8 @@ pub mod live_steps;
 pub mod plan_steps;
 pub mod policy;
 pub mod refine;
-pub mod screen;
+/// What a screen-driving policy sees and does (in the area `act`, below `ui` and `osworld`).
+pub use crate::engine::act::screen;
 pub mod screen_env;
 pub mod spec;
 pub mod stage;
@@ -43,31 +45,16 @@ pub mod ui_oracle_fields;
 pub mod ui_oracle_files;
 pub mod ui_oracle_shown;
 pub mod ui_oracle_web;
-pub mod ui_plan;
+/// The `ui-oracle` plan vocabulary (in the area `act`, so `ui`'s resolvers implement it).
+pub use crate::engine::act::ui_plan;
 pub mod vlm;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::engine::act::RolloutError;
 pub use inclusion::{classify, Inclusion};
 pub use policy::{NoopPolicy, OraclePolicy, Policy, PolicyCtx, PolicyKind, PolicyRun};
 pub use stage::{rollout_task, TaskRollouts};
-
-/// Why a rollout could not produce a score. None of these is ever recorded as a low reward.
-#[derive(Debug, thiserror::Error)]
-pub enum RolloutError {
-    /// Infrastructure failed (sandbox, state API, store).
-    #[error("infrastructure failure: {0}")]
-    Infra(String),
-    /// The policy itself failed to run (crashed, timed out, could not start).
-    #[error("policy failed: {0}")]
-    Policy(String),
-    /// The judge failed (provider down, unreadable verdict).
-    #[error("judge failed: {0}")]
-    Judge(String),
-    /// The tuple cannot be rolled out (no scripts, unknown app).
-    #[error("invalid tuple: {0}")]
-    Task(String),
-}
 
 impl From<crate::engine::harness::HarnessError> for RolloutError {
     fn from(e: crate::engine::harness::HarnessError) -> Self {
@@ -77,12 +64,6 @@ impl From<crate::engine::harness::HarnessError> for RolloutError {
             H::Infra(m) => RolloutError::Infra(m),
             H::Cancelled => RolloutError::Infra("cancelled".into()),
         }
-    }
-}
-
-impl From<crate::engine::store::StoreError> for RolloutError {
-    fn from(e: crate::engine::store::StoreError) -> Self {
-        RolloutError::Infra(format!("store: {e}"))
     }
 }
 
@@ -123,12 +104,5 @@ impl Default for RolloutConfig {
             policies: Vec::new(),
             vlm: vlm::VlmConfig::default(),
         }
-    }
-}
-
-impl From<crate::engine::screen::ScreenError> for RolloutError {
-    /// A screen failure is always infrastructure: the rollout is discarded, never scored.
-    fn from(e: crate::engine::screen::ScreenError) -> Self {
-        RolloutError::Infra(e.to_string())
     }
 }
