@@ -35,6 +35,7 @@ pub use crate::engine::act::screen;
 pub mod screen_env;
 pub mod spec;
 pub mod stage;
+pub mod step_miss;
 pub mod task_screen;
 pub mod trial;
 pub mod ui_exec;
