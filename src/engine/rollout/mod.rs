@@ -80,15 +80,18 @@ pub struct RolloutConfig {
     pub trivial_keep_fraction: f64,
     /// Wall-clock limit of a `command` policy run, seconds.
     pub command_timeout_secs: f64,
-    /// Judge spec; empty = no judge (reward alone). `openai:MODEL[@URL]` reads the final state;
-    /// `vlm:openai:MODEL[@URL]`, `anthropic:MODEL[@URL]` and `openai-responses:MODEL[@URL]` look
-    /// at the trial's last screenshots (a trial without a screen: its final state).
-    pub judge: String,
+    /// Judge spec; `""` in the file = no judge (reward alone). `openai:MODEL[@URL]` reads the
+    /// final state; `vlm:openai:MODEL[@URL]`, `anthropic:MODEL[@URL]` and
+    /// `openai-responses:MODEL[@URL]` look at the trial's last screenshots (a trial without a
+    /// screen: its final state). Parsed when the configuration loads.
+    #[serde(with = "spec::judge_field")]
+    pub judge: Option<spec::JudgeSpec>,
     /// How many of a trial's last screenshots a judge on screenshots sees (the final one last).
     pub judge_screenshots: u32,
     /// Policy specs the workbench's launch form offers after the built-in ones (e.g.
     /// `vlm:openai:Qwen/Qwen2.5-VL-7B@http://127.0.0.1:8000/v1`, `anthropic:MODEL`).
-    pub policies: Vec<String>,
+    /// Parsed when the configuration loads.
+    pub policies: Vec<spec::PolicySpec>,
     /// VLM policies (`vlm:openai:…`, `anthropic:…`, `openai-responses:…`): `[rollout.vlm]`.
     pub vlm: vlm::VlmConfig,
 }
@@ -100,7 +103,7 @@ impl Default for RolloutConfig {
             delta: 0.25,
             trivial_keep_fraction: 0.0,
             command_timeout_secs: 1800.0,
-            judge: String::new(),
+            judge: None,
             judge_screenshots: 1,
             policies: Vec::new(),
             vlm: vlm::VlmConfig::default(),
