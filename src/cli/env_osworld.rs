@@ -19,7 +19,8 @@ use crate::engine::access::Access;
 use crate::engine::agents::replay::NoAgent;
 use crate::engine::bundle::meta::final_round;
 use crate::engine::harness::execute::{describe, tail, Runner};
-use crate::engine::osworld::{open_display, serve, Guest, GuestOptions, GuestTimeouts};
+use crate::engine::osworld::{serve, Guest, GuestOptions, GuestTimeouts};
+use crate::engine::rollout::guest_display::open_display;
 use crate::engine::sandbox::{Limits, Role};
 
 /// What `env serve --osworld` was asked for.

@@ -14,7 +14,8 @@ use super::loop_env::with_loop_runtime;
 use super::run::RunArgs;
 use super::Cli;
 use crate::engine::harness::Bus;
-use crate::engine::limits::{gate, EndpointSlots};
+use crate::engine::limits::EndpointSlots;
+use crate::engine::providers::gate;
 use crate::engine::worker::stages::Stage;
 use crate::engine::worker::{run_worker, StopReason, WorkerOptions};
 

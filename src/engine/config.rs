@@ -4,7 +4,6 @@
 //! later areas add a section by adding one field to [`Config`]. Unknown keys are rejected with their
 //! full dotted path (`stats.prices.models.x.inptu_per_mtok`), never silently ignored.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -140,60 +139,8 @@ impl Default for ExportConfig {
     }
 }
 
-/// `[stats]`: dataset statistics (paper Appendix F).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct StatsConfig {
-    /// How many first imperative verbs to list.
-    pub top_verbs: usize,
-    /// How many cross-app pairs to list.
-    pub top_pairs: usize,
-    /// Token prices used to cost the recorded token usage.
-    pub prices: PricesConfig,
-}
-
-impl Default for StatsConfig {
-    fn default() -> Self {
-        Self {
-            top_verbs: 20,
-            top_pairs: 15,
-            prices: PricesConfig::default(),
-        }
-    }
-}
-
-/// `[stats.prices]`: USD per million tokens; `models.<name>` overrides `default` for one model.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct PricesConfig {
-    /// Price applied to models not listed in `models`.
-    pub default: Price,
-    /// Per-model prices, keyed by the model name recorded in the store.
-    pub models: BTreeMap<String, Price>,
-}
-
-impl Default for PricesConfig {
-    fn default() -> Self {
-        Self {
-            // The paper's figure (F.2.1): Claude Sonnet at $3 / $15 per million tokens.
-            default: Price {
-                input_per_mtok: 3.0,
-                output_per_mtok: 15.0,
-            },
-            models: BTreeMap::new(),
-        }
-    }
-}
-
-/// A token price in USD per million tokens.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Price {
-    /// USD per million input tokens.
-    pub input_per_mtok: f64,
-    /// USD per million output tokens.
-    pub output_per_mtok: f64,
-}
+pub use crate::engine::providers::prices::{Price, PricesConfig};
+pub use crate::engine::stats::StatsConfig;
 
 /// The documented default configuration, printed by `tuplewright config --default`.
 /// A test checks that it parses to exactly [`Config::default`].

@@ -4,6 +4,7 @@
 //! persisted in the store before any face sees them.
 
 pub mod access;
+pub mod act;
 pub mod agents;
 pub mod agreement;
 pub mod bundle;
@@ -32,5 +33,6 @@ pub mod stats;
 pub mod store;
 pub mod synth;
 pub mod taskgen;
+pub mod text;
 pub mod ui;
 pub mod worker;

@@ -191,7 +191,7 @@ impl ScreenProvision for Watched {
             .ok_or_else(|| RolloutError::Infra("expected the app's web UI".into()))?;
         let plan = TeamChatPlanner
             .plan(ctx.brief)
-            .map_err(RolloutError::Policy)?;
+            .map_err(|e| RolloutError::Policy(e.to_string()))?;
         self.solver
             .begin(web.attach_resolver(Duration::from_secs(20))?, plan);
         Ok(live)

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::engine::agents::TaskBrief;
 use crate::engine::rollout::ui_plan::{PlanStep, Target, UiPlanner};
+use crate::engine::rollout::ui_plan::PlanRefusal;
 
 const WAIT_MS: u64 = 20_000;
 /// Preferences and Bookmarks reach the disk a few seconds after a change (Chromium batches writes).
@@ -338,7 +339,7 @@ impl UiPlanner for ChromePlanner {
         &["chrome"]
     }
 
-    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, PlanRefusal> {
         let template = brief
             .structured
             .get("template")
@@ -346,7 +347,7 @@ impl UiPlanner for ChromePlanner {
             .ok_or_else(|| format!("task {} names no template", brief.task_id))?;
         let template = template.rsplit('/').next().unwrap_or(template);
         let slots = brief.structured.get("slots").cloned().unwrap_or_default();
-        chrome_plan(template, &slots)
+        Ok(chrome_plan(template, &slots)?)
     }
 }
 

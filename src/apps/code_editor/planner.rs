@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::engine::agents::TaskBrief;
 use crate::engine::rollout::ui_plan::{PlanStep, Target, UiPlanner};
+use crate::engine::rollout::ui_plan::PlanRefusal;
 
 const HOME: &str = "/home/user";
 const WAIT_MS: u64 = 20_000;
@@ -149,7 +150,7 @@ impl UiPlanner for GeanyPlanner {
         &["code_editor"]
     }
 
-    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, PlanRefusal> {
         let template = brief
             .structured
             .get("template")
@@ -165,6 +166,7 @@ impl UiPlanner for GeanyPlanner {
             }
             other => Err(format!("template {other} has no Geany plan yet")),
         }
+        .map_err(PlanRefusal::new)
     }
 }
 

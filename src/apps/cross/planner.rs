@@ -14,6 +14,7 @@ use crate::engine::rollout::plan_steps::{role, submit, text};
 use crate::engine::rollout::ui_oracle_cross::switch_to;
 use crate::engine::rollout::ui_oracle_files::{python, shell_quote, terminal_steps};
 use crate::engine::rollout::ui_oracle_web::planner_for;
+use crate::engine::rollout::ui_plan::PlanRefusal;
 use crate::engine::rollout::ui_plan::{PlanStep, UiPlanner};
 
 /// Plans cross-app tasks from their slots.
@@ -108,11 +109,11 @@ impl UiPlanner for CrossPlanner {
         &["files", "team-chat", "mail", "issue-tracker"]
     }
 
-    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, PlanRefusal> {
         let template = brief.structured["template"].as_str().unwrap_or_default();
         let slots = &brief.structured["slots"];
         if let Some(plan) = super::desktop_planner::plan(template, slots) {
-            return plan;
+            return plan.map_err(PlanRefusal::new);
         }
         match template {
             "csv_to_issues" => csv_to_issues(slots),
@@ -121,10 +122,10 @@ impl UiPlanner for CrossPlanner {
             _ => {
                 let web: Vec<&String> = brief.apps.iter().filter(|a| *a != "files").collect();
                 let ([app], true) = (web.as_slice(), web.len() < brief.apps.len()) else {
-                    return Err(format!(
+                    return Err(PlanRefusal::new(format!(
                         "template {template} over {} has no cross-app plan",
                         brief.apps.join(" + ")
-                    ));
+                    )));
                 };
                 let planner = planner_for(app).ok_or_else(|| format!("no UI planner for {app}"))?;
                 let mut p = switch_to("files");
@@ -134,6 +135,7 @@ impl UiPlanner for CrossPlanner {
                 Ok(p)
             }
         }
+        .map_err(PlanRefusal::new)
     }
 }
 

@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 use crate::engine::agents::TaskBrief;
 use crate::engine::rollout::ui_oracle_files::{python, shell_quote, terminal_steps};
 use crate::engine::rollout::ui_plan::{PlanStep, UiPlanner};
+use crate::engine::rollout::ui_plan::PlanRefusal;
 
 /// The slots a template needs, or an error naming the missing one.
 fn pick(slots: &Value, keys: &[&str], template: &str) -> Result<Value, String> {
@@ -82,7 +83,7 @@ impl UiPlanner for FilesPlanner {
         &["files"]
     }
 
-    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, PlanRefusal> {
         let template = brief
             .structured
             .get("template")

@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use crate::engine::agents::TaskBrief;
 use crate::engine::rollout::ui_plan::{PlanStep, Target, UiPlanner};
+use crate::engine::rollout::ui_plan::PlanRefusal;
 
 const HOME: &str = "/home/user";
 const WAIT_MS: u64 = 30_000;
@@ -252,7 +253,7 @@ impl UiPlanner for GimpPlanner {
         &["gimp"]
     }
 
-    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, PlanRefusal> {
         let template = brief
             .structured
             .get("template")
@@ -264,6 +265,7 @@ impl UiPlanner for GimpPlanner {
             "gimp_pref" => super::prefs::plan(&slots),
             other => Err(format!("template {other} has no GIMP plan yet")),
         }
+        .map_err(PlanRefusal::new)
     }
 }
 

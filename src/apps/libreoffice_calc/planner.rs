@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::engine::agents::TaskBrief;
 use crate::engine::rollout::ui_plan::{PlanStep, Target, UiPlanner};
+use crate::engine::rollout::ui_plan::PlanRefusal;
 
 fn role(role: &str, name: &str) -> Target {
     Target::Role {
@@ -176,7 +177,7 @@ impl UiPlanner for CalcPlanner {
         &["libreoffice_calc"]
     }
 
-    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, PlanRefusal> {
         let template = brief
             .structured
             .get("template")
@@ -184,7 +185,7 @@ impl UiPlanner for CalcPlanner {
             .ok_or_else(|| format!("task {} names no template", brief.task_id))?;
         let template = template.rsplit('/').next().unwrap_or(template);
         let slots = brief.structured.get("slots").cloned().unwrap_or_default();
-        calc_plan(template, &slots)
+        Ok(calc_plan(template, &slots)?)
     }
 }
 

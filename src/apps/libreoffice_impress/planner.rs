@@ -8,6 +8,7 @@ use super::steps::{self, goto_keys, page_node, retype, select, wait_node, Spot};
 use crate::apps::office::{list_slot, template_of, text_slot, LoPlan};
 use crate::engine::agents::TaskBrief;
 use crate::engine::rollout::ui_plan::{PlanStep, Target, UiPlanner};
+use crate::engine::rollout::ui_plan::PlanRefusal;
 
 /// Goes to slide `n` (1-based) of the deck in Normal view and waits for the tree to show its
 /// page (`title`).
@@ -192,9 +193,9 @@ impl UiPlanner for ImpressPlanner {
         &["libreoffice_impress"]
     }
 
-    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, PlanRefusal> {
         let (template, slots) = template_of(brief)?;
-        impress_plan(template, slots)
+        Ok(impress_plan(template, slots)?)
     }
 }
 

@@ -10,6 +10,7 @@ use super::planner_dialogs as dialogs;
 use crate::apps::office::{list_slot, template_of, text_slot, LoPlan};
 use crate::engine::agents::TaskBrief;
 use crate::engine::rollout::ui_plan::{PlanStep, UiPlanner};
+use crate::engine::rollout::ui_plan::PlanRefusal;
 
 /// Applies the character properties of one `char_format` target to the selection: Ctrl+B/I/U,
 /// Format > Text > Strikethrough, and Format > Character for fonts, sizes, colours and
@@ -248,9 +249,9 @@ impl UiPlanner for WriterPlanner {
         &["libreoffice_writer"]
     }
 
-    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, PlanRefusal> {
         let (template, slots) = template_of(brief)?;
-        writer_plan(template, slots)
+        Ok(writer_plan(template, slots)?)
     }
 }
 

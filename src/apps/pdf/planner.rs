@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use crate::engine::agents::TaskBrief;
 use crate::engine::rollout::ui_plan::{PlanStep, Target, UiPlanner};
+use crate::engine::rollout::ui_plan::PlanRefusal;
 
 /// Where GSettings' key-file backend keeps Evince's defaults (relative to the home).
 pub const KEYFILE: &str = ".config/glib-2.0/settings/keyfile";
@@ -228,7 +229,7 @@ impl UiPlanner for EvincePlanner {
         &["pdf"]
     }
 
-    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, PlanRefusal> {
         let template = brief
             .structured
             .get("template")
@@ -241,6 +242,7 @@ impl UiPlanner for EvincePlanner {
             "pdf_form" => pdf_form(&slots),
             other => Err(format!("template {other} has no Evince plan yet")),
         }
+        .map_err(PlanRefusal::new)
     }
 }
 

@@ -14,6 +14,7 @@ use serde_json::Value;
 use crate::engine::agents::TaskBrief;
 use crate::engine::rollout::plan_steps::{click, key, node, role, typed, wait_desk as wait};
 use crate::engine::rollout::ui_plan::{PlanStep, UiPlanner};
+use crate::engine::rollout::ui_plan::PlanRefusal;
 
 const LOCAL: &str = ".thunderbird/tw/Mail/Local Folders";
 
@@ -170,7 +171,7 @@ impl UiPlanner for ThunderbirdPlanner {
         &["thunderbird"]
     }
 
-    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, PlanRefusal> {
         let template = brief
             .structured
             .get("template")
@@ -184,6 +185,7 @@ impl UiPlanner for ThunderbirdPlanner {
             "tb_filter" => super::filter_plan::filter(&slots),
             other => Err(format!("template {other} has no Thunderbird plan yet")),
         }
+        .map_err(PlanRefusal::new)
     }
 }
 

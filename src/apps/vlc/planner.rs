@@ -12,6 +12,7 @@ use serde_json::Value;
 use crate::engine::agents::TaskBrief;
 use crate::engine::rollout::plan_steps::{key, role, typed, wait_desk as wait};
 use crate::engine::rollout::ui_plan::{PlanStep, UiPlanner};
+use crate::engine::rollout::ui_plan::PlanRefusal;
 
 const HOME: &str = "/home/user";
 const OPEN_TITLE: &str = "Select one or more files to open";
@@ -122,7 +123,7 @@ impl UiPlanner for VlcPlanner {
         &["vlc"]
     }
 
-    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, PlanRefusal> {
         let template = brief
             .structured
             .get("template")
@@ -134,6 +135,7 @@ impl UiPlanner for VlcPlanner {
             "vlc_prefs" => super::prefs_plan::prefs(&slots),
             other => Err(format!("template {other} has no VLC plan yet")),
         }
+        .map_err(PlanRefusal::new)
     }
 }
 

@@ -9,20 +9,7 @@ use crate::engine::store::{
     Store, StoreError, StoredRound, StoredTask, TupleStatus, Vote, SCHEMA_VERSION,
 };
 
-/// The round a bundle is exported from: the latest passing round with all three scripts, else the
-/// latest round with all three scripts.
-pub fn final_round(rounds: &[StoredRound]) -> Option<&StoredRound> {
-    let complete = |r: &&StoredRound| {
-        let s = &r.round.scripts;
-        s.setup.is_some() && s.golden.is_some() && s.reward.is_some()
-    };
-    rounds
-        .iter()
-        .rev()
-        .filter(complete)
-        .find(|r| r.round.verdict == "pass")
-        .or_else(|| rounds.iter().rev().find(complete))
-}
+pub use crate::engine::store::final_round;
 
 fn reward_of(round: &StoredRound, endpoint: &str) -> Value {
     round

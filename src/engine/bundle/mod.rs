@@ -18,7 +18,8 @@ pub mod meta;
 pub mod nofollow;
 pub mod preview;
 pub mod public;
-pub mod sizes;
+/// Moved to the bottom area `text` (the scanner reads scripts with it too).
+pub use crate::engine::text::sizes;
 pub mod taskgen;
 
 use std::fmt;

@@ -329,3 +329,24 @@ fn server_config_reads_partial_toml_and_rejects_unknown_keys() {
         .to_string();
     assert!(err.contains("body_limit"), "{err}");
 }
+
+#[test]
+fn every_built_in_web_app_declares_a_schema_its_seed_fits() {
+    let reg = AppRegistry::builtin().unwrap();
+    for app in reg.served() {
+        let schema = app.manifest.state.as_ref();
+        let schema = schema.unwrap_or_else(|| panic!("{} declares no [state]", app.name()));
+        assert_eq!(schema.misfit(&app.seed), None, "{}", app.name());
+        let declared: Vec<&String> = schema.fields.keys().collect();
+        let seeded: Vec<&String> = app.seed.as_object().unwrap().keys().collect();
+        let (mut d, mut s) = (declared, seeded);
+        d.sort();
+        s.sort();
+        assert_eq!(
+            d,
+            s,
+            "{}: every seed key declared, nothing else",
+            app.name()
+        );
+    }
+}

@@ -15,6 +15,7 @@ use crate::engine::agents::TaskBrief;
 use crate::engine::rollout::plan_steps::{
     click, css, done, fill, form_value, form_values, submit, unless, wait,
 };
+use crate::engine::rollout::ui_plan::PlanRefusal;
 use crate::engine::rollout::ui_plan::{PlanStep, UiPlanner};
 use crate::engine::ui::AppUi;
 
@@ -43,7 +44,7 @@ impl UiPlanner for SpecPlanner {
         &self.apps
     }
 
-    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, PlanRefusal> {
         let t = &brief.structured;
         let slots = &t["slots"];
         match t["template"].as_str().unwrap_or_default() {
@@ -51,6 +52,7 @@ impl UiPlanner for SpecPlanner {
             "create_record" => create_record(self.model(), slots),
             other => planned(self.model(), other, slots),
         }
+        .map_err(PlanRefusal::new)
     }
 }
 

@@ -8,7 +8,7 @@ use crate::engine::store::db::{params, OptionalExt};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::engine::harness::Bus;
+use crate::engine::store::Bus;
 use crate::engine::store::{Decision, DecisionSource, Store, StoreError, TupleStatus, Tx};
 
 use super::aggregate::Aggregate;
@@ -16,6 +16,10 @@ use super::FilterError;
 
 /// Event kind holding a filter outcome.
 pub const OUTCOME_EVENT: &str = "filter.outcome";
+
+/// The filter-outcome action of a re-run (`run --rerun`): no filter decision is in force until
+/// the new tuple is decided again.
+pub const RERUN_ACTION: &str = "rerun";
 
 /// What a decision does.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -217,7 +221,7 @@ fn outcome_in(
     let Some(p) = payload else { return Ok(None) };
     let v: Value = serde_json::from_str(&p)?;
     // A re-run (`run --rerun`) takes the earlier outcome out of force.
-    if v["action"] == crate::engine::harness::rerun::RERUN_ACTION {
+    if v["action"] == RERUN_ACTION {
         return Ok(None);
     }
     Ok(Some(FilterRecord {

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::json;
 
-use crate::engine::bundle::meta::final_round;
+use crate::engine::store::final_round;
 use crate::engine::store::{Decision, DecisionSource, Store, TupleStatus, Usage, Vote};
 
 use super::aggregate::{aggregate, Aggregate, Ballot, Outcome, Quorum};

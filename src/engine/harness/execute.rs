@@ -10,6 +10,8 @@ use crate::engine::sandbox::{
 };
 use crate::engine::store::{RewardRun, ScriptRun};
 
+pub use crate::engine::sandbox::{describe, tail};
+
 use super::envs::TaskEnv;
 use super::HarnessError;
 
@@ -89,29 +91,12 @@ pub fn judge_usage(envs: &[&TaskEnv]) -> crate::engine::agents::Usage {
     u
 }
 
-/// A one-line description of a non-OK outcome.
-pub fn describe(outcome: &Outcome) -> Option<String> {
-    match outcome {
-        Outcome::Ok => None,
-        Outcome::ExitCode { code } => Some(format!("exit code {code}")),
-        Outcome::Signal { signal } => Some(format!("killed by signal {signal}")),
-        Outcome::Timeout { after_seconds } => Some(format!("timeout after {after_seconds:.0}s")),
-        Outcome::LimitExceeded { limit } => Some(format!("limit exceeded: {limit:?}")),
-    }
-}
-
 fn exit_code(outcome: &Outcome) -> Option<i32> {
     match outcome {
         Outcome::Ok => Some(0),
         Outcome::ExitCode { code } => Some(*code),
         _ => None,
     }
-}
-
-/// The last lines of a text, for failure details.
-pub fn tail(text: &str, lines: usize) -> String {
-    let all: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    all[all.len().saturating_sub(lines)..].join(" / ")
 }
 
 /// Lines of stderr quoted as evidence of a failure.

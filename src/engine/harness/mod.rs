@@ -8,7 +8,8 @@
 //! - [`Bus`]: every event is written to the store first, then fanned out to in-process listeners.
 
 pub mod batch;
-pub mod bus;
+/// The event bus lives with the store it writes to (re-exported at its old path).
+pub use crate::engine::store::bus;
 mod config;
 pub mod envs;
 pub mod execute;

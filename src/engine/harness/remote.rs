@@ -4,7 +4,7 @@
 //! their hooks. Either way the round sees a [`TaskEnv`]; what backs it is decided here and in
 //! the few places that read or clear a home (`execute`, `probe`, `probes`, `snapshot`).
 
-use crate::engine::osworld::RemoteEnv;
+use crate::engine::osworld::{OsworldError, RemoteEnv};
 use crate::engine::sandbox::Localise;
 
 use super::envs::{Fleet, TaskEnv};
@@ -82,5 +82,15 @@ impl Fleet {
             judge: None,
             launches: Default::default(),
         })
+    }
+}
+
+impl From<OsworldError> for HarnessError {
+    fn from(e: OsworldError) -> Self {
+        let m = match e {
+            OsworldError::Infra(m) => m,
+            other => other.to_string(),
+        };
+        HarnessError::Infra(format!("OSWorld guest: {m}"))
     }
 }

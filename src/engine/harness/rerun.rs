@@ -19,9 +19,7 @@ use serde_json::json;
 use crate::engine::filter::decide::{effective_outcome, OUTCOME_EVENT};
 use crate::engine::store::{Decision, DecisionSource, Store, StoreError, TupleStatus, Tx};
 
-/// The filter-outcome action of a re-run: no filter decision is in force until the new tuple is
-/// decided again.
-pub const RERUN_ACTION: &str = "rerun";
+pub use crate::engine::filter::decide::RERUN_ACTION;
 
 /// A task `run` leaves as it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -57,7 +57,7 @@ impl RolloutSpec {
     /// `trials` trials of `policy` on `tasks` (any status), with `[rollout]` of `config` and its
     /// judge; one tuple at a time.
     pub fn from_config(config: &Config, tasks: Vec<String>, policy: PolicySpec) -> Self {
-        let judge = Some(config.rollout.judge.trim().to_string()).filter(|j| !j.is_empty());
+        let judge = config.rollout.judge.as_ref().map(ToString::to_string);
         RolloutSpec {
             tasks,
             wanted: None,

@@ -7,10 +7,12 @@
 //! found dead on the same host, is reclaimed, so a killed worker never holds a slot for long.
 //!
 //! The endpoint of a provider is its name, `kind:model` (`openai:gpt-4.1-mini`): what a rate
-//! limit applies to. [`gate`] wires the semaphore into every provider a process builds, and
+//! limit applies to. [`crate::engine::providers::gate`] wires the semaphore into every provider a process builds, and
 //! the rate caps of [`rate`] (requests per minute, a sliding window in the store) beside it.
 
-pub mod gate;
+pub mod control;
+#[cfg(test)]
+mod control_tests;
 pub mod rate;
 #[cfg(test)]
 mod tests;
@@ -22,7 +24,6 @@ use std::time::{Duration, Instant};
 use crate::engine::lease::{holder_dead, Owner};
 use crate::engine::store::db::{params, Conn};
 use crate::engine::store::{now, stamp, Store, StoreError, Tx};
-use crate::engine::worker::control;
 
 /// The control row holding the cap of `endpoint`.
 pub fn cap_key(endpoint: &str) -> String {

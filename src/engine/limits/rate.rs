@@ -11,10 +11,10 @@
 
 use std::time::{Duration, Instant};
 
+use super::control;
 use super::EndpointSlots;
 use crate::engine::store::db::{params, Conn, OptionalExt};
 use crate::engine::store::{now, stamp, StoreError, Tx};
-use crate::engine::worker::control;
 
 /// The window a rate cap counts requests over.
 pub const WINDOW: Duration = Duration::from_secs(60);

@@ -21,11 +21,13 @@
 pub mod external;
 pub mod hints;
 pub mod judge;
+pub mod localise;
 pub mod resolve;
 pub mod schema;
 pub mod tls;
 
 pub use external::{Dialect, ExternalApp, ExternalAppConfig};
 pub use hints::Hints;
+pub use localise::Localise;
 pub use resolve::{builtin_aliases, AppResolver, AppsConfig};
 pub use schema::{FieldKind, StateSchema};

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::hints::{hub_host, Hints};
-use crate::engine::sandbox::Localise;
+use super::Localise;
 
 /// Names the public ecosystem uses for the built-in apps (OSWorld's `os` is the files domain):
 /// each pack's `aliases` ([`crate::apps`]), as (alias, app).

@@ -1,6 +1,6 @@
 //! Reading a guest's `/accessibility` tree back as windows: what a planner needs of a guest's
-//! screen to find its targets (the [`crate::engine::rollout::ui_oracle_files::DesktopResolver`]
-//! of a guest). The tree is OSWorld's Ubuntu shape — `application` elements holding `frame`
+//! screen to find its targets (the [`crate::engine::ui::DesktopResolver`]
+//! of a guest, through [`WindowList`]). The tree is OSWorld's Ubuntu shape — `application` elements holding `frame`
 //! (or `window`, `dialog`) elements with `name`, `st:focused`, `cp:screencoord="(x, y)"` and
 //! `cp:size="(w, h)"` — which is what `env serve --osworld` answers
 //! ([`super::windows::accessibility_xml`]) and what OSWorld's own server answers on Ubuntu
@@ -10,7 +10,9 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+use crate::engine::act::RolloutError;
 use crate::engine::screen::DesktopWindow;
+use crate::engine::ui::WindowList;
 
 fn tags() -> Option<&'static Regex> {
     static RE: OnceLock<Option<Regex>> = OnceLock::new();
@@ -80,6 +82,17 @@ pub fn windows_of(xml: &str) -> Vec<DesktopWindow> {
         });
     }
     out
+}
+
+/// A guest's windows for a [`crate::engine::ui::DesktopResolver`]: its `/accessibility` tree,
+/// read back; a guest that does not answer is an infrastructure failure.
+impl WindowList for super::GuestClient {
+    fn windows(&self) -> Result<Vec<DesktopWindow>, RolloutError> {
+        match self.accessibility() {
+            Ok(xml) => Ok(windows_of(&xml)),
+            Err(e) => Err(RolloutError::Infra(e.to_string())),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -36,7 +36,7 @@ pub mod windows;
 
 pub use client::GuestClient;
 pub use guest::{Guest, GuestOptions, GuestTimeouts};
-pub use guest_display::{open_display, GuestDisplay};
+pub use guest_display::GuestDisplay;
 pub use pool::{Endpoint, Lease, OsworldConfig, Pool};
 pub use provider::{loop_pool, RemoteEnv};
 pub use remote_screen::RemoteScreen;

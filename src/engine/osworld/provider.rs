@@ -230,7 +230,7 @@ impl RemoteEnv {
             _ => Err(OsworldError::Infra(format!(
                 "{name} on {} exited {rc}: {}",
                 self.url(),
-                crate::engine::harness::execute::tail(&err, 3)
+                crate::engine::sandbox::tail(&err, 3)
             ))),
         }
     }
@@ -262,16 +262,6 @@ impl RemoteEnv {
         let mode = if files_only { "files" } else { "all" }; // not the app: a guest mode
         let n = self.helper("tw_clear_home.py", CLEAR_PY, mode)?;
         Ok(n.as_u64().unwrap_or(0) as usize)
-    }
-}
-
-impl From<OsworldError> for crate::engine::harness::HarnessError {
-    fn from(e: OsworldError) -> Self {
-        let m = match e {
-            OsworldError::Infra(m) => m,
-            other => other.to_string(),
-        };
-        crate::engine::harness::HarnessError::Infra(format!("OSWorld guest: {m}"))
     }
 }
 

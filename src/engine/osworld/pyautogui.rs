@@ -2,7 +2,7 @@
 //! (`python -c "import pyautogui; …"`). Key names are xdotool's (as the screen takes them) mapped
 //! to pyautogui's; text travels as a JSON string literal (valid Python), never spliced raw.
 
-use crate::engine::rollout::screen::ComputerAction;
+use crate::engine::screen::ComputerAction;
 
 /// The prefix OSWorld's `PythonController` puts before every command.
 pub const PREFIX: &str = "import pyautogui; import time; pyautogui.FAILSAFE = False; ";

@@ -11,8 +11,8 @@ use serde_json::json;
 use super::client::GuestClient;
 use super::pyautogui::{code, PREFIX};
 use super::OsworldError;
-use crate::engine::rollout::screen::{ComputerAction, Observation, Screen};
-use crate::engine::rollout::RolloutError;
+use crate::engine::act::screen::{ComputerAction, Observation, Screen};
+use crate::engine::act::RolloutError;
 
 /// A guest's screen, driven over OSWorld's protocol.
 pub struct RemoteScreen {

@@ -85,7 +85,7 @@ pub fn run_script_on(
 }
 
 fn tail(text: &str, n: usize) -> String {
-    crate::engine::harness::execute::tail(text, n)
+    crate::engine::sandbox::tail(text, n)
 }
 
 /// Runs the tuple on one guest: config steps, the golden patch when `gold`, then the reward.

@@ -129,7 +129,7 @@ fn exit_code(r: &RunResult) -> Option<i32> {
 
 /// Why a run has no exit code (timeout, limit, signal), in OSWorld's words where it has some.
 fn abnormal(r: &RunResult) -> String {
-    crate::engine::harness::execute::describe(&r.outcome).unwrap_or_default()
+    crate::engine::sandbox::describe(&r.outcome).unwrap_or_default()
 }
 
 async fn execute(State(g): Shared, body: Bytes) -> Response {

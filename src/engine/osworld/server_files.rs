@@ -28,8 +28,8 @@ fn run_failed(what: &str, r: Result<&RunResult, String>) -> Response {
     let why = match r {
         Ok(r) => format!(
             "{}; {}",
-            crate::engine::harness::execute::describe(&r.outcome).unwrap_or_default(),
-            crate::engine::harness::execute::tail(&r.stderr.text, 3)
+            crate::engine::sandbox::describe(&r.outcome).unwrap_or_default(),
+            crate::engine::sandbox::tail(&r.stderr.text, 3)
         ),
         Err(e) => e,
     };

@@ -33,8 +33,11 @@
 
 mod anthropic;
 mod config;
+pub mod gate;
 pub(crate) mod http;
 mod openai;
+pub mod prices;
+pub mod reply;
 mod sse;
 mod usage;
 
@@ -172,7 +175,7 @@ pub fn build_provider(config: &ProviderConfig) -> Result<Arc<dyn ChatProvider>, 
         ProviderKind::Anthropic => Arc::new(AnthropicProvider::new(config.clone())?),
     };
     // A worker on a shared store caps concurrent calls per endpoint across all workers.
-    Ok(crate::engine::limits::gate::wrap(provider))
+    Ok(gate::wrap(provider))
 }
 
 /// Builds a provider from a spec string (`openai:MODEL@BASE_URL`, `anthropic:MODEL`), taking timeouts,

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::engine::filter::vote::extract_object;
+use crate::engine::providers::reply::extract_object;
 use crate::engine::providers::{ChatProvider, ChatRequest, Message};
 
 use super::RolloutError;

@@ -20,6 +20,7 @@ pub mod command;
 pub mod desktop_apps;
 pub mod drive;
 pub mod export;
+pub mod guest_display;
 pub mod human;
 pub mod human_input;
 pub mod human_record;
@@ -29,10 +30,12 @@ pub mod live_steps;
 pub mod plan_steps;
 pub mod policy;
 pub mod refine;
-pub mod screen;
+/// What a screen-driving policy sees and does (in the area `act`, below `ui` and `osworld`).
+pub use crate::engine::act::screen;
 pub mod screen_env;
 pub mod spec;
 pub mod stage;
+pub mod step_miss;
 pub mod task_screen;
 pub mod trial;
 pub mod ui_exec;
@@ -43,31 +46,16 @@ pub mod ui_oracle_fields;
 pub mod ui_oracle_files;
 pub mod ui_oracle_shown;
 pub mod ui_oracle_web;
-pub mod ui_plan;
+/// The `ui-oracle` plan vocabulary (in the area `act`, so `ui`'s resolvers implement it).
+pub use crate::engine::act::ui_plan;
 pub mod vlm;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::engine::act::RolloutError;
 pub use inclusion::{classify, Inclusion};
 pub use policy::{NoopPolicy, OraclePolicy, Policy, PolicyCtx, PolicyKind, PolicyRun};
 pub use stage::{rollout_task, TaskRollouts};
-
-/// Why a rollout could not produce a score. None of these is ever recorded as a low reward.
-#[derive(Debug, thiserror::Error)]
-pub enum RolloutError {
-    /// Infrastructure failed (sandbox, state API, store).
-    #[error("infrastructure failure: {0}")]
-    Infra(String),
-    /// The policy itself failed to run (crashed, timed out, could not start).
-    #[error("policy failed: {0}")]
-    Policy(String),
-    /// The judge failed (provider down, unreadable verdict).
-    #[error("judge failed: {0}")]
-    Judge(String),
-    /// The tuple cannot be rolled out (no scripts, unknown app).
-    #[error("invalid tuple: {0}")]
-    Task(String),
-}
 
 impl From<crate::engine::harness::HarnessError> for RolloutError {
     fn from(e: crate::engine::harness::HarnessError) -> Self {
@@ -77,12 +65,6 @@ impl From<crate::engine::harness::HarnessError> for RolloutError {
             H::Infra(m) => RolloutError::Infra(m),
             H::Cancelled => RolloutError::Infra("cancelled".into()),
         }
-    }
-}
-
-impl From<crate::engine::store::StoreError> for RolloutError {
-    fn from(e: crate::engine::store::StoreError) -> Self {
-        RolloutError::Infra(format!("store: {e}"))
     }
 }
 
@@ -98,15 +80,18 @@ pub struct RolloutConfig {
     pub trivial_keep_fraction: f64,
     /// Wall-clock limit of a `command` policy run, seconds.
     pub command_timeout_secs: f64,
-    /// Judge spec; empty = no judge (reward alone). `openai:MODEL[@URL]` reads the final state;
-    /// `vlm:openai:MODEL[@URL]`, `anthropic:MODEL[@URL]` and `openai-responses:MODEL[@URL]` look
-    /// at the trial's last screenshots (a trial without a screen: its final state).
-    pub judge: String,
+    /// Judge spec; `""` in the file = no judge (reward alone). `openai:MODEL[@URL]` reads the
+    /// final state; `vlm:openai:MODEL[@URL]`, `anthropic:MODEL[@URL]` and
+    /// `openai-responses:MODEL[@URL]` look at the trial's last screenshots (a trial without a
+    /// screen: its final state). Parsed when the configuration loads.
+    #[serde(with = "spec::judge_field")]
+    pub judge: Option<spec::JudgeSpec>,
     /// How many of a trial's last screenshots a judge on screenshots sees (the final one last).
     pub judge_screenshots: u32,
     /// Policy specs the workbench's launch form offers after the built-in ones (e.g.
     /// `vlm:openai:Qwen/Qwen2.5-VL-7B@http://127.0.0.1:8000/v1`, `anthropic:MODEL`).
-    pub policies: Vec<String>,
+    /// Parsed when the configuration loads.
+    pub policies: Vec<spec::PolicySpec>,
     /// VLM policies (`vlm:openai:…`, `anthropic:…`, `openai-responses:…`): `[rollout.vlm]`.
     pub vlm: vlm::VlmConfig,
 }
@@ -118,17 +103,10 @@ impl Default for RolloutConfig {
             delta: 0.25,
             trivial_keep_fraction: 0.0,
             command_timeout_secs: 1800.0,
-            judge: String::new(),
+            judge: None,
             judge_screenshots: 1,
             policies: Vec::new(),
             vlm: vlm::VlmConfig::default(),
         }
-    }
-}
-
-impl From<crate::engine::screen::ScreenError> for RolloutError {
-    /// A screen failure is always infrastructure: the rollout is discarded, never scored.
-    fn from(e: crate::engine::screen::ScreenError) -> Self {
-        RolloutError::Infra(e.to_string())
     }
 }

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::ui_plan::{PlanStep, Target};
+use super::ui_plan::{PlanRefusal, PlanStep, Target};
 
 /// How long a plan waits for a page element (a banner, a new page) before it fails.
 pub const WAIT_MS: u64 = 15_000;
@@ -114,10 +114,35 @@ pub fn form_values(v: &Value) -> Vec<String> {
 }
 
 /// The string member `key` of `v` (a task's slots or a record), or an error naming it.
-pub fn text<'a>(v: &'a Value, key: &str) -> Result<&'a str, String> {
-    v[key]
-        .as_str()
-        .ok_or_else(|| format!("slot `{key}` is missing or not a string"))
+pub fn text<'a>(v: &'a Value, key: &str) -> Result<&'a str, SlotError> {
+    v[key].as_str().ok_or_else(|| SlotError::NotText {
+        key: key.to_string(),
+    })
+}
+
+/// A slot a plan needs is not there as the plan needs it.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SlotError {
+    /// The slot is missing or not a string.
+    #[error("slot `{key}` is missing or not a string")]
+    NotText {
+        /// The slot's name.
+        key: String,
+    },
+}
+
+/// A planner refuses a task whose slot is unusable; the slot error is the refusal's source.
+impl From<SlotError> for PlanRefusal {
+    fn from(e: SlotError) -> Self {
+        PlanRefusal::because(e.to_string(), e)
+    }
+}
+
+/// The planners' helpers still build their refusals as text (`?` in a `Result<_, String>`).
+impl From<SlotError> for String {
+    fn from(e: SlotError) -> Self {
+        e.to_string()
+    }
 }
 
 /// The step a plan ends on: its last step, or the last step of a closing skip-if-done block

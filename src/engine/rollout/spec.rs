@@ -189,9 +189,105 @@ pub fn policy_from_spec(
     spec.build(rollout, screen)
 }
 
+/// Policy specs in a configuration file (`[rollout] policies`) are read as their strings; a bad
+/// one fails the load, naming the file and key.
+impl serde::Serialize for PolicySpec {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for PolicySpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A rollout judge, parsed once from its spec string (`[rollout] judge`, `rollout --judge`).
+/// `Display` gives the spec back.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum JudgeSpec {
+    /// A judge on the trial's last screenshots: the VLM prefixes (`vlm:openai:MODEL[@URL]`,
+    /// `anthropic:MODEL[@URL]`, `openai-responses:MODEL[@URL]`); holds the whole spec.
+    Screen(String),
+    /// A text judge of the final state: a provider spec (`openai:MODEL[@URL]`).
+    State(String),
+}
+
+impl FromStr for JudgeSpec {
+    type Err = JudgeSpecError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim();
+        if is_screen_judge_spec(s) {
+            // The screen judges speak the VLM teachers' wire formats: the same spec grammar.
+            return match s.parse::<PolicySpec>() {
+                Ok(PolicySpec::Vlm(_)) => Ok(JudgeSpec::Screen(s.to_string())),
+                Ok(_) => Err(JudgeSpecError::NotAJudge(s.to_string())),
+                Err(source) => Err(JudgeSpecError::Screen {
+                    spec: s.to_string(),
+                    source: Box::new(source),
+                }),
+            };
+        }
+        ProviderConfig::from_spec(s, &ProviderConfig::default()).map_err(|source| {
+            JudgeSpecError::Provider {
+                spec: s.to_string(),
+                source: Box::new(source),
+            }
+        })?;
+        Ok(JudgeSpec::State(s.to_string()))
+    }
+}
+
+impl fmt::Display for JudgeSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JudgeSpec::Screen(s) | JudgeSpec::State(s) => f.write_str(s),
+        }
+    }
+}
+
+/// `[rollout] judge` as written in a configuration file: `""` = no judge, else a [`JudgeSpec`]
+/// (a bad one fails the load, naming the file and key).
+pub mod judge_field {
+    use super::JudgeSpec;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// `""` for no judge, else the spec.
+    pub fn serialize<S: Serializer>(j: &Option<JudgeSpec>, s: S) -> Result<S::Ok, S::Error> {
+        match j {
+            Some(j) => s.collect_str(j),
+            None => s.serialize_str(""),
+        }
+    }
+
+    /// `""` (or blanks) = no judge; anything else must parse.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<JudgeSpec>, D::Error> {
+        let text = String::deserialize(d)?;
+        if text.trim().is_empty() {
+            return Ok(None);
+        }
+        text.parse().map(Some).map_err(serde::de::Error::custom)
+    }
+}
+
 /// Why a judge spec cannot be built.
 #[derive(Debug, thiserror::Error)]
 pub enum JudgeSpecError {
+    /// A screen judge's spec (`vlm:openai:…`, `anthropic:…`, `openai-responses:…`) is malformed.
+    #[error("judge `{spec}`: {source}")]
+    Screen {
+        /// The spec as given.
+        spec: String,
+        /// What the spec parser refused.
+        #[source]
+        source: Box<PolicySpecError>,
+    },
+    /// The spec names a policy that is no judge.
+    #[error("judge `{0}`: not a judge (openai:MODEL[@URL], or a screen judge: vlm:openai:MODEL[@URL], anthropic:MODEL, openai-responses:MODEL)")]
+    NotAJudge(String),
     /// The judge's provider part is malformed.
     #[error("judge `{spec}`: {source}")]
     Provider {
@@ -304,5 +400,50 @@ mod tests {
         assert!(e.is_some_and(|e| e.to_string().contains("empty model")));
         assert!(PolicySpec::Vlm(VlmSpec::Responses("m".into())).is_teacher());
         assert!(!PolicySpec::UiOracle.is_teacher());
+    }
+
+    #[test]
+    fn config_specs_are_parsed_at_load_and_a_bad_one_names_the_file_and_key() {
+        use crate::engine::config::{Config, ConfigError};
+        let file = Path::new("/etc/tw/config.toml");
+        let text = "[rollout]\njudge = \" vlm:openai:m@http://127.0.0.1:1/v1\"\n\
+                    policies = [\"oracle\", \"anthropic:claude-sonnet-4-5\"]\n";
+        let ok = Config::parse(text, file).expect("good specs load");
+        let judge = JudgeSpec::Screen("vlm:openai:m@http://127.0.0.1:1/v1".into());
+        assert_eq!(ok.rollout.judge.as_ref(), Some(&judge));
+        let anthropic = PolicySpec::Vlm(VlmSpec::Anthropic("anthropic:claude-sonnet-4-5".into()));
+        assert_eq!(ok.rollout.policies, vec![PolicySpec::Oracle, anthropic]);
+        assert_eq!(Config::parse(&ok.to_toml(), file).ok(), Some(ok));
+        let none = Config::parse("[rollout]\njudge = \"  \"\n", file).expect("blank = none");
+        assert_eq!(none.rollout.judge, None);
+        let state = Config::parse("[rollout]\njudge = \"openai:gpt-4.1-mini\"\n", file);
+        let state = state.expect("text judge").rollout.judge;
+        assert_eq!(state, Some(JudgeSpec::State("openai:gpt-4.1-mini".into())));
+        for (text, want_key, want) in [
+            (
+                "[rollout]\njudge = \"gpt\"\n",
+                "rollout.judge",
+                "judge `gpt`",
+            ),
+            (
+                "[rollout]\njudge = \"vlm:anthropic:c\"\n",
+                "rollout.judge",
+                "OpenAI-compatible",
+            ),
+            (
+                "[rollout]\npolicies = [\"oracle\", \"gpt\"]\n",
+                "rollout.policies[1]",
+                "unknown rollout policy `gpt`",
+            ),
+        ] {
+            match Config::parse(text, file) {
+                Err(ConfigError::Invalid { path, key, message }) => {
+                    assert_eq!(path, file, "{text}");
+                    assert_eq!(key, want_key, "{text}");
+                    assert!(message.contains(want), "{text}: {message}");
+                }
+                other => panic!("{text}: loaded or failed otherwise: {other:?}"),
+            }
+        }
     }
 }

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use super::drive::{screenshot, LocalDisplay};
 use super::live_steps::StepSink;
 use super::screen::{ComputerAction, Screen};
+use super::step_miss::StepMiss;
 use super::ui_plan::{PlanStep, Rect, Step, Target, TargetResolver};
 use super::RolloutError;
 use crate::engine::screen::{Screen as Display, Settle};
@@ -163,12 +164,14 @@ impl<'a> Executor<'a> {
     }
 
     /// One plan step: `Ok(Err(miss))` when the planner's expectation did not hold.
-    fn perform(&mut self, step: &PlanStep) -> Result<Result<(), String>, RolloutError> {
+    fn perform(&mut self, step: &PlanStep) -> Result<Result<(), StepMiss>, RolloutError> {
         use ComputerAction as A;
         match step {
             PlanStep::Click { target } | PlanStep::DoubleClick { target } => {
                 let Some((x, y)) = self.wait_point(target, TARGET_WAIT)? else {
-                    return Ok(Err(format!("{} not on screen", show(target))));
+                    return Ok(Err(StepMiss::NotOnScreen {
+                        target: show(target),
+                    }));
                 };
                 let action = match step {
                     PlanStep::DoubleClick { .. } => A::DoubleClick { x, y },
@@ -178,7 +181,9 @@ impl<'a> Executor<'a> {
             }
             PlanStep::Submit { target } => {
                 let Some((x, y)) = self.wait_point(target, TARGET_WAIT)? else {
-                    return Ok(Err(format!("{} not on screen", show(target))));
+                    return Ok(Err(StepMiss::NotOnScreen {
+                        target: show(target),
+                    }));
                 };
                 let before = self.resolver.document_id()?;
                 if let Err(miss) = self.perform_only(A::LeftClick { x, y })? {
@@ -195,7 +200,9 @@ impl<'a> Executor<'a> {
             }
             PlanStep::Fill { target, text } => {
                 let Some((x, y)) = self.wait_point(target, TARGET_WAIT)? else {
-                    return Ok(Err(format!("{} not on screen", show(target))));
+                    return Ok(Err(StepMiss::NotOnScreen {
+                        target: show(target),
+                    }));
                 };
                 for action in [
                     A::LeftClick { x, y },
@@ -237,13 +244,15 @@ impl<'a> Executor<'a> {
                         return Ok(Err(miss));
                     }
                 }
-                Ok(Err(format!("{} not reached by scrolling", show(target))))
+                Ok(Err(StepMiss::NotReached {
+                    target: show(target),
+                }))
             }
             PlanStep::WaitFor { target, timeout_ms } => {
                 let found = self.wait_point(target, Duration::from_millis(*timeout_ms))?;
-                Ok(found
-                    .map(|_| ())
-                    .ok_or_else(|| format!("{} did not appear", show(target))))
+                Ok(found.map(|_| ()).ok_or_else(|| StepMiss::DidNotAppear {
+                    target: show(target),
+                }))
             }
             PlanStep::UnlessPresent { target, steps } => {
                 if self.resolver.present(target)? {
@@ -272,29 +281,35 @@ impl<'a> Executor<'a> {
         tries: u32,
         timeout: Duration,
         steps: &[PlanStep],
-    ) -> Result<Result<(), String>, RolloutError> {
-        let mut last = String::from("never tried");
+    ) -> Result<Result<(), StepMiss>, RolloutError> {
+        let mut last = None;
         for _ in 0..tries {
             if self.resolver.present(until)? {
                 return Ok(Ok(()));
             }
             last = match steps.iter().try_for_each(|s| match self.perform(s) {
                 Ok(Ok(())) => Ok(()),
-                Ok(Err(miss)) => Err(Ok(format!("{} ({})", miss, describe(s)))),
+                Ok(Err(miss)) => Err(Ok(StepMiss::InStep {
+                    step: describe(s),
+                    source: Box::new(miss),
+                })),
                 Err(e) => Err(Err(e)),
             }) {
                 Ok(()) => match self.wait_point(until, timeout)? {
                     Some(_) => return Ok(Ok(())),
-                    None => format!("{} did not appear", show(until)),
+                    None => Some(Box::new(StepMiss::DidNotAppear {
+                        target: show(until),
+                    })),
                 },
-                Err(Ok(miss)) => miss,
+                Err(Ok(miss)) => Some(Box::new(miss)),
                 Err(Err(e)) => return Err(e),
             };
         }
-        Ok(Err(format!(
-            "{} did not appear after {tries} tries; last: {last}",
-            show(until)
-        )))
+        Ok(Err(StepMiss::Retried {
+            target: show(until),
+            tries,
+            last,
+        }))
     }
 
     /// Waits until the browser shows a document other than `before` (at most [`LOAD_WAIT`]).
@@ -302,7 +317,7 @@ impl<'a> Executor<'a> {
         &mut self,
         before: &str,
         target: &Target,
-    ) -> Result<Result<(), String>, RolloutError> {
+    ) -> Result<Result<(), StepMiss>, RolloutError> {
         let deadline = Instant::now() + LOAD_WAIT;
         loop {
             if self
@@ -313,11 +328,10 @@ impl<'a> Executor<'a> {
                 return Ok(Ok(()));
             }
             if Instant::now() >= deadline {
-                return Ok(Err(format!(
-                    "clicking {} loaded no new page within {} s",
-                    show(target),
-                    LOAD_WAIT.as_secs()
-                )));
+                return Ok(Err(StepMiss::NoNewPage {
+                    target: show(target),
+                    secs: LOAD_WAIT.as_secs(),
+                }));
             }
             std::thread::sleep(POLL);
         }
@@ -410,7 +424,7 @@ impl<'a> Executor<'a> {
 
     /// Performs and records one action, then (with screenshots) waits for the display to settle
     /// and takes the after-frame; an action the screen refuses is a miss.
-    fn act(&mut self, action: ComputerAction) -> Result<Result<(), String>, RolloutError> {
+    fn act(&mut self, action: ComputerAction) -> Result<Result<(), StepMiss>, RolloutError> {
         let done = self.perform_only(action)?;
         self.capture_last()?;
         Ok(done)
@@ -418,7 +432,10 @@ impl<'a> Executor<'a> {
 
     /// Performs and records one action without its after-frame yet ([`Executor::capture_last`]
     /// takes it and hands the step to the feed).
-    fn perform_only(&mut self, action: ComputerAction) -> Result<Result<(), String>, RolloutError> {
+    fn perform_only(
+        &mut self,
+        action: ComputerAction,
+    ) -> Result<Result<(), StepMiss>, RolloutError> {
         let at = self.started.elapsed();
         let result = self.screen.perform(&action);
         let duration = self.started.elapsed().saturating_sub(at);
@@ -435,7 +452,7 @@ impl<'a> Executor<'a> {
             settle_ms: None,
             screenshot_png: None,
         });
-        Ok(error.map_or(Ok(()), Err))
+        Ok(error.map_or(Ok(()), |e| Err(StepMiss::Refused(e))))
     }
 
     /// The last step's after-frame, once the display has settled (when screenshots are on and

@@ -10,10 +10,9 @@ use serde_json::Value;
 use super::drive::guest_screen;
 use super::policy::{Policy, PolicyCtx, PolicyKind, PolicyRun};
 use super::ui_exec::Executor;
-use super::ui_plan::{PlanStep, Rect, Target, TargetResolver};
+use super::ui_plan::{PlanStep, Target};
 use super::RolloutError;
-use crate::engine::osworld::GuestClient;
-use crate::engine::screen::{DesktopWindow, DesktopWindows, ScreenConfig};
+use crate::engine::screen::ScreenConfig;
 
 /// Title the terminal shows once the plan's command has succeeded.
 pub const DONE_TITLE: &str = "tw-ui-oracle-done";
@@ -22,69 +21,7 @@ pub const TERMINAL_TITLE: &str = "Terminal";
 /// How long a typed command may run, milliseconds.
 const COMMAND_TIMEOUT_MS: u64 = 60_000;
 
-/// Finds desktop windows by title: `Target::Role { role: "window", name }`, or only while it has
-/// the input focus: `Target::Role { role: "focused_window", name }`. The windows are this
-/// machine's display's, or those of an OSWorld guest's `/accessibility` tree.
-pub struct DesktopResolver {
-    windows: Windows,
-}
-
-enum Windows {
-    Local(Box<DesktopWindows>),
-    Guest(Box<GuestClient>),
-}
-
-impl DesktopResolver {
-    /// A resolver reading the windows of `display`.
-    pub fn connect(display: &str) -> Result<Self, RolloutError> {
-        Ok(DesktopResolver {
-            windows: Windows::Local(Box::new(DesktopWindows::connect(display)?)),
-        })
-    }
-
-    /// A resolver reading the windows of the guest `client` talks to (`GET /accessibility`).
-    pub fn guest(client: GuestClient) -> Self {
-        DesktopResolver {
-            windows: Windows::Guest(Box::new(client)),
-        }
-    }
-
-    fn list(&self) -> Result<Vec<DesktopWindow>, RolloutError> {
-        match &self.windows {
-            Windows::Local(w) => Ok(w.list()?),
-            Windows::Guest(c) => match c.accessibility() {
-                Ok(xml) => Ok(crate::engine::osworld::a11y::windows_of(&xml)),
-                Err(e) => Err(RolloutError::Infra(e.to_string())),
-            },
-        }
-    }
-}
-
-impl TargetResolver for DesktopResolver {
-    fn resolve(&mut self, target: &Target) -> Result<Option<Rect>, RolloutError> {
-        match target {
-            Target::Role { role, name } if role == "window" || role == "focused_window" => Ok(self
-                .list()?
-                .into_iter()
-                .find(|w| w.title == *name && (w.focused || role == "window"))
-                .map(|w| Rect {
-                    x: w.area.0,
-                    y: w.area.1,
-                    w: w.area.2,
-                    h: w.area.3,
-                })),
-            Target::Point { x, y } => Ok(Some(Rect {
-                x: *x,
-                y: *y,
-                w: 1,
-                h: 1,
-            })),
-            other => Err(RolloutError::Policy(format!(
-                "the desktop resolves windows by title and points, not {other:?}"
-            ))),
-        }
-    }
-}
+pub use crate::engine::ui::DesktopResolver;
 
 /// Quotes `s` for a POSIX shell (single quotes; an inner `'` becomes `'\''`).
 pub fn shell_quote(s: &str) -> String {
@@ -158,7 +95,7 @@ impl Policy for FilesUiOracle {
             .map_err(|e| RolloutError::Policy(format!("ui-oracle: {e}")))?;
         // On an OSWorld guest: its screen, and its windows from `/accessibility`.
         if let (Some(guest), Some(remote)) = (guest_screen(ctx.env), &ctx.env.remote) {
-            let mut resolver = DesktopResolver::guest(remote.client().clone());
+            let mut resolver = DesktopResolver::listed(Box::new(remote.client().clone()));
             let outcome = Executor::on(&guest, &mut resolver, true)?
                 .settling(self.screen.settle())
                 .feeding(ctx.feed)

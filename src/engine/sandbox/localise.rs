@@ -18,8 +18,6 @@
 //!   ([`judge_channel`], `openenv::judge`); without a judge, or when a call fails, the run ends
 //!   as an infrastructure failure ([`infra_failure`]).
 
-use serde::{Deserialize, Serialize};
-
 /// The sitecustomize module that applies `TW_NETMAP`.
 pub const SITE_PY: &str = include_str!("../../../assets/python/sitecustomize.py");
 /// The `reward_judge` shim.
@@ -58,36 +56,7 @@ pub const GUI_NOTE: &str = "gui launch (no screen; recorded, not run): ";
 /// Offset from an app's port to its in-sandbox HTTPS (TLS-terminated) port.
 pub const TLS_PORT_OFFSET: u16 = 10_000;
 
-/// How an environment's apps answer a public script's hard-coded addresses.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Localise {
-    /// `(name, app)`: the Hub host `cua-gym-<name>.xlang.ai` reaches `app`.
-    #[serde(default)]
-    pub hub_names: Vec<(String, String)>,
-    /// `(first, last, app)`: ports of any host that reach `app`.
-    #[serde(default)]
-    pub ports: Vec<(u16, u16, String)>,
-}
-
-impl Localise {
-    /// Whether the run needs any routing.
-    pub fn is_empty(&self) -> bool {
-        self.hub_names.is_empty() && self.ports.is_empty()
-    }
-
-    fn app_of(&self, name: &str) -> Option<&str> {
-        let n = name.to_ascii_lowercase().replace('_', "-");
-        self.hub_names
-            .iter()
-            .find(|(h, a)| h.replace('_', "-") == n || a == &n)
-            .map(|(_, a)| a.as_str())
-    }
-
-    /// Whether `app` answers HTTPS for some Hub host.
-    pub fn has_hub_host(&self, app: &str) -> bool {
-        self.hub_names.iter().any(|(_, a)| a == app)
-    }
-}
+pub use crate::engine::openenv::Localise;
 
 /// The in-sandbox HTTPS port of an app on `port`.
 pub fn tls_port(port: u16) -> Option<u16> {

@@ -33,7 +33,8 @@ pub use localise::Localise;
 pub use ownership::hand_home_to;
 pub use policy::Role;
 pub use result::{
-    Captured, LimitKind, LogLine, LogSink, Outcome, RefusedRequest, RunResult, Stream,
+    describe, tail, Captured, LimitKind, LogLine, LogSink, Outcome, RefusedRequest, RunResult,
+    Stream,
 };
 pub use reward::{parse_reward, reward_from_run, RewardError, RewardReport};
 pub use run::{

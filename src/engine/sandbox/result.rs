@@ -151,3 +151,20 @@ impl RunResult {
         self.outcome == Outcome::Ok
     }
 }
+
+/// A one-line description of a non-OK outcome.
+pub fn describe(outcome: &Outcome) -> Option<String> {
+    match outcome {
+        Outcome::Ok => None,
+        Outcome::ExitCode { code } => Some(format!("exit code {code}")),
+        Outcome::Signal { signal } => Some(format!("killed by signal {signal}")),
+        Outcome::Timeout { after_seconds } => Some(format!("timeout after {after_seconds:.0}s")),
+        Outcome::LimitExceeded { limit } => Some(format!("limit exceeded: {limit:?}")),
+    }
+}
+
+/// The last lines of a text, for failure details.
+pub fn tail(text: &str, lines: usize) -> String {
+    let all: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    all[all.len().saturating_sub(lines)..].join(" / ")
+}

@@ -40,7 +40,7 @@ mod taint;
 
 use std::path::{Path, PathBuf};
 
-use crate::engine::bundle::sizes::{self, excerpt, TextError};
+use crate::engine::text::sizes::{self, excerpt, TextError};
 
 pub use config::{ScanConfig, DEFAULT_JUDGE_MAX_WEIGHT};
 pub use report::{Finding, RuleId, ScanReport};

@@ -3,8 +3,8 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::text::{apps_mentioned, first_verb, percentile, short_app, word_count};
+use super::StatsConfig;
 use super::{Costs, DomainRow, Lengths, ModelCost, Population, Share, Stats, Yield};
-use crate::engine::config::StatsConfig;
 use crate::engine::store::db::{Conn, Row};
 use crate::engine::store::{Store, StoreError, TupleStatus};
 use crate::engine::taskgen::targets::{category_of, evaluate, Tally};

@@ -5,7 +5,9 @@
 //! names are part of the interface).
 
 mod compute;
+mod config;
 mod render;
+pub use config::StatsConfig;
 pub use render::thousands;
 pub mod text;
 

@@ -16,6 +16,7 @@
 //! per write transaction (the same order as SQLite's write lock).
 
 mod blobs;
+pub mod bus;
 pub mod copy;
 pub mod db;
 mod decisions;
@@ -42,9 +43,11 @@ use rusqlite::{Connection, OpenFlags};
 use db::Conn;
 
 pub use blobs::sha256_hex;
+pub use bus::Bus;
 pub use events::Event;
 pub use notes::Note;
 pub use records::*;
+pub use rounds::final_round;
 pub use schema::SCHEMA_VERSION;
 pub use screens::ScreenshotDir;
 pub use states::{RolloutStates, StateEndpoint, StateSnapshot, StoredState};

@@ -4,9 +4,9 @@
 //! window is in front is "not on screen".
 
 use super::resolver::WebResolver;
-use crate::engine::rollout::ui_oracle_files::DesktopResolver;
-use crate::engine::rollout::ui_plan::{Rect, ScrollHint, Target, TargetResolver};
-use crate::engine::rollout::RolloutError;
+use super::DesktopResolver;
+use crate::engine::act::ui_plan::{Rect, ScrollHint, Target, TargetResolver};
+use crate::engine::act::RolloutError;
 use crate::engine::screen::{button_area, DesktopWindow, DesktopWindows, TaskbarEntry};
 
 /// Role of a taskbar button target (`name` = its label).

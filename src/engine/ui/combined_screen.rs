@@ -16,8 +16,8 @@ use super::cdp::Cdp;
 use super::resolver::WebResolver;
 use super::web_screen::{UiOrigin, WebScreenError};
 use super::UiOptions;
+use crate::engine::act::ui_plan::TargetResolver;
 use crate::engine::env::SessionStore;
-use crate::engine::rollout::ui_plan::TargetResolver;
 use crate::engine::screen::{
     chromium_window_command, files_entry, raise, BrowserSpec, DesktopWindows, Screen, ScreenConfig,
     ScreenError, Shot, Taskbar, TaskbarEntry, WorkspaceSpec,

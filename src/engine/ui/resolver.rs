@@ -9,8 +9,8 @@
 use serde_json::{json, Value};
 
 use super::cdp::Cdp;
-use crate::engine::rollout::ui_plan::{Rect, ScrollHint, Target, TargetResolver};
-use crate::engine::rollout::RolloutError;
+use crate::engine::act::ui_plan::{Rect, ScrollHint, Target, TargetResolver};
+use crate::engine::act::RolloutError;
 
 /// Resolves targets on one Chromium page.
 pub struct WebResolver {

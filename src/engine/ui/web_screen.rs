@@ -50,9 +50,9 @@ pub enum WebScreenError {
     },
 }
 
-impl From<WebScreenError> for crate::engine::rollout::RolloutError {
+impl From<WebScreenError> for crate::engine::act::RolloutError {
     fn from(e: WebScreenError) -> Self {
-        crate::engine::rollout::RolloutError::Infra(e.to_string())
+        crate::engine::act::RolloutError::Infra(e.to_string())
     }
 }
 

@@ -18,9 +18,8 @@
 //! watcher thread re-reads the job state every [`WorkerOptions::control_poll`] so a cancel
 //! reaches tasks in flight.
 
-pub mod control;
-#[cfg(test)]
-mod control_tests;
+/// The store's controls (job state, budgets, caps) live with the limits they set.
+pub use crate::engine::limits::control;
 mod slots;
 pub mod stages;
 

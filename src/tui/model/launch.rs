@@ -126,9 +126,9 @@ impl LaunchForm {
     /// A form offering the built-ins and `cfg`'s configured policies, with its VLM defaults.
     pub fn new(cfg: &LaunchConfig) -> Self {
         let mut policies: Vec<String> = BUILTIN.iter().map(|p| p.to_string()).collect();
-        for p in &cfg.rollout.policies {
-            if !policies.contains(p) {
-                policies.push(p.clone());
+        for p in cfg.rollout.policies.iter().map(ToString::to_string) {
+            if !policies.contains(&p) {
+                policies.push(p);
             }
         }
         LaunchForm {

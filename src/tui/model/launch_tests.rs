@@ -12,7 +12,7 @@ const VLM: &str = "vlm:openai:Qwen/Qwen2.5-VL-7B@http://127.0.0.1:8000/v1";
 
 fn with_vlm() -> LaunchConfig {
     let mut cfg = LaunchConfig::default();
-    cfg.rollout.policies = vec![VLM.into(), "oracle".into()];
+    cfg.rollout.policies = vec![VLM.parse().unwrap(), PolicySpec::Oracle];
     cfg
 }
 
@@ -140,8 +140,9 @@ fn bad_numbers_and_bad_specs_are_refused_with_the_parsers_reason() {
     let e = f.validate(&cfg).err().unwrap_or_default();
     assert!(e.contains("unknown action format `xml`"), "{e}");
     cfg.rollout.vlm.format = String::new();
-    cfg.rollout.policies = vec!["vlm:anthropic:claude".into()];
+    // A configured spec is parsed at load; one typed into the form is refused here.
     let mut f = LaunchForm::new(&cfg);
+    f.policies.push("vlm:anthropic:claude".into());
     f.policy = f.policies.len() - 1;
     let e = f.validate(&cfg).err().unwrap_or_default();
     assert!(e.contains("OpenAI-compatible"), "{e}");

@@ -16,6 +16,7 @@ use crate::engine::rollout::plan_steps::{
     click, css, done, fill, form_value, form_values, open_sidebar, role, submit, text, unless, wait,
 };
 use crate::engine::rollout::ui_plan::{PlanStep, UiPlanner};
+use crate::engine::rollout::ui_plan::PlanRefusal;
 
 /// The ecommerce-admin planner.
 pub struct EcommerceAdminPlanner;
@@ -309,7 +310,7 @@ impl UiPlanner for EcommerceAdminPlanner {
         &["ecommerce-admin"]
     }
 
-    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, PlanRefusal> {
         let slots = &brief.structured["slots"];
         match brief.structured["template"].as_str().unwrap_or_default() {
             "update_records" => update_plan(slots),
@@ -317,6 +318,7 @@ impl UiPlanner for EcommerceAdminPlanner {
             "vendor_consolidation" => consolidation_plan(slots),
             other => Err(format!("template {other:?} has no ecommerce-admin plan")),
         }
+        .map_err(PlanRefusal::new)
     }
 }
 

@@ -14,6 +14,7 @@ use crate::engine::rollout::plan_steps::{
     click, css, done, fill, form_value, form_values, role, submit, text, wait,
 };
 use crate::engine::rollout::ui_plan::{PlanStep, UiPlanner};
+use crate::engine::rollout::ui_plan::PlanRefusal;
 
 /// The issue-tracker planner.
 pub struct IssueTrackerPlanner;
@@ -240,7 +241,7 @@ impl UiPlanner for IssueTrackerPlanner {
         &["issue-tracker"]
     }
 
-    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, PlanRefusal> {
         let template = brief.structured["template"].as_str().unwrap_or_default();
         let slots = &brief.structured["slots"];
         match template {
@@ -268,9 +269,9 @@ impl UiPlanner for IssueTrackerPlanner {
                         Some("sprints") => sprint_changes(k, changes)?,
                         Some("projects") => project_changes(k, changes)?,
                         other => {
-                            return Err(format!(
+                            return Err(PlanRefusal::new(format!(
                                 "update_records on collection {other:?} has no issue-tracker plan"
-                            ))
+                            )))
                         }
                     });
                 }
@@ -285,6 +286,7 @@ impl UiPlanner for IssueTrackerPlanner {
             },
             other => Err(format!("template {other:?} has no issue-tracker plan")),
         }
+        .map_err(PlanRefusal::new)
     }
 }
 

@@ -14,6 +14,7 @@ use crate::engine::rollout::plan_steps::{
     click, css, done, fill, open_sidebar, role, submit, text, wait,
 };
 use crate::engine::rollout::ui_plan::{PlanStep, UiPlanner};
+use crate::engine::rollout::ui_plan::PlanRefusal;
 
 /// The mail planner.
 pub struct MailPlanner;
@@ -275,7 +276,7 @@ impl UiPlanner for MailPlanner {
         &["mail"]
     }
 
-    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, PlanRefusal> {
         let template = brief.structured["template"].as_str().unwrap_or_default();
         let slots = &brief.structured["slots"];
         match template {
@@ -306,6 +307,7 @@ impl UiPlanner for MailPlanner {
             ),
             other => Err(format!("template {other:?} has no mail plan")),
         }
+        .map_err(PlanRefusal::new)
     }
 }
 

@@ -13,6 +13,7 @@ use serde_json::Value;
 use crate::engine::agents::TaskBrief;
 use crate::engine::rollout::plan_steps::{click, css, done, fill, role, submit, text, unless};
 use crate::engine::rollout::ui_plan::{PlanStep, UiPlanner};
+use crate::engine::rollout::ui_plan::PlanRefusal;
 
 /// The team-chat planner.
 pub struct TeamChatPlanner;
@@ -201,7 +202,7 @@ impl UiPlanner for TeamChatPlanner {
         &["team-chat"]
     }
 
-    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String> {
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, PlanRefusal> {
         let template = brief.structured["template"].as_str().unwrap_or_default();
         let slots = &brief.structured["slots"];
         match template {
@@ -278,6 +279,7 @@ impl UiPlanner for TeamChatPlanner {
             "create_record" if slots["collection"] == "channels" => create_plan(&slots["record"]),
             other => Err(format!("template {other:?} has no team-chat plan")),
         }
+        .map_err(PlanRefusal::new)
     }
 }
 

@@ -16,7 +16,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use super::{verdict, RewardJudge};
-use crate::engine::agents::Usage;
+use crate::engine::providers::Usage;
 
 /// Where the socket is inside the sandbox (`TW_JUDGE_SOCKET`).
 pub const IN_JUDGE_SOCKET: &str = "/tmp/.tw/judge.sock";

@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::agents::Usage;
+use crate::engine::providers::Usage;
 use crate::engine::providers::{self, ChatProvider, ProviderConfig};
 
 pub use channel::{Channel, ChannelLog, IN_JUDGE_SOCKET};

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::engine::filter::vote::extract_object;
+use crate::engine::providers::reply::extract_object;
 use crate::engine::providers::{ChatRequest, Message};
 
 const SYSTEM: &str = "You are the judge inside a reward function of a computer-use task. You are \

@@ -97,21 +97,51 @@ fn joins(turn: &[ComputerAction], next: &ComputerAction) -> bool {
     }
 }
 
+/// Why a trial's recorded actions cannot be grouped into turns (the trial is skipped, named).
+#[derive(Debug, thiserror::Error)]
+pub enum GroupError {
+    /// A recorded step holds other than one action.
+    #[error("step {step} holds {actions} actions")]
+    NotOneAction {
+        /// The step (from 1).
+        step: usize,
+        /// How many actions it holds.
+        actions: usize,
+    },
+    /// A recorded action is not a `computer_use` action.
+    #[error("step {step}: not a computer_use action ({source}): {raw}")]
+    NotAnAction {
+        /// The step (from 1).
+        step: usize,
+        /// The action as stored.
+        raw: serde_json::Value,
+        /// What the action parser refused.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The trial recorded no screen action.
+    #[error("no recorded screen actions")]
+    Empty,
+}
+
 /// The recorded actions of a trial without model text, grouped into turns.
-pub fn groups(t: &Trajectory, batching: Batching) -> Result<Vec<Group>, String> {
+pub fn groups(t: &Trajectory, batching: Batching) -> Result<Vec<Group>, GroupError> {
     let mut out: Vec<Group> = Vec::new();
     let mut before = t.first.clone();
     let mut open = false;
     for (i, turn) in t.turns.iter().enumerate() {
         let [raw] = turn.actions.as_slice() else {
-            return Err(format!(
-                "step {} holds {} actions",
-                i + 1,
-                turn.actions.len()
-            ));
+            return Err(GroupError::NotOneAction {
+                step: i + 1,
+                actions: turn.actions.len(),
+            });
         };
-        let action: ComputerAction = serde_json::from_value(raw.clone())
-            .map_err(|e| format!("step {}: not a computer_use action ({e}): {raw}", i + 1))?;
+        let action: ComputerAction =
+            serde_json::from_value(raw.clone()).map_err(|source| GroupError::NotAnAction {
+                step: i + 1,
+                raw: raw.clone(),
+                source,
+            })?;
         let join = open
             && batching == Batching::Paper
             && out.last().is_some_and(|g| {
@@ -138,7 +168,7 @@ pub fn groups(t: &Trajectory, batching: Batching) -> Result<Vec<Group>, String> 
         open = turn.feedback.is_empty();
     }
     if out.is_empty() {
-        return Err("no recorded screen actions".into());
+        return Err(GroupError::Empty);
     }
     // The closing turn: the policy looks at the final screen and ends the episode, declaring
     // success unless its last action was refused.

@@ -4,7 +4,7 @@
 
 use std::sync::Mutex;
 
-use crate::engine::store::{Event, Store, StoreError, Tx};
+use super::{Event, Store, StoreError, Tx};
 
 /// A listener of committed events.
 pub type Listener = Box<dyn Fn(&Event) + Send + Sync>;

@@ -2,8 +2,8 @@
 //! builds: a worker on a shared store calls [`install`] (and [`install_prices`]) once before it
 //! builds its agents; from then on each [`ChatProvider::chat`] of a provider made by
 //! [`crate::engine::providers::build_provider`] first takes a slot of its endpoint
-//! ([`super::EndpointSlots`]), waiting while the cap is reached, and gives it back when the call
-//! (with its retries) ends, and takes a turn of the endpoint's rate cap ([`super::rate`]) before
+//! ([`crate::engine::limits::EndpointSlots`]), waiting while the cap is reached, and gives it back when the call
+//! (with its retries) ends, and takes a turn of the endpoint's rate cap ([`crate::engine::limits::rate`]) before
 //! it starts. A call whose provider has no price of its own (`input_price_per_mtok`, …) is priced
 //! at `[stats.prices]` for its model, so the cost recorded with its usage row — what `job budget
 //! --usd` counts — is what `stats` reports. Without an installed gate, or for an uncapped
@@ -12,10 +12,10 @@
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use crate::engine::config::PricesConfig;
+use super::prices::PricesConfig;
 use crate::engine::providers::{ChatProvider, ChatRequest, ChatResponse, ProviderError};
 
-use super::EndpointSlots;
+use crate::engine::limits::EndpointSlots;
 
 /// How long a call waits for a slot before it fails (as an infrastructure failure: retried by the
 /// worker, never scored).

@@ -3,7 +3,7 @@
 //! cancel on a shared store — reaches all of them, on any host:
 //!
 //! - `workers.job`: the job state. Workers read it before every claim and, while tasks are in
-//!   flight, every [`super::WorkerOptions::control_poll`]. `paused`: no new claim, the tasks in
+//!   flight, every `WorkerOptions::control_poll` (worker). `paused`: no new claim, the tasks in
 //!   flight finish (drain). `cancelled`: the tasks in flight are abandoned exactly like Ctrl-C (the
 //!   round in progress is never stored, the task goes back to `pending`, its lease is released) and
 //!   every worker exits; a worker started later exits at once, until `resume`.

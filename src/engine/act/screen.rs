@@ -1,7 +1,7 @@
 //! The interface a screen-driving policy will implement (paper C.1.1), ready for the built-in LLM
 //! policy of a later issue. A driver alternates [`Screen::observe`], [`StepPolicy::step`] and
 //! [`Screen::perform`] until a [`ComputerAction::Terminate`] or the turn budget, and is itself a
-//! [`super::Policy`]: the harness then scores the final state exactly as for every other policy.
+//! `rollout::Policy`: the harness then scores the final state exactly as for every other policy.
 
 use serde::{Deserialize, Serialize};
 

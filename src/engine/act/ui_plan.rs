@@ -174,9 +174,71 @@ pub trait TargetResolver {
 pub trait UiPlanner: Send + Sync {
     /// The apps this planner knows (`team-chat`, `files`, …).
     fn apps(&self) -> &[&'static str];
-    /// The plan for the task, or an error naming what the planner cannot do ("template X has no
+    /// The plan for the task, or a refusal naming what the planner cannot do ("template X has no
     /// plan"), which the probe reports as a miss of the planner, never of the tuple.
-    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, String>;
+    fn plan(&self, brief: &TaskBrief) -> Result<Vec<PlanStep>, PlanRefusal>;
+}
+
+/// Why a planner has no plan for a task: its reason (reads as that text: `contains`, `==`) and,
+/// when a lower error caused it, that error as the source.
+#[derive(Debug, thiserror::Error)]
+#[error("{reason}")]
+pub struct PlanRefusal {
+    reason: String,
+    #[source]
+    source: Option<Box<dyn std::error::Error + Send + Sync>>,
+}
+
+impl PlanRefusal {
+    /// A refusal for `reason` ("template X has no plan yet").
+    pub fn new(reason: impl Into<String>) -> Self {
+        PlanRefusal {
+            reason: reason.into(),
+            source: None,
+        }
+    }
+
+    /// A refusal for `reason`, caused by `source` (an unreadable slot, a file the plan needs).
+    pub fn because(
+        reason: impl Into<String>,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
+        PlanRefusal {
+            reason: reason.into(),
+            source: Some(Box::new(source)),
+        }
+    }
+
+    /// The reason, without its source.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+/// The planners' helpers build refusals as text: `?` turns it into a refusal.
+impl From<String> for PlanRefusal {
+    fn from(reason: String) -> Self {
+        PlanRefusal::new(reason)
+    }
+}
+
+impl From<&str> for PlanRefusal {
+    fn from(reason: &str) -> Self {
+        PlanRefusal::new(reason)
+    }
+}
+
+impl std::ops::Deref for PlanRefusal {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.reason
+    }
+}
+
+impl PartialEq<&str> for PlanRefusal {
+    fn eq(&self, other: &&str) -> bool {
+        self.reason == *other
+    }
 }
 
 /// One recorded action of a screen trial (ui-oracle, noop through a screen, a teacher model).
