@@ -4,6 +4,7 @@
 
 pub mod planner;
 mod planner_dialogs;
+mod planner_find;
 pub(crate) mod recipe;
 
 use crate::apps::App;

@@ -7,10 +7,11 @@
 use serde_json::Value;
 
 use super::planner_dialogs as dialogs;
+use super::planner_find::{self as find, Then};
 use crate::apps::office::{list_slot, template_of, text_slot, LoPlan};
 use crate::engine::agents::TaskBrief;
-use crate::engine::rollout::ui_plan::{PlanStep, UiPlanner};
 use crate::engine::rollout::ui_plan::PlanRefusal;
+use crate::engine::rollout::ui_plan::{PlanStep, Target, UiPlanner};
 
 /// Applies the character properties of one `char_format` target to the selection: Ctrl+B/I/U,
 /// Format > Text > Strikethrough, and Format > Character for fonts, sizes, colours and
@@ -82,9 +83,12 @@ fn para_steps(plan: &mut LoPlan, target: &Value) -> Result<(), String> {
 
 /// Applies a paragraph style to the paragraph holding the selection: Ctrl+1..3 for headings,
 /// the Styles menu for the styles it lists, else the Apply Style box (Ctrl+F11), typed into
-/// once it has the focus and checked to show the style's name before Return.
+/// once it has the focus and checked to show the style's name before Return. Tried again until
+/// the Formatting toolbar's Paragraph Style box shows the style (keys pressed right after the
+/// Find & Replace dialog closed were lost under load).
 fn style_steps(plan: &mut LoPlan, style: &str) {
     const STYLES_MENU: [&str; 5] = ["Text Body", "Title", "Subtitle", "Quotations", "Preformatted Text"];
+    let at = plan.steps.len();
     match style {
         h @ ("Heading 1" | "Heading 2" | "Heading 3") => {
             plan.keys(&format!("ctrl+{}", &h[8..]));
@@ -96,19 +100,40 @@ fn style_steps(plan: &mut LoPlan, style: &str) {
             plan.apply_style_box(s);
         }
     }
+    // The style's steps, as one try.
+    let steps = plan.steps.split_off(at);
+    plan.steps.push(PlanStep::Retry {
+        until: style_shown(style),
+        tries: 3,
+        timeout_ms: crate::apps::office::DIALOG_TIMEOUT_MS,
+        steps,
+    });
+}
+
+/// The Formatting toolbar's Paragraph Style box once it shows `style` (the caret's paragraph's).
+fn style_shown(style: &str) -> Target {
+    Target::Role {
+        role: "field_within".into(),
+        name: format!("panel:Paragraph Style>text:{style}"),
+    }
 }
 
 /// The Writer plan of one template.
 pub fn writer_plan(template: &str, s: &Value) -> Result<Vec<PlanStep>, String> {
-    let mut plan = LoPlan::new(text_slot(s, "doc", template)?, "Writer", 6);
+    let doc = text_slot(s, "doc", template)?;
+    let mut plan = LoPlan::new(doc, "Writer", 6);
+    let title = format!("{} - LibreOffice Writer", file_name(doc));
+    let find_all = |plan: &mut LoPlan, phrase: &str| {
+        find::find(plan, &title, phrase, Then::FindAll);
+    };
     match template {
         "find_replace" => {
             let (old, new) = (text_slot(s, "old", template)?, text_slot(s, "new", template)?);
-            plan.find(old, Some(new));
+            find::find(&mut plan, &title, old, Then::ReplaceAll(new));
         }
         "char_format" | "para_format" | "apply_style" => {
             for t in list_slot(s, "targets", template)? {
-                plan.find(text_slot(t, "text", template)?, None);
+                find_all(&mut plan, text_slot(t, "text", template)?);
                 match template {
                     "char_format" => char_steps(&mut plan, t)?,
                     "para_format" => para_steps(&mut plan, t)?,
@@ -123,8 +148,8 @@ pub fn writer_plan(template: &str, s: &Value) -> Result<Vec<PlanStep>, String> {
                 .and_then(Value::as_str)
                 .ok_or("template make_list: no targets")?;
             // From the first paragraph's start, Ctrl+Shift+Down selects to each paragraph's end.
-            plan.find(first, None)
-                .keys("Home")
+            find_all(&mut plan, first);
+            plan.keys("Home")
                 .keys(&vec!["ctrl+shift+Down"; targets.len()].join(" "));
             // F12 numbers the selected paragraphs, Shift+F12 bullets them.
             plan.keys(match text_slot(s, "kind", template)? {
@@ -143,8 +168,8 @@ pub fn writer_plan(template: &str, s: &Value) -> Result<Vec<PlanStep>, String> {
                     .ok_or("template table_fill: a cell's row has no label")?;
                 // Find All selects the row's label; Home drops that selection (Tab would
                 // extend it across the row), then Tab moves cell by cell along the row.
-                plan.find(label, None)
-                    .keys("Home")
+                find_all(&mut plan, label);
+                plan.keys("Home")
                     .keys(&vec!["Tab"; col].join(" "))
                     .text(text_slot(c, "value", template)?);
             }
@@ -160,7 +185,6 @@ pub fn writer_plan(template: &str, s: &Value) -> Result<Vec<PlanStep>, String> {
                 .keys("Tab ctrl+a")
                 .text(&rows.len().to_string())
                 .click("push button:Insert");
-            let title = format!("{} - LibreOffice Writer", file_name(text_slot(s, "doc", template)?));
             plan.wait_window(&title);
             let cells: Vec<&str> = rows
                 .iter()
@@ -195,34 +219,22 @@ pub fn writer_plan(template: &str, s: &Value) -> Result<Vec<PlanStep>, String> {
         }
         "page_setup" => dialogs::page_setup(&mut plan, s)?,
         "page_break" => {
-            plan.find(text_slot(s, "text", template)?, None)
-                .keys("Home ctrl+Return");
+            find_all(&mut plan, text_slot(s, "text", template)?);
+            plan.keys("Home ctrl+Return");
         }
         "insert_paragraph" => {
-            // End alone goes to the end of the found text's screen line, inside a paragraph
-            // that wraps; Ctrl+Shift+Down selects to the paragraph's end, End then drops the
-            // selection there.
+            // In the Find & Replace dialog alone (a regular expression to the anchor
+            // paragraph's end, replaced by itself, a paragraph break and the text), then the
+            // new paragraph must show in the document.
             let (anchor, text) = (text_slot(s, "anchor", template)?, text_slot(s, "text", template)?);
-            plan.find(anchor, None);
-            // The caret is in the anchor paragraph (the document has the keyboard again)...
-            if let Some(para) = list_slot(s, "paragraphs", template)?
-                .iter()
-                .filter_map(Value::as_str)
-                .find(|p| p.contains(anchor))
-            {
-                plan.keys("Home").wait_focused_text(para);
-            }
-            // ...at its end, then in a new empty paragraph before the text is typed, and the
-            // text must read as a paragraph of its own.
-            plan.keys("ctrl+shift+Down End Return")
-                .wait_focused_text("")
-                .text(text)
-                .expect(&format!("paragraph:{text}"));
+            find::insert_after(&mut plan, &title, anchor, text);
+            plan.expect(&format!("paragraph:{text}"));
         }
         "delete_paragraph" => {
             for t in list_slot(s, "texts", template)? {
                 let t = t.as_str().ok_or("template delete_paragraph: texts[] not strings")?;
-                plan.find(t, None).keys("Home shift+End Delete Delete");
+                find_all(&mut plan, t);
+                plan.keys("Home shift+End Delete Delete");
             }
         }
         other => return Err(format!("template {other} has no Writer keyboard plan yet")),
@@ -259,7 +271,6 @@ impl UiPlanner for WriterPlanner {
 mod tests {
     use super::*;
     use crate::apps::office::{key, node, typed, wait, OPEN_TIMEOUT_MS, SAVE_TIMEOUT_MS};
-    use crate::engine::rollout::ui_plan::Target;
 
     fn shipped(text: &str) -> Vec<Value> {
         let doc: Value = serde_json::from_str(text).unwrap();
@@ -327,26 +338,53 @@ mod tests {
         assert_eq!(plan[at - 2], key("Home"), "{plan:?}");
     }
 
-    /// Fails on the old plan (End: the end of the screen line, inside a wrapped paragraph; keys
-    /// typed while the document did not have the keyboard yet): the new paragraph starts at the
-    /// anchor paragraph's end, typed once the caret is in an empty paragraph, and is checked.
+    fn retry_until(plan: &[PlanStep], want: &Target) -> bool {
+        plan.iter()
+            .any(|s| matches!(s, PlanStep::Retry { until, .. } if until == want))
+    }
+
+    /// Fails on the old plan (the caret moved with Home, Ctrl+Shift+Down, End and Return in the
+    /// document: keys lost after the dialog closed made the anchor a paragraph break): the new
+    /// paragraph is made in the Find & Replace dialog alone, every field checked, and then
+    /// looked for in the document; no key but the dialog's and the save's is pressed.
     #[test]
-    fn a_new_paragraph_goes_after_the_whole_anchor_paragraph() {
-        let slots = serde_json::json!({"doc": "Documents/m.docx", "anchor": "Ben Cho",
-            "text": "New.", "paragraphs": ["Minutes", "Ben Cho will call."]});
+    fn a_new_paragraph_is_made_in_the_dialog_with_every_field_checked() {
+        let slots = serde_json::json!({"doc": "Documents/m.docx", "anchor": "Ben Cho (2.0)",
+            "text": "R&D: New.", "paragraphs": ["Minutes", "Ben Cho (2.0) will call."]});
         let plan = writer_plan("insert_paragraph", &slots).unwrap();
-        let at = plan.iter().position(|s| *s == typed("New.")).unwrap();
-        let shows = |text: &str| PlanStep::WaitFor {
-            target: Target::Role { role: "focused_shows".into(), name: text.into() },
-            timeout_ms: crate::apps::office::DIALOG_TIMEOUT_MS,
-        };
-        assert_eq!(plan[at - 1], shows(""), "{plan:?}");
-        assert_eq!(plan[at - 2], key("ctrl+shift+Down End Return"), "{plan:?}");
-        assert_eq!(plan[at - 3], shows("Ben Cho will call."), "{plan:?}");
-        assert_eq!(plan[at + 1], PlanStep::WaitFor {
-            target: node("paragraph:New."),
+        assert!(retry_until(&plan, &field("labelled_shows", r"Find:=Ben Cho \(2\.0\).*$")), "{plan:?}");
+        assert!(retry_until(&plan, &field("labelled_shows", r"Replace:=&\nR\&D: New.")), "{plan:?}");
+        assert!(retry_until(&plan, &node("check box:Regular expressions[checked]")), "{plan:?}");
+        assert!(retry_until(&plan, &node("check box:Match case[checked]")), "{plan:?}");
+        let replace = plan.iter().position(|s| *s == PlanStep::Click { target: node("push button:Replace All") });
+        let found = plan.iter().position(|s| *s == PlanStep::WaitFor {
+            target: node("paragraph:R&D: New."),
             timeout_ms: crate::apps::office::DIALOG_TIMEOUT_MS,
         });
+        assert!(replace.is_some() && found > replace, "{plan:?}");
+        let keys: Vec<&PlanStep> = plan.iter().filter(|s| matches!(s, PlanStep::Key { .. } | PlanStep::Type { .. })).collect();
+        assert_eq!(keys, vec![&key("ctrl+s")], "{plan:?}");
+    }
+
+    /// Fails on the old plan (Ctrl+H pressed at most three times without waiting, the phrase
+    /// typed wherever the keyboard was and the buttons reached by counting Tabs; the heading
+    /// chord pressed once, unchecked): the dialog is asked for until it has the focus, the Find
+    /// field is clicked by its caption and must show the phrase, Find All and Close are clicked
+    /// by name, and the style is applied until the Paragraph Style box shows it.
+    #[test]
+    fn find_fields_and_styles_are_checked_in_the_tree() {
+        let slots = serde_json::json!({"doc": "Documents/r.docx",
+            "targets": [{"text": "Risks", "style": "Heading 1"}, {"text": "Plan", "style": "Title"}]});
+        let plan = writer_plan("apply_style", &slots).unwrap();
+        assert!(retry_until(&plan, &crate::apps::office::focused("Find and Replace")), "{plan:?}");
+        assert!(retry_until(&plan, &field("labelled_shows", "Find:=Risks")), "{plan:?}");
+        assert!(retry_until(&plan, &crate::apps::office::focused("r.docx - LibreOffice Writer")));
+        assert!(plan.contains(&PlanStep::Click { target: node("push button:Find All") }));
+        for style in ["Heading 1", "Title"] {
+            let shown = field("field_within", &format!("panel:Paragraph Style>text:{style}"));
+            assert!(retry_until(&plan, &shown), "{style}: {plan:?}");
+        }
+        assert!(!plan.iter().any(|s| matches!(s, PlanStep::Key { key } if key.contains("Tab"))), "{plan:?}");
     }
 
     /// Properties without a verified keyboard plan are refused, not silently skipped.

@@ -106,16 +106,6 @@ impl LoPlan {
         self.keys("Return")
     }
 
-    /// Waits until the focused editable node (a field, or the document paragraph holding the
-    /// caret) shows exactly `text`.
-    pub(crate) fn wait_focused_text(&mut self, text: &str) -> &mut Self {
-        self.steps.push(PlanStep::WaitFor {
-            target: field_target("focused_shows", text),
-            timeout_ms: DIALOG_TIMEOUT_MS,
-        });
-        self
-    }
-
     /// Clicks `target` (a `ui_oracle_fields` target or any other) once it is on screen.
     pub(crate) fn click_on(&mut self, target: Target) -> &mut Self {
         self.steps.push(PlanStep::Click { target });
