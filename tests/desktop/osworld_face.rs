@@ -3,7 +3,7 @@
 //! (the sheet, the Name Box showing the cell), and `/file` reads a document of the home back.
 
 #[path = "../osworld_support/mod.rs"]
-mod osworld_support;
+pub mod osworld_support;
 
 use std::time::Duration;
 

@@ -5,4 +5,5 @@
 
 pub mod desktop_planner;
 pub mod planner;
+pub mod preludes;
 pub mod recipe;

@@ -1,100 +1,38 @@
 //! Opens a guest's screen for every kind of environment (see `osworld::guest_display` for what
 //! each shows): here, above `osworld`, because it needs the loop's environment ([`TaskEnv`]) and
-//! the trial's screen ([`open_screen`]).
+//! the one function that opens a task's screen ([`open_env_screen`]).
 
-use std::sync::Arc;
-
-use crate::engine::env::SessionStore;
-use crate::engine::harness::webapi::Backend;
 use crate::engine::harness::TaskEnv;
 use crate::engine::osworld::{GuestDisplay, OsworldError};
-use crate::engine::rollout::screen_env::open_screen;
-use crate::engine::rollout::ui_oracle_web::SEED_TODAY;
-use crate::engine::screen::{BrowserSpec, Screen, ScreenConfig};
-use crate::engine::ui::{app_ui, open_page, CombinedScreen, Today, UiOptions, WebApp, WebScreen};
+use crate::engine::rollout::task_screen::{open_env_screen, TaskDisplay};
+use crate::engine::rollout::RolloutError;
+use crate::engine::screen::ScreenConfig;
 
-fn infra(e: impl std::fmt::Display) -> OsworldError {
-    OsworldError::Infra(e.to_string())
-}
-
-/// `host:port` of an `http://` URL (the only origin its browser may reach).
-fn origin_of(url: &str) -> String {
-    url.trim_start_matches("http://")
-        .split(['/', '?', '#'])
-        .next()
-        .unwrap_or_default()
-        .to_string()
-}
-
-/// The session store of a built-in `app` of `env`, or why its screen cannot be served.
-fn builtin_store(app: &str, env: &TaskEnv) -> Result<Arc<SessionStore>, OsworldError> {
-    let web = env
-        .web
-        .iter()
-        .find(|w| w.app == app)
-        .ok_or_else(|| OsworldError::Infra(format!("the environment has no {app} session")))?;
-    match &web.backend {
-        Backend::Builtin(store) if app_ui(app).is_some() => Ok(store.clone()),
-        Backend::Builtin(_) => Err(OsworldError::Task(format!(
-            "app {app} has no web UI to put on a screen"
-        ))),
-        Backend::External(_) => Err(OsworldError::Task(format!(
-            "{app} is an [[apps.external]] app: a task spanning it and other apps has no \
-             combined screen on this build (one external app alone is served on its ui_url)"
-        ))),
+impl From<TaskDisplay> for GuestDisplay {
+    fn from(d: TaskDisplay) -> Self {
+        match d {
+            TaskDisplay::Desktop(s) => GuestDisplay::Plain(s),
+            TaskDisplay::Page { screen, page } => GuestDisplay::Page { screen, page },
+            TaskDisplay::Web(w) => GuestDisplay::Web(w),
+            TaskDisplay::Combined(c) => GuestDisplay::Combined(c),
+        }
     }
 }
 
-fn ui_options() -> Result<UiOptions, OsworldError> {
-    Ok(UiOptions {
-        today: Today::parse(SEED_TODAY).map_err(|e| OsworldError::Infra(e.to_string()))?,
-    })
-}
-
-/// Starts the screen of an environment over `apps` (see the module doc) and waits until it
-/// shows them (the pre-rollout gate).
+/// Starts the screen of an environment over `apps` — the one every policy and face gets
+/// ([`open_env_screen`]: per-app sizes, one desktop for several desktop applications) — and
+/// waits until it shows them (the pre-rollout gate).
 pub fn open_display(
     cfg: &ScreenConfig,
     apps: &[String],
     env: &TaskEnv,
 ) -> Result<GuestDisplay, OsworldError> {
-    match apps {
-        [] => Err(OsworldError::Task("the task names no app".into())),
-        [only] if crate::apps::is_desktop(only) => {
-            let (screen, _) = open_screen(cfg, apps, env).map_err(infra)?;
-            Ok(screen.into())
-        }
-        [only] => {
-            let web = env.web.iter().find(|w| w.app == *only);
-            if let Some(Backend::External(x)) = web.map(|w| &w.backend) {
-                let url = x.ui_url(&env.sid);
-                let mut screen = Screen::start(cfg, cfg.size_for(only))?;
-                let spec = BrowserSpec {
-                    allow: origin_of(&url),
-                    url,
-                };
-                let (_, page) = open_page(&mut screen, cfg, &spec).map_err(infra)?;
-                return Ok(GuestDisplay::Page {
-                    screen: Box::new(screen),
-                    page: Box::new(page),
-                });
+    open_env_screen(cfg, apps, env)
+        .map(GuestDisplay::from)
+        .map_err(|e| match e {
+            RolloutError::Task(m) | RolloutError::Policy(m) => OsworldError::Task(m),
+            e @ (RolloutError::Infra(_) | RolloutError::Judge(_)) => {
+                OsworldError::Infra(e.to_string())
             }
-            let store = builtin_store(only, env)?;
-            let web = WebScreen::start(cfg, store, &env.sid, ui_options()?).map_err(infra)?;
-            Ok(GuestDisplay::Web(Box::new(web)))
-        }
-        _ => {
-            let mut webs = Vec::new();
-            for app in apps.iter().filter(|a| !crate::apps::is_desktop(a)) {
-                webs.push(WebApp {
-                    app: app.clone(),
-                    store: builtin_store(app, env)?,
-                    sid: env.sid.clone(),
-                    opts: ui_options()?,
-                });
-            }
-            let screen = CombinedScreen::start(cfg, apps, &env.home, webs).map_err(infra)?;
-            Ok(GuestDisplay::Combined(Box::new(screen)))
-        }
-    }
+        })
 }

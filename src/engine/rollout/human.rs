@@ -1,10 +1,11 @@
-//! A person tries a task (`tuplewright env try`): the task's screen on V_init, shared over VNC
-//! (x11vnc from Debian; on loopback, or on another address with a VNC password) for a desktop, or
-//! the UI's URL for a web app; when the person is done (the `done` flag, Ctrl-C, or the `until`
-//! file appears) the harness scores the final state with reward.py like any trial, recorded as
-//! policy `human`. On a screen, the person's input is recorded ([`super::human_record`]) as the
-//! trial's `computer_use` steps, with the first observation and after-frames, so the trial exports
-//! as SFT data (issue #36).
+//! A person tries a task (`tuplewright env try`): the task's screen on V_init — the one every
+//! policy gets ([`super::task_screen::open_task_screen`]) — shared over VNC (x11vnc from Debian;
+//! on loopback, or on another address with a VNC password) for a desktop, or the UI's URL for a
+//! web app; when the person is done (the `done` flag, Ctrl-C, or the `until` file appears) the
+//! harness scores the final state with reward.py like any trial, recorded as policy `human`. On
+//! a screen, the person's input is recorded ([`super::human_record`]) as the trial's
+//! `computer_use` steps, with the first observation and after-frames, so the trial exports as
+//! SFT data (issue #36).
 
 use std::net::{IpAddr, SocketAddr, TcpListener};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
@@ -17,7 +18,7 @@ use std::time::{Duration, Instant};
 use super::human_record::InputLog;
 use super::policy::{Policy, PolicyCtx, PolicyKind, PolicyRun};
 use super::screen::ComputerAction;
-use super::screen_env::{open_screen, screen_kind, ScreenKind};
+use super::task_screen::open_task_screen;
 use super::RolloutError;
 use crate::engine::screen::ScreenConfig;
 
@@ -146,15 +147,11 @@ impl Policy for HumanPolicy {
                 });
             }
         }
-        let single_app = ctx.brief.apps.len() == 1;
-        let web_url = match single_app {
-            true => match screen_kind(&ctx.brief.apps, ctx.env)? {
-                ScreenKind::Web { url, .. } => Some(url),
-                _ => None,
-            },
-            false => None,
+        let external = match ctx.brief.apps.as_slice() {
+            [only] => super::screen_env::ui_url(only, ctx.env),
+            _ => None,
         };
-        if let Some(url) = web_url {
+        if let Some(url) = external {
             // The person uses their own browser on the agent-facing origin.
             (self.announce)(&TryAccess::Url(url));
             while !self.finished(ctx) {
@@ -166,16 +163,16 @@ impl Policy for HumanPolicy {
                 ..Default::default()
             });
         }
-        // A task spanning apps gets the combined screen (taskbar, desktop, a window per web app).
-        let (mut combined, mut single) = (None, None);
-        let screen = if !single_app {
-            let c = combined.insert(super::ui_oracle_cross::open_combined(&self.screen, ctx)?);
-            c.parts().0
-        } else {
-            &mut single
-                .insert(open_screen(&self.screen, &ctx.brief.apps, ctx.env)?)
-                .0
-        };
+        // The task's screen as every policy gets it (per-app size, the cross desktop for several
+        // desktop applications, the combined screen when a web app is among several apps).
+        let mut live = open_task_screen(&self.screen, ctx)?;
+        let screen = live.screen().ok_or_else(|| {
+            RolloutError::Policy(
+                "env try shares a screen of this machine over VNC, and this environment's \
+                 screen is an OSWorld guest's: use [loop] environments = \"local\""
+                    .into(),
+            )
+        })?;
         // The person's input is recorded from before the first frame on.
         let mut log = InputLog::start(&screen.display_name(), started)?;
         log.observe_first(screen)?;

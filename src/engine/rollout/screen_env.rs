@@ -1,5 +1,6 @@
-//! A trial's environment *with its screen*: what the screen-driving policies (`ui-oracle`,
-//! `noop --screen`) and `env try` start on top of V_init. The files domain gets its desktop with
+//! A trial's environment *with its screen*: the desktop and single-page screens that
+//! [`super::task_screen::open_env_screen`] (the one function every face opens a task's screen
+//! with) starts on top of V_init. The files domain gets its desktop with
 //! the environment's home; an `[[apps.external]]` app gets Chromium on its UI address
 //! ([`ui_url`]), captured once the page has rendered (`ui::open_page`). Built-in web apps have
 //! their own screens (`ui::WebScreen`, `ui::CombinedScreen`). Everything the screen starts dies
@@ -60,7 +61,7 @@ pub fn screen_kind(apps: &[String], env: &TaskEnv) -> Result<ScreenKind, Rollout
                 .collect();
             if web.len() > 1 || apps.len() > web.len() {
                 return Err(RolloutError::Policy(format!(
-                    "a task spanning {} gets a combined screen (ui_oracle_cross::open_combined), \
+                    "a task spanning {} gets a combined screen (task_screen::open_env_screen), \
                      not a single-app one",
                     apps.join(" + ")
                 )));

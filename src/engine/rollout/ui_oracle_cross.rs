@@ -11,12 +11,11 @@
 
 use super::policy::{PolicyCtx, PolicyRun};
 use super::ui_exec::Executor;
-use super::ui_oracle_web::session_of;
 use super::ui_plan::{PlanStep, Target, UiPlanner};
 use super::RolloutError;
 use crate::apps::cross::planner::CrossPlanner;
 use crate::engine::screen::ScreenConfig;
-use crate::engine::ui::{app_label, app_ui, CombinedScreen, WebApp, FOCUSED_APP, TASKBAR_BUTTON};
+use crate::engine::ui::{app_label, FOCUSED_APP, TASKBAR_BUTTON};
 
 use super::plan_steps::role;
 
@@ -37,32 +36,6 @@ pub fn switch_to(app: &str) -> Vec<PlanStep> {
             timeout_ms: SWITCH_MS,
         },
     ]
-}
-
-/// The trial's combined screen: its web apps' sessions on their origins, the desktop on its
-/// home (the gate passed, the task's first app in front).
-pub fn open_combined(
-    cfg: &ScreenConfig,
-    ctx: &PolicyCtx<'_>,
-) -> Result<CombinedScreen, RolloutError> {
-    let apps = &ctx.brief.apps;
-    let mut webs = Vec::new();
-    for app in apps.iter().filter(|a| !crate::apps::is_desktop(a)) {
-        if app_ui(app).is_none() {
-            return Err(RolloutError::Policy(format!(
-                "no UI for app {app} on this build: no screen for a task spanning {}",
-                apps.join(" + ")
-            )));
-        }
-        let (store, opts) = session_of(app, ctx)?;
-        webs.push(WebApp {
-            app: app.clone(),
-            store,
-            sid: ctx.env.sid.clone(),
-            opts,
-        });
-    }
-    Ok(CombinedScreen::start(cfg, apps, &ctx.env.home, webs)?)
 }
 
 /// `ui-oracle` on a cross-app task: the [`CrossPlanner`]'s plan on the combined screen.

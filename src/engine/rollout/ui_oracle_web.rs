@@ -15,8 +15,9 @@ use super::vlm::LiveScreen;
 use super::RolloutError;
 use crate::engine::env::SessionStore;
 use crate::engine::harness::webapi::Backend;
+use crate::engine::harness::TaskEnv;
 use crate::engine::screen::ScreenConfig;
-use crate::engine::ui::{Today, UiOptions, WebScreen};
+use crate::engine::ui::{Today, UiOptions};
 
 /// The fixed "today" of the shipped seeds: the UI stamps and labels dates from it.
 pub const SEED_TODAY: &str = "2026-03-05T10:00:00Z";
@@ -56,8 +57,15 @@ pub fn session_of(
     app: &str,
     ctx: &PolicyCtx<'_>,
 ) -> Result<(Arc<SessionStore>, UiOptions), RolloutError> {
-    let web = ctx
-        .env
+    session_in(app, ctx.env)
+}
+
+/// The built-in session store of `app` in `env` and the UI options of the environment.
+pub fn session_in(
+    app: &str,
+    env: &TaskEnv,
+) -> Result<(Arc<SessionStore>, UiOptions), RolloutError> {
+    let web = env
         .web
         .iter()
         .find(|w| w.app == app)
@@ -69,14 +77,4 @@ pub fn session_of(
     };
     let today = Today::parse(SEED_TODAY).map_err(|e| RolloutError::Infra(e.to_string()))?;
     Ok((store.clone(), UiOptions { today }))
-}
-
-/// The trial's session of `app` on its agent-facing UI, with a screen showing it (gate passed).
-pub fn open_web(
-    screen_cfg: &ScreenConfig,
-    app: &str,
-    ctx: &PolicyCtx<'_>,
-) -> Result<WebScreen, RolloutError> {
-    let (store, opts) = session_of(app, ctx)?;
-    Ok(WebScreen::start(screen_cfg, store, &ctx.env.sid, opts)?)
 }

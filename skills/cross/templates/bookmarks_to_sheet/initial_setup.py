@@ -1,22 +1,10 @@
 import json
-import os
-import subprocess
 import time
 from openpyxl import Workbook
 
-HOME = "/home/user"
 DEFAULT = os.path.join(HOME, ".config/chromium/Default")
 NOW = str(int((time.time() + 11644473600) * 1000000))  # Chromium time: microseconds since 1601-01-01
 next_id = [4]
-
-
-def launch(args):
-    """The paper's launch_gui: open the program on the environment's screen, never wait for it."""
-    try:
-        subprocess.Popen(args, env={**os.environ, "DISPLAY": ":0"}, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, start_new_session=True)
-    except OSError as err:
-        print("setup: could not launch %s: %s" % (args[0], err))
 
 
 def node(item):
@@ -49,8 +37,7 @@ prefs.setdefault("bookmark_bar", {})["show_on_all_tabs"] = True
 with open(prefs_path + ".tw-tmp", "w", encoding="utf-8") as fh:
     json.dump(prefs, fh)
 os.replace(prefs_path + ".tw-tmp", prefs_path)
-book = os.path.join(HOME, S["file"])
-os.makedirs(os.path.dirname(book), exist_ok=True)
+book = home_file(S["file"])
 wb = Workbook()
 ws = wb.active
 ws.title = S["sheet"]

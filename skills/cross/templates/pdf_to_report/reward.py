@@ -1,1 +1,1 @@
-../sheet_to_report/reward.py
+score_report(S["doc"], S["paragraphs"], S["fills"])

@@ -114,6 +114,16 @@ fn from_dir(id: &str, dir: &Path) -> Result<Template, TemplateError> {
     })
 }
 
+/// `t` with the shared Python its folder's bodies rely on joined in front of them (the cross
+/// desktop templates' preludes, [`crate::apps::cross::preludes`]), embedded or overridden alike.
+fn with_preludes(mut t: Template) -> Template {
+    let (setup, rest) = crate::apps::cross::preludes::preludes(&t.id);
+    t.setup.insert_str(0, setup);
+    t.golden.insert_str(0, rest);
+    t.reward.insert_str(0, rest);
+    t
+}
+
 /// The candidate ids for a template reference: `dir/name` as given, else `<app>/<name>` for each of
 /// the task's apps, then `cross/<name>` and `_common/<name>`.
 pub fn candidates(reference: &str, apps: &[String]) -> Vec<String> {
@@ -144,7 +154,7 @@ pub fn lookup(
         if let Some(root) = override_dir {
             let path = root.join(dir).join("templates").join(name);
             if path.join("template.toml").is_file() {
-                return from_dir(id, &path);
+                return from_dir(id, &path).map(with_preludes);
             }
         }
         let embedded = EMBEDDED
@@ -153,13 +163,13 @@ pub fn lookup(
             .map(|t| (t.1, t.2, t.3, t.4))
             .or_else(|| crate::apps::template(dir, name).map(|t| (t.1, t.2, t.3, t.4)));
         if let Some((setup, golden, reward, meta)) = embedded {
-            return Ok(Template {
+            return Ok(with_preludes(Template {
                 id: id.clone(),
                 setup: (*setup).to_string(),
                 golden: (*golden).to_string(),
                 reward: (*reward).to_string(),
                 meta: parse_meta(id, meta)?,
-            });
+            }));
         }
     }
     Err(TemplateError::NotFound {
