@@ -9,8 +9,8 @@
 //!
 //! Forms: each field on the page (an unnamed `entry` / `check box` in Evince's accessibility
 //! tree, found by its order among the form's fields) is clicked and typed into, then Ctrl+S
-//! ("Save As…"), the path typed, Replace when the form is saved in place. Annotations and text
-//! extraction have no plan yet (refused by name).
+//! ("Save As…"), the path typed, Replace when the form is saved in place. Annotations: see
+//! [`super::annotate`]. Text extraction has no plan yet (refused by name).
 
 use serde_json::Value;
 
@@ -20,7 +20,7 @@ use crate::engine::rollout::ui_plan::{PlanStep, Target, UiPlanner};
 /// Where GSettings' key-file backend keeps Evince's defaults (relative to the home).
 pub const KEYFILE: &str = ".config/glib-2.0/settings/keyfile";
 
-fn key(k: &str) -> PlanStep {
+pub(super) fn key(k: &str) -> PlanStep {
     PlanStep::Key { key: k.into() }
 }
 
@@ -75,7 +75,7 @@ fn evince_pref(slots: &Value) -> Result<Vec<PlanStep>, String> {
     Ok(steps)
 }
 
-fn focused(name: &str, timeout_ms: u64) -> PlanStep {
+pub(super) fn focused(name: &str, timeout_ms: u64) -> PlanStep {
     PlanStep::WaitFor {
         target: Target::Role {
             role: "focused_window".into(),
@@ -85,7 +85,7 @@ fn focused(name: &str, timeout_ms: u64) -> PlanStep {
     }
 }
 
-fn click(node: &str) -> PlanStep {
+pub(super) fn click(node: &str) -> PlanStep {
     PlanStep::Click {
         target: Target::Role {
             role: "node".into(),
@@ -135,7 +135,7 @@ fn pdf_export(slots: &Value) -> Result<Vec<PlanStep>, String> {
     ])
 }
 
-fn saved_pdf(out: &str) -> PlanStep {
+pub(super) fn saved_pdf(out: &str) -> PlanStep {
     PlanStep::WaitFor {
         target: Target::Role {
             role: "saved_pdf".into(),
@@ -239,6 +239,7 @@ impl UiPlanner for EvincePlanner {
             "evince_pref" => evince_pref(&slots),
             "pdf_export" => pdf_export(&slots),
             "pdf_form" => pdf_form(&slots),
+            "pdf_annotate" => super::annotate::pdf_annotate(&slots),
             other => Err(format!("template {other} has no Evince plan yet")),
         }
     }

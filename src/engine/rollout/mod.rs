@@ -41,6 +41,7 @@ pub mod ui_oracle_cross;
 pub mod ui_oracle_desktop;
 pub mod ui_oracle_fields;
 pub mod ui_oracle_files;
+pub mod ui_oracle_page;
 pub mod ui_oracle_shown;
 pub mod ui_oracle_web;
 pub mod ui_plan;
