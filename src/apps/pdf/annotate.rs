@@ -202,7 +202,7 @@ mod tests {
             "page": 2, "phrase": "Reference code FIN-114", "kind": "highlight",
             "out": "Documents/f-annotated.pdf"});
         let text = format!("{:?}", pdf_annotate(&slots).unwrap());
-        for want in ["page-label-entry", "Drag", "Field Findings - Part 2@70.50,145.75/595x842", "Highlight text", "Save As…",
+        for want in ["page-label-entry", "Drag", "Field Findings - Part 2@70.50,146.15/595x842", "Highlight text", "Save As…",
             "saved_pdf", "Documents/f-annotated.pdf::/Subtype /Highlight"] {
             assert!(text.contains(want), "no {want} in {text}");
         }
