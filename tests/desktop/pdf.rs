@@ -1,6 +1,6 @@
-//! PDFs in Evince (the pdf pack): a shipped task passes the loop, is solved through the screen by
-//! the ui-oracle (Evince's shortcuts, Ctrl+T, the settings key file waited on) and `noop --screen`
-//! scores 0; the state reader turns PDFs into pages, text, form fields and annotations.
+//! PDFs in Evince (the pdf pack): shipped tasks pass the loop, are solved through the screen by
+//! the ui-oracle (Evince's shortcuts, Ctrl+T, the settings key file waited on; a form; a highlight
+//! dragged over a phrase placed from the task's layout) and `noop --screen` scores 0; the state reader turns PDFs into pages, text, form fields and annotations.
 
 use serde_json::Value;
 
@@ -9,6 +9,8 @@ use super::support::{read_state, run, tasks};
 const TASK: &str = "pdf_dual_sidebar";
 /// A form filled on the page (fields by their order in Evince's tree) and saved as a copy.
 const FORM_TASK: &str = "pdf_form_two";
+/// A phrase highlighted on page 2: a drag over a place on the page, from the task's own layout.
+const ANNOTATE_TASK: &str = "pdf_highlight_ref";
 
 fn shims(dir: &std::path::Path) -> std::path::PathBuf {
     use std::os::unix::fs::PermissionsExt;
@@ -31,14 +33,15 @@ fn task(id: &str) -> Value {
 fn a_pdf_task_passes_the_loop_is_solved_through_evince_and_noop_scores_zero() {
     assert!(tasks("pdf").len() >= 30);
     let dir = tempfile::tempdir().unwrap();
-    let two = serde_json::json!({ "tasks": [task(TASK), task(FORM_TASK)] }).to_string();
-    let log = super::run_loop(dir.path(), &two);
-    assert!(log.contains("accepted         2"), "{log}");
-    let (rewards, err) = super::rollout(dir.path(), &["ui-oracle"], &[TASK, FORM_TASK]);
+    let ids = [TASK, FORM_TASK, ANNOTATE_TASK];
+    let three = serde_json::json!({ "tasks": ids.map(task) }).to_string();
+    let log = super::run_loop(dir.path(), &three);
+    assert!(log.contains("accepted         3"), "{log}");
+    let (rewards, err) = super::rollout(dir.path(), &["ui-oracle"], &ids);
     for (id, r) in &rewards {
         assert_eq!(*r, Some(1.0), "ui-oracle on {id}: {err}");
     }
-    assert_eq!(rewards.len(), 2, "{err}");
+    assert_eq!(rewards.len(), 3, "{err}");
     let (rewards, err) = super::rollout(dir.path(), &["noop", "--screen"], &[TASK]);
     assert_eq!(rewards[0].1, Some(0.0), "{err}");
 }

@@ -139,6 +139,15 @@ impl Solver {
                         _ => A::LeftClick { x, y },
                     }];
                 }
+                PlanStep::Drag { from, to } => {
+                    let Some((x, y)) = self.point(&mut t.resolver, from, LOOK) else {
+                        return miss(from);
+                    };
+                    let Some((to_x, to_y)) = self.point(&mut t.resolver, to, LOOK) else {
+                        return miss(to);
+                    };
+                    return vec![A::LeftClickDrag { x, y, to_x, to_y }];
+                }
                 PlanStep::Fill { target, text } => {
                     let Some((x, y)) = self.point(&mut t.resolver, target, LOOK) else {
                         return miss(target);

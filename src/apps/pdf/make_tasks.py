@@ -51,12 +51,14 @@ def form(tid, name, values, difficulty="easy", same_file=False):
 
 
 def extract(tid, name, topic, page, difficulty="easy"):
+    # Evince writes PDFs only (its Print to File: PDF, PostScript, SVG) and the pdf screen holds no
+    # text editor, so a page's text leaves the viewer as a one-page PDF of its own (#31).
     pdf = doc(name, topic)
-    out = "Documents/%s-page%d.txt" % (name, page)
-    text = "Save the text of page %d of ~/%s into a plain-text file ~/%s." % (page, pdf["path"], out)
-    context = ("The setup makes a %d-page PDF with PyMuPDF and opens it in Evince. Ground truth: page %d's heading "
-               "and lines in ~/%s. Checkpoints: one per line (0.8 split), no other page's heading (0.2)."
-               % (len(pdf["pages"]), page, out))
+    out = "Documents/%s-page%d.pdf" % (name, page)
+    text = "Extract page %d of ~/%s, text and all, into a one-page PDF of its own, ~/%s." % (page, pdf["path"], out)
+    context = ("The setup makes a %d-page PDF with PyMuPDF and opens it in Evince (Print > Print to File with the "
+               "page as the range). Ground truth: page %d's heading and lines, and no other page's, in the text of "
+               "~/%s. Checkpoints: one per line (0.8 split), no other page's heading (0.2)." % (len(pdf["pages"]), page, out))
     add(tid, text, context, difficulty, "pdf_extract", {"pdf": pdf, "page": page, "out": out, "remove": [out]},
         "Text Extraction")
 

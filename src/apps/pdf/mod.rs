@@ -3,6 +3,7 @@
 //! text, form fields, annotations, bookmarks), extracted text files and Evince's defaults
 //! (GSettings' key file, `~/.config/glib-2.0/settings/keyfile`) are the state.
 
+mod annotate;
 pub mod planner;
 mod recipe;
 

@@ -9,8 +9,9 @@
 //!
 //! Forms: each field on the page (an unnamed `entry` / `check box` in Evince's accessibility
 //! tree, found by its order among the form's fields) is clicked and typed into, then Ctrl+S
-//! ("Save As…"), the path typed, Replace when the form is saved in place. Annotations and text
-//! extraction have no plan yet (refused by name).
+//! ("Save As…"), the path typed, Replace when the form is saved in place. Annotations: see
+//! [`super::annotate`]. Text extraction into a PDF of the page goes out as an export of that page;
+//! into a .txt file it is refused (no text editor on the screen).
 
 use serde_json::Value;
 
@@ -21,7 +22,7 @@ use crate::engine::rollout::ui_plan::PlanRefusal;
 /// Where GSettings' key-file backend keeps Evince's defaults (relative to the home).
 pub const KEYFILE: &str = ".config/glib-2.0/settings/keyfile";
 
-fn key(k: &str) -> PlanStep {
+pub(super) fn key(k: &str) -> PlanStep {
     PlanStep::Key { key: k.into() }
 }
 
@@ -76,7 +77,7 @@ fn evince_pref(slots: &Value) -> Result<Vec<PlanStep>, String> {
     Ok(steps)
 }
 
-fn focused(name: &str, timeout_ms: u64) -> PlanStep {
+pub(super) fn focused(name: &str, timeout_ms: u64) -> PlanStep {
     PlanStep::WaitFor {
         target: Target::Role {
             role: "focused_window".into(),
@@ -86,7 +87,7 @@ fn focused(name: &str, timeout_ms: u64) -> PlanStep {
     }
 }
 
-fn click(node: &str) -> PlanStep {
+pub(super) fn click(node: &str) -> PlanStep {
     PlanStep::Click {
         target: Target::Role {
             role: "node".into(),
@@ -136,7 +137,23 @@ fn pdf_export(slots: &Value) -> Result<Vec<PlanStep>, String> {
     ])
 }
 
-fn saved_pdf(out: &str) -> PlanStep {
+/// The plan of a `pdf_extract` task: a `.pdf` output is the page printed to a file (as
+/// `pdf_export` with the page as the range); a `.txt` one needs a text editor on the screen,
+/// which the pdf screen does not have.
+fn pdf_extract(slots: &Value) -> Result<Vec<PlanStep>, String> {
+    let out = slots["out"].as_str().ok_or("pdf_extract: slot out missing")?;
+    if !out.ends_with(".pdf") {
+        return Err(format!(
+            "pdf_extract: {out} is a text file; Evince writes only PDFs and no text editor is on the pdf screen"
+        ));
+    }
+    let page = slots["page"].as_u64().ok_or("pdf_extract: slot page missing")?;
+    let mut export = slots.clone();
+    export["pages"] = serde_json::json!([page, page]);
+    pdf_export(&export)
+}
+
+pub(super) fn saved_pdf(out: &str) -> PlanStep {
     PlanStep::WaitFor {
         target: Target::Role {
             role: "saved_pdf".into(),
@@ -240,6 +257,8 @@ impl UiPlanner for EvincePlanner {
             "evince_pref" => evince_pref(&slots),
             "pdf_export" => pdf_export(&slots),
             "pdf_form" => pdf_form(&slots),
+            "pdf_annotate" => super::annotate::pdf_annotate(&slots),
+            "pdf_extract" => pdf_extract(&slots),
             other => Err(format!("template {other} has no Evince plan yet")),
         }
         .map_err(PlanRefusal::new)
@@ -281,6 +300,13 @@ mod tests {
         }
         assert!(!text.contains("entry#0"), "{text}");
         let export = json!({"pdf": {"path": "Documents/b.pdf"}, "pages": [2, 2], "out": "Documents/p2.pdf"});
+        // Fails on the old planner, which refused extraction by name: a page extracted into a
+        // PDF prints that page alone; a .txt output is refused with the reason.
+        let extract = json!({"pdf": {"path": "Documents/b.pdf"}, "page": 3, "out": "Documents/b-page3.pdf"});
+        let text = format!("{:?}", pdf_extract(&extract).unwrap());
+        assert!(text.contains("Type { text: \"3\" }") && text.contains("b-page3.pdf"), "{text}");
+        let txt = json!({"pdf": {"path": "Documents/b.pdf"}, "page": 3, "out": "Documents/b.txt"});
+        assert!(pdf_extract(&txt).unwrap_err().contains("text editor"));
         assert!(format!("{:?}", pdf_export(&export).unwrap()).contains("saved_pdf"));
     }
 }

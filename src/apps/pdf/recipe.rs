@@ -36,16 +36,16 @@ fn document(ctx: &mut Ctx<'_>, n: usize) -> (String, Value) {
     (stem, pdf)
 }
 
-/// Save one page's text into a .txt file.
+/// Extract one page's text into a one-page PDF of its own (Evince writes PDFs, not text files).
 pub fn extract(ctx: &mut Ctx<'_>) -> Option<Draft> {
     let (stem, pdf) = document(ctx, 4);
     let page = 1 + ctx.idx(4);
-    let out = format!("Documents/{stem}-page{page}.txt");
+    let out = format!("Documents/{stem}-page{page}.pdf");
     let core = format!(
-        "Save the text of page {page} of ~/{} into a plain-text file ~/{out}.",
+        "Extract page {page} of ~/{}, text and all, into a one-page PDF of its own, ~/{out}.",
         pdf["path"].as_str().unwrap_or_default()
     );
-    let context = format!("The setup makes a 4-page PDF and opens it in Evince. Ground truth: page {page}'s lines in ~/{out}. Checkpoints: one per line (0.8 split), no other page's heading (0.2).");
+    let context = format!("The setup makes a 4-page PDF and opens it in Evince (Print > Print to File with the page as the range). Ground truth: page {page}'s lines, and no other page's, in the text of ~/{out}. Checkpoints: one per line (0.8 split), no other page's heading (0.2).");
     let slots = json!({"pdf": pdf, "page": page, "out": out, "remove": [out]});
     Some(ctx.draft(0, core, context, "pdf_extract", slots, vec!["pdf"]))
 }

@@ -74,6 +74,14 @@ pub enum PlanStep {
         /// What to click.
         target: Target,
     },
+    /// Press the left button at `from`'s centre, move to `to`'s centre and release (a text
+    /// selection made as a person makes one: mouse move, button down, moves, button up).
+    Drag {
+        /// Where the drag starts.
+        from: Target,
+        /// Where it ends.
+        to: Target,
+    },
     /// Double-click the target's centre.
     DoubleClick {
         /// What to double-click.

@@ -44,6 +44,7 @@ pub mod ui_oracle_cross;
 pub mod ui_oracle_desktop;
 pub mod ui_oracle_fields;
 pub mod ui_oracle_files;
+pub mod ui_oracle_page;
 pub mod ui_oracle_shown;
 pub mod ui_oracle_web;
 /// The `ui-oracle` plan vocabulary (in the area `act`, so `ui`'s resolvers implement it).

@@ -179,6 +179,30 @@ impl<'a> Executor<'a> {
                 };
                 self.act(action)
             }
+            PlanStep::Drag { from, to } => {
+                let Some((x, y)) = self.wait_point(from, TARGET_WAIT)? else {
+                    return Ok(Err(format!("{} not on screen", show(from))));
+                };
+                let Some((to_x, to_y)) = self.wait_point(to, TARGET_WAIT)? else {
+                    return Ok(Err(format!("{} not on screen", show(to))));
+                };
+                // Press, move (half-way, then to the end) and release as separate actions: an
+                // application that selects on motion (Evince) takes an instant drag, with all its
+                // motion events queued before the release, for a click.
+                let (mid_x, mid_y) = ((x + to_x) / 2, (y + to_y) / 2);
+                for action in [
+                    A::MouseMove { x, y },
+                    A::LeftMouseDown,
+                    A::MouseMove { x: mid_x, y: mid_y },
+                    A::MouseMove { x: to_x, y: to_y },
+                    A::LeftMouseUp,
+                ] {
+                    if let Err(miss) = self.act(action)? {
+                        return Ok(Err(miss));
+                    }
+                }
+                Ok(Ok(()))
+            }
             PlanStep::Submit { target } => {
                 let Some((x, y)) = self.wait_point(target, TARGET_WAIT)? else {
                     return Ok(Err(StepMiss::NotOnScreen {
@@ -493,6 +517,7 @@ fn describe(step: &PlanStep) -> String {
         PlanStep::Click { target } => format!("click {}", show(target)),
         PlanStep::Submit { target } => format!("click {} and wait for the page", show(target)),
         PlanStep::DoubleClick { target } => format!("double-click {}", show(target)),
+        PlanStep::Drag { from, to } => format!("drag from {} to {}", show(from), show(to)),
         PlanStep::Fill { target, .. } => format!("fill {}", show(target)),
         PlanStep::Type { .. } => "type".into(),
         PlanStep::Key { key } => format!("key {key}"),

@@ -22,6 +22,8 @@
 //! - `nth_node`: the `N`th (from 0, in tree order) node matching `role:label[state]#N` — form
 //!   fields on a PDF page have neither names nor captions, only their order.
 //! - `labelled_shows`, `focused_shows`, `labelled_button`, `field_within`: see `ui_oracle_fields`.
+//! - `page_point`, `popup`, `pdf_has`: a place on a document's page, a node of a later window, a
+//!   saved PDF's bytes: see `ui_oracle_page`.
 
 use std::path::PathBuf;
 use std::time::SystemTime;
@@ -238,6 +240,16 @@ impl TargetResolver for AppResolver {
                     h: 1,
                 }),
             ),
+            "page_point" => Ok(super::ui_oracle_page::page_point(&self.nodes()?, name)),
+            "popup" => Ok(super::ui_oracle_page::popup(&self.nodes()?, name)),
+            "pdf_has" => Ok(
+                super::ui_oracle_page::pdf_has(&self.home, name).then_some(Rect {
+                    x: 0,
+                    y: 0,
+                    w: 1,
+                    h: 1,
+                }),
+            ),
             "no_node" => Ok(find_node(&self.nodes()?, name).is_none().then_some(Rect {
                 x: 0,
                 y: 0,
@@ -273,8 +285,8 @@ impl TargetResolver for AppResolver {
             }
             other => Err(RolloutError::Policy(format!(
                 "a desktop application's screen resolves window, name_box, cell, node, nth_node, \
-                 labelled, shown, above, within, contains, no_node, saved, saved_pdf and field \
-                 targets, not {other:?}"
+                 labelled, shown, above, within, contains, page_point, popup, pdf_has, no_node, \
+                 saved, saved_pdf and field targets, not {other:?}"
             ))),
         }
     }

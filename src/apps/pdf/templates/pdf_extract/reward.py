@@ -25,13 +25,21 @@ def open_pdf(rel):
     return doc, ""
 
 
+def read_text(rel):
+    """(text, problem) of the output: a .pdf's text (every page), else the plain-text file's."""
+    if rel.lower().endswith(".pdf"):
+        doc, problem = open_pdf(rel)
+        return ("".join(p.get_text() for p in doc), "") if doc is not None else ("", problem)
+    try:
+        with open(os.path.join(HOME, rel), encoding="utf-8") as fh:
+            return fh.read(), ""
+    except (OSError, UnicodeDecodeError) as err:
+        return "", "cannot read %s: %s" % (rel, err)
+
+
 rubric = Rubric()
-problem, text = "", ""
-try:
-    with open(os.path.join(HOME, S["out"]), encoding="utf-8") as fh:
-        text = norm(fh.read())
-except (OSError, UnicodeDecodeError) as err:
-    problem = "cannot read %s: %s" % (S["out"], err)
+text, problem = read_text(S["out"])
+text = norm(text)
 page = S["pdf"]["pages"][S["page"] - 1]
 wanted = [page["heading"]] + page["lines"]
 share = 0.8 / len(wanted)
