@@ -234,3 +234,90 @@ fn bulk_answer_reloads_stats_only_on_the_stats_screen() {
     let cmds = m.update(answer());
     assert!(cmds.contains(&EngineCommand::LoadStats), "{cmds:?}");
 }
+
+fn row(id: &str, app: &str, severity: &str, tags: &str) -> tuplewright::tui::data::TaskRow {
+    tuplewright::tui::data::TaskRow {
+        id: id.into(),
+        instruction: "do it".into(),
+        app: app.into(),
+        domain: String::new(),
+        difficulty: String::new(),
+        status: "voted".into(),
+        rounds: 1,
+        r_gold: None,
+        r_init: None,
+        severity: severity.into(),
+        tags: tags.into(),
+        contested: false,
+    }
+}
+
+/// Issue 33 (frame time): the Tuples table's column measure (longest id, longest value and
+/// fill of each optional column shown) is taken once per rows/view/columns and reused by later
+/// frames; the widths follow a column chooser change at once (a measure kept for other columns
+/// would give one column's width to another), a new view and new rows.
+#[test]
+fn column_widths_are_measured_once_per_view_and_follow_a_chooser_change() {
+    use std::sync::Arc;
+    use tuplewright::tui::columns::Column;
+    use tuplewright::tui::model::tuples::TuplesState;
+    use tuplewright::tui::model::tuples_extent::ColumnExtent;
+    use tuplewright::tui::view::tuples_cols::layout;
+    let width = |t: &TuplesState, c: Column| {
+        let l = layout(t, 200);
+        l.cols.iter().find(|(k, _)| *k == c).map(|(_, w)| *w)
+    };
+    let mut t = TuplesState::default();
+    t.rows = Arc::new(vec![
+        row("short", "gitea", "", ""),
+        row("a-much-longer-task-id-0001", "nextcloud", "P1", ""),
+    ]);
+    t.view = Arc::new(vec![0, 1]);
+    assert_eq!(width(&t, Column::Id), Some(26));
+    assert_eq!(width(&t, Column::App), Some(9));
+    assert_eq!(width(&t, Column::Sev), Some(3));
+    assert_eq!(width(&t, Column::Tags), None, "no tags shown: no room");
+    let opts = [Column::App, Column::Domain, Column::Sev, Column::Tags];
+    let kept = t.extent(&opts);
+    assert_eq!(kept, ColumnExtent::measure(&t.rows, &t.view, &opts));
+    assert_eq!(
+        (kept.longest.clone(), kept.filled.clone()),
+        (vec![9, 0, 2, 0], vec![2, 0, 1, 0])
+    );
+    // The chooser hides app: the widths are measured for the columns now shown.
+    let at = |t: &TuplesState, c: Column| t.columns.order.iter().position(|(k, _)| *k == c);
+    let app = at(&t, Column::App).unwrap();
+    assert!(t.columns.toggle(app));
+    assert_eq!(width(&t, Column::App), None);
+    assert_eq!(width(&t, Column::Domain), None, "no domain shown: no room");
+    assert_eq!(width(&t, Column::Sev), Some(3));
+    assert_eq!(
+        t.extent(&[Column::Domain, Column::Sev, Column::Tags])
+            .longest,
+        vec![0, 2, 0]
+    );
+    // Shown again, and moved behind tags: the same widths, in the chooser's order.
+    assert!(t.columns.toggle(app));
+    let moved = t.columns.shift(app, 3);
+    assert_eq!(t.columns.order[moved].0, Column::App);
+    assert_eq!(width(&t, Column::App), Some(9));
+    let order: Vec<Column> = layout(&t, 200).cols.iter().map(|(c, _)| *c).collect();
+    let (a, s) = (
+        order.iter().position(|c| *c == Column::App),
+        order.iter().position(|c| *c == Column::Sev),
+    );
+    assert!(a > s, "{order:?}");
+    // New rows (a note gave a tag) and a new view (a search showing the short id only).
+    t.rows = Arc::new(vec![
+        row("short", "gitea", "", "needs-review"),
+        row("a-much-longer-task-id-0001", "nextcloud", "P1", ""),
+    ]);
+    assert_eq!(width(&t, Column::Tags), Some(12));
+    t.view = Arc::new(vec![0]);
+    assert_eq!(width(&t, Column::Id), Some(5));
+    assert_eq!(
+        width(&t, Column::Sev),
+        None,
+        "the short one has no severity"
+    );
+}
