@@ -321,3 +321,63 @@ fn column_widths_are_measured_once_per_view_and_follow_a_chooser_change() {
         "the short one has no severity"
     );
 }
+
+/// Issue 33 (set-based writes): a bulk modify_query on a voted store records, tuple by tuple,
+/// what one decision at a time through `filter::apply` records on a copy of the same store: the
+/// same status moves, decision records and filter outcome (the released instruction and the
+/// critics' grade kept).
+#[test]
+fn a_bulk_decision_records_what_one_decision_per_tuple_records() {
+    use tuplewright::engine::curate::bulk::{apply_group, BulkRequest};
+    use tuplewright::engine::filter::{apply, effective_outcome, DecisionRequest};
+    use tuplewright::engine::store::DecisionSource;
+    let ((_a, pa), (_b, pb)) = (voted_copy(), voted_copy());
+    let open = |p: &std::path::Path| Store::open(p, std::time::Duration::from_secs(5)).unwrap();
+    let (mut bulk, mut one) = (open(&pa), open(&pb));
+    let mut ids: Vec<String> = bulk.statuses().unwrap().into_keys().collect();
+    ids.sort();
+    let action = Action::ModifyQuery("Archive the newest message.".into());
+    let req = BulkRequest {
+        task_ids: &ids,
+        action: action.clone(),
+        actor: "ana",
+        reason: "batch",
+        policy: Default::default(),
+    };
+    let out = apply_group(&mut bulk, &req).unwrap();
+    assert!(!out.decided.is_empty());
+    for id in &out.decided {
+        let req = DecisionRequest {
+            task_id: id,
+            action: action.clone(),
+            actor: "ana",
+            source: DecisionSource::Human,
+            reason: "batch",
+            aggregate: None,
+        };
+        apply(&mut one, &req).unwrap();
+    }
+    assert_eq!(statuses(&bulk), statuses(&one));
+    for id in &out.decided {
+        let (b, o) = (bulk.decisions(id).unwrap(), one.decisions(id).unwrap());
+        let key = |d: &tuplewright::engine::store::Decision| {
+            (
+                d.before.clone(),
+                d.after.clone(),
+                d.reason.clone(),
+                d.actor.clone(),
+                d.source.clone(),
+            )
+        };
+        assert_eq!(
+            b.iter().map(key).collect::<Vec<_>>(),
+            o.iter().map(key).collect::<Vec<_>>()
+        );
+        let (mut fb, mut fo) = (
+            effective_outcome(&bulk, id).unwrap().expect("an outcome"),
+            effective_outcome(&one, id).unwrap().expect("an outcome"),
+        );
+        (fb.decision_id, fo.decision_id) = (0, 0);
+        assert_eq!(fb, fo, "{id}");
+    }
+}

@@ -16,6 +16,7 @@
 //! per write transaction (the same order as SQLite's write lock).
 
 mod blobs;
+mod bulk;
 pub mod copy;
 pub mod db;
 mod decisions;
@@ -42,6 +43,7 @@ use rusqlite::{Connection, OpenFlags};
 use db::Conn;
 
 pub use blobs::sha256_hex;
+pub use bulk::{decision_json, StagedDecision, StagedEvent};
 pub use events::Event;
 pub use notes::Note;
 pub use records::*;
