@@ -204,9 +204,9 @@ fn a_bulk_decisions_own_events_do_not_reload_the_rows_again() {
     assert!(cmds.contains(&EngineCommand::LoadRows), "{cmds:?}");
 }
 
-/// Issue 33: a bulk decision's answer reloads the rows and the Live summary, but not the
-/// whole-store statistics while Stats is not shown (Stats loads them when opened); on Stats
-/// they are reloaded with the rows.
+/// Issue 33: a bulk decision's answer without patched rows reloads the rows and the Live
+/// summary, but not the whole-store statistics while Stats is not shown (Stats loads them when
+/// opened); on Stats they are reloaded with the rows.
 #[test]
 fn bulk_answer_reloads_stats_only_on_the_stats_screen() {
     use tuplewright::engine::curate::bulk::BulkOutcome;
@@ -222,6 +222,7 @@ fn bulk_answer_reloads_stats_only_on_the_stats_screen() {
             })),
             millis: 5,
             last_event: 0,
+            rows: None,
         })))
     };
     let (_dir, path) = voted_copy();
@@ -233,6 +234,73 @@ fn bulk_answer_reloads_stats_only_on_the_stats_screen() {
     m.screen = Screen::Stats;
     let cmds = m.update(answer());
     assert!(cmds.contains(&EngineCommand::LoadStats), "{cmds:?}");
+}
+
+/// Sends the marked set's bulk command (or the group undo) through the real store worker and
+/// returns the commands the model answers the worker's reply with (then runs them).
+fn answer_of(
+    m: &mut Model,
+    store: &mut Store,
+    cmds: Vec<tuplewright::tui::data::EngineCommand>,
+) -> Vec<tuplewright::tui::data::EngineCommand> {
+    use tuplewright::tui::data::EngineCommand;
+    let cmd = cmds
+        .into_iter()
+        .find(|c| {
+            matches!(
+                c,
+                EngineCommand::DecideBulk(_) | EngineCommand::UndoGroup(_)
+            )
+        })
+        .expect("a bulk command");
+    let mut out = Vec::new();
+    for u in tuplewright::tui::worker::handle_write(store, &cmd, false) {
+        out.extend(m.update(Msg::Data(u)));
+    }
+    // Then what the answer asks for (the view of the patched rows, or the reload).
+    super::filter_fixture::pump_write(m, store, out.clone(), false);
+    out
+}
+
+/// Issue 33 (a bulk decision's answer): the decided rows are patched in place — every status
+/// and contested flag exactly what a full reload gives — and only the view is computed again,
+/// with no reload of all rows; the group undo likewise. When other rows came in while the
+/// decision ran, the answer reloads them instead of patching stale ones.
+#[test]
+fn a_bulk_answer_patches_the_decided_rows_instead_of_reloading_them() {
+    use tuplewright::tui::data::{load_rows, EngineCommand};
+    use tuplewright::tui::model::bulk::marked_ids;
+    let (_dir, path) = voted_copy();
+    let (mut m, mut store) = model_on(&path, false);
+    keys_w(&mut m, &mut store, "* R");
+    type_text(&mut m, &mut store, "batch");
+    let decided = marked_ids(&m);
+    let cmds = m.update(Msg::Key(tuplewright::tui::keymap::Key::plain(
+        tuplewright::tui::keymap::Code::Enter,
+    )));
+    let answer = answer_of(&mut m, &mut store, cmds);
+    assert!(!answer.contains(&EngineCommand::LoadRows), "{answer:?}");
+    assert!(answer.iter().any(|c| matches!(c, EngineCommand::View(_))));
+    assert!(m.notice.clone().unwrap_or_default().contains("decided"));
+    let reloaded = load_rows(&store).unwrap();
+    assert_eq!(*m.tuples.rows, reloaded, "patched = reloaded");
+    assert!(decided.iter().any(|id| reloaded
+        .iter()
+        .any(|r| r.id == *id && r.status == "dropped")));
+    // The group undo patches them back.
+    let cmds = m.update(Msg::Key(tuplewright::tui::keymap::Key::ch('u')));
+    let answer = answer_of(&mut m, &mut store, cmds);
+    assert!(!answer.contains(&EngineCommand::LoadRows), "{answer:?}");
+    assert_eq!(*m.tuples.rows, load_rows(&store).unwrap());
+    // Rows that came in while a decision ran are not overwritten with patched old ones.
+    keys_w(&mut m, &mut store, "* K");
+    type_text(&mut m, &mut store, "fine");
+    let cmds = m.update(Msg::Key(tuplewright::tui::keymap::Key::plain(
+        tuplewright::tui::keymap::Code::Enter,
+    )));
+    m.tuples.rows = std::sync::Arc::new(m.tuples.rows.to_vec());
+    let answer = answer_of(&mut m, &mut store, cmds);
+    assert!(answer.contains(&EngineCommand::LoadRows), "{answer:?}");
 }
 
 fn row(id: &str, app: &str, severity: &str, tags: &str) -> tuplewright::tui::data::TaskRow {
