@@ -3,11 +3,13 @@
 //! [`crate::engine::curate::bulk`] functions (the same ones `override --where` and
 //! `override --undo-group` use), and what comes back.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::engine::curate::bulk::{
     apply_group, latest_group, undo_group, BulkOutcome, BulkRequest, UndoOutcome,
 };
+use crate::engine::curate::rows::{patch_decided, TaskRow};
 use crate::engine::curate::ConflictPolicy;
 use crate::engine::filter::Action;
 use crate::engine::store::Store;
@@ -27,6 +29,9 @@ pub struct BulkCmd {
     pub actor: String,
     /// `[curate] conflict`.
     pub policy: ConflictPolicy,
+    /// The workbench's complete rows when sent (`None`: not all loaded): patched with the
+    /// decision's statuses instead of reloaded (issue #33).
+    pub rows: Option<Arc<Vec<TaskRow>>>,
 }
 
 /// Undo a bulk decision group (`None`: the curator's latest group still in force).
@@ -36,7 +41,13 @@ pub struct UndoGroupCmd {
     pub group: Option<String>,
     /// The curator.
     pub actor: String,
+    /// The workbench's complete rows when sent, to patch (as [`BulkCmd::rows`]).
+    pub rows: Option<Arc<Vec<TaskRow>>>,
 }
+
+/// Rows patched after a bulk command: the rows sent and the same rows with every tuple's status
+/// and contested flag read again (what a decision changes).
+pub type PatchedRows = (Arc<Vec<TaskRow>>, Arc<Vec<TaskRow>>);
 
 /// What a bulk command did.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,6 +68,9 @@ pub struct BulkDone {
     /// The store's last event after the write (0 when unknown): the events up to it are the
     /// decision's own, already reflected by the reload its answer starts.
     pub last_event: i64,
+    /// The rows sent, patched after a write (`None`: nothing written, no rows sent, or the
+    /// store's tuples are not the rows' any more: the answer reloads them).
+    pub rows: Option<PatchedRows>,
 }
 
 /// Runs a bulk decision on the worker's connection.
@@ -72,7 +86,7 @@ pub fn decide(store: &mut Store, cmd: &BulkCmd) -> DataUpdate {
     let result = apply_group(store, &req)
         .map(BulkResult::Applied)
         .map_err(|e| e.to_string());
-    done(store, result, t)
+    done(store, result, t, cmd.rows.as_ref())
 }
 
 /// Runs a group undo on the worker's connection.
@@ -92,14 +106,28 @@ pub fn undo(store: &mut Store, cmd: &UndoGroupCmd) -> DataUpdate {
         )),
         Err(e) => Err(e),
     };
-    done(store, result, t)
+    done(store, result, t, cmd.rows.as_ref())
 }
 
-fn done(store: &Store, result: Result<BulkResult, String>, t: Instant) -> DataUpdate {
+fn done(
+    store: &Store,
+    result: Result<BulkResult, String>,
+    t: Instant,
+    rows: Option<&Arc<Vec<TaskRow>>>,
+) -> DataUpdate {
     let millis = t.elapsed().as_millis();
+    // A store error while patching only costs the full reload the answer then asks for.
+    let rows = match (&result, rows) {
+        (Ok(_), Some(base)) => patch_decided(store, base)
+            .ok()
+            .flatten()
+            .map(|p| (Arc::clone(base), Arc::new(p))),
+        _ => None,
+    };
     DataUpdate::Bulk(Box::new(BulkDone {
         result,
         millis,
         last_event: store.last_event_seq().unwrap_or(0),
+        rows,
     }))
 }

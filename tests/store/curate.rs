@@ -405,3 +405,68 @@ fn the_store_connection_keeps_its_query_plans() {
         .db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG)
         .unwrap());
 }
+
+/// Issue 33 (set-based writes): a bulk decision is one act written set-based — every decision
+/// record, its `decision` event and its `filter.outcome` event carry the one decision time, the
+/// events are numbered consecutively in the order of the tuples (each tuple's decision event right
+/// before its outcome, which names it), and so are the undo's records and events.
+#[test]
+fn a_bulk_decision_is_one_act_numbered_in_tuple_order() {
+    const N: usize = 400;
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = open(&dir.path().join("s.db"));
+    let names: Vec<String> = (0..N).map(|i| format!("t{i:04}")).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    accepted(&mut store, &refs, &[]);
+    let last = store.last_event_seq().unwrap();
+    let out = apply_group(&mut store, &bulk(&names, Action::Keep, "ana")).unwrap();
+    let events = store.events_after(last, 10 * N).unwrap();
+    assert_eq!(events.len(), 2 * N);
+    for (k, id) in names.iter().enumerate() {
+        let (d, o) = (&events[2 * k], &events[2 * k + 1]);
+        assert_eq!(
+            (d.kind.as_str(), o.kind.as_str()),
+            ("decision", "filter.outcome")
+        );
+        assert_eq!(
+            (d.task_id.as_deref(), o.task_id.as_deref()),
+            (Some(id.as_str()), Some(id.as_str()))
+        );
+        assert_eq!(
+            (d.seq, o.seq),
+            (last + 1 + 2 * k as i64, last + 2 + 2 * k as i64)
+        );
+        assert_eq!(o.payload["decision_id"], d.payload["id"]);
+        assert_eq!(d.payload["group"], out.group_id.as_str());
+    }
+    let group = store.group_decisions(&out.group_id).unwrap();
+    let time = group[0].created_at.clone();
+    assert!(
+        group.iter().all(|d| d.created_at == time),
+        "one decision time"
+    );
+    assert!(
+        events.iter().all(|e| e.time == time),
+        "events at the decision time"
+    );
+    let last = store.last_event_seq().unwrap();
+    let undo = undo_group(&mut store, &out.group_id, "ana", "").unwrap();
+    assert_eq!(undo.undone.len(), N);
+    let events = store.events_after(last, 10 * N).unwrap();
+    assert_eq!(events.len(), N, "one decision event per undone tuple");
+    let undos: Vec<_> = store
+        .group_decisions(&out.group_id)
+        .unwrap()
+        .into_iter()
+        .filter(|d| d.compensates.is_some())
+        .collect();
+    for (e, d) in events.iter().zip(&undos) {
+        assert_eq!(e.payload["id"], d.id);
+        assert_eq!(e.payload["compensates"], d.compensates.unwrap());
+        assert_eq!(
+            (e.time.as_str(), d.created_at.as_str()),
+            (undos[0].created_at.as_str(), undos[0].created_at.as_str())
+        );
+    }
+    assert!(names.iter().all(|id| status(&store, id) == "loop_accepted"));
+}

@@ -204,9 +204,9 @@ fn a_bulk_decisions_own_events_do_not_reload_the_rows_again() {
     assert!(cmds.contains(&EngineCommand::LoadRows), "{cmds:?}");
 }
 
-/// Issue 33: a bulk decision's answer reloads the rows and the Live summary, but not the
-/// whole-store statistics while Stats is not shown (Stats loads them when opened); on Stats
-/// they are reloaded with the rows.
+/// Issue 33: a bulk decision's answer without patched rows reloads the rows and the Live
+/// summary, but not the whole-store statistics while Stats is not shown (Stats loads them when
+/// opened); on Stats they are reloaded with the rows.
 #[test]
 fn bulk_answer_reloads_stats_only_on_the_stats_screen() {
     use tuplewright::engine::curate::bulk::BulkOutcome;
@@ -222,6 +222,7 @@ fn bulk_answer_reloads_stats_only_on_the_stats_screen() {
             })),
             millis: 5,
             last_event: 0,
+            rows: None,
         })))
     };
     let (_dir, path) = voted_copy();
@@ -233,4 +234,218 @@ fn bulk_answer_reloads_stats_only_on_the_stats_screen() {
     m.screen = Screen::Stats;
     let cmds = m.update(answer());
     assert!(cmds.contains(&EngineCommand::LoadStats), "{cmds:?}");
+}
+
+/// Sends the marked set's bulk command (or the group undo) through the real store worker and
+/// returns the commands the model answers the worker's reply with (then runs them).
+fn answer_of(
+    m: &mut Model,
+    store: &mut Store,
+    cmds: Vec<tuplewright::tui::data::EngineCommand>,
+) -> Vec<tuplewright::tui::data::EngineCommand> {
+    use tuplewright::tui::data::EngineCommand;
+    let cmd = cmds
+        .into_iter()
+        .find(|c| {
+            matches!(
+                c,
+                EngineCommand::DecideBulk(_) | EngineCommand::UndoGroup(_)
+            )
+        })
+        .expect("a bulk command");
+    let mut out = Vec::new();
+    for u in tuplewright::tui::worker::handle_write(store, &cmd, false) {
+        out.extend(m.update(Msg::Data(u)));
+    }
+    // Then what the answer asks for (the view of the patched rows, or the reload).
+    super::filter_fixture::pump_write(m, store, out.clone(), false);
+    out
+}
+
+/// Issue 33 (a bulk decision's answer): the decided rows are patched in place — every status
+/// and contested flag exactly what a full reload gives — and only the view is computed again,
+/// with no reload of all rows; the group undo likewise. When other rows came in while the
+/// decision ran, the answer reloads them instead of patching stale ones.
+#[test]
+fn a_bulk_answer_patches_the_decided_rows_instead_of_reloading_them() {
+    use tuplewright::tui::data::{load_rows, EngineCommand};
+    use tuplewright::tui::model::bulk::marked_ids;
+    let (_dir, path) = voted_copy();
+    let (mut m, mut store) = model_on(&path, false);
+    keys_w(&mut m, &mut store, "* R");
+    type_text(&mut m, &mut store, "batch");
+    let decided = marked_ids(&m);
+    let cmds = m.update(Msg::Key(tuplewright::tui::keymap::Key::plain(
+        tuplewright::tui::keymap::Code::Enter,
+    )));
+    let answer = answer_of(&mut m, &mut store, cmds);
+    assert!(!answer.contains(&EngineCommand::LoadRows), "{answer:?}");
+    assert!(answer.iter().any(|c| matches!(c, EngineCommand::View(_))));
+    assert!(m.notice.clone().unwrap_or_default().contains("decided"));
+    let reloaded = load_rows(&store).unwrap();
+    assert_eq!(*m.tuples.rows, reloaded, "patched = reloaded");
+    assert!(decided.iter().any(|id| reloaded
+        .iter()
+        .any(|r| r.id == *id && r.status == "dropped")));
+    // The group undo patches them back.
+    let cmds = m.update(Msg::Key(tuplewright::tui::keymap::Key::ch('u')));
+    let answer = answer_of(&mut m, &mut store, cmds);
+    assert!(!answer.contains(&EngineCommand::LoadRows), "{answer:?}");
+    assert_eq!(*m.tuples.rows, load_rows(&store).unwrap());
+    // Rows that came in while a decision ran are not overwritten with patched old ones.
+    keys_w(&mut m, &mut store, "* K");
+    type_text(&mut m, &mut store, "fine");
+    let cmds = m.update(Msg::Key(tuplewright::tui::keymap::Key::plain(
+        tuplewright::tui::keymap::Code::Enter,
+    )));
+    m.tuples.rows = std::sync::Arc::new(m.tuples.rows.to_vec());
+    let answer = answer_of(&mut m, &mut store, cmds);
+    assert!(answer.contains(&EngineCommand::LoadRows), "{answer:?}");
+}
+
+fn row(id: &str, app: &str, severity: &str, tags: &str) -> tuplewright::tui::data::TaskRow {
+    tuplewright::tui::data::TaskRow {
+        id: id.into(),
+        instruction: "do it".into(),
+        app: app.into(),
+        domain: String::new(),
+        difficulty: String::new(),
+        status: "voted".into(),
+        rounds: 1,
+        r_gold: None,
+        r_init: None,
+        severity: severity.into(),
+        tags: tags.into(),
+        contested: false,
+    }
+}
+
+/// Issue 33 (frame time): the Tuples table's column measure (longest id, longest value and
+/// fill of each optional column shown) is taken once per rows/view/columns and reused by later
+/// frames; the widths follow a column chooser change at once (a measure kept for other columns
+/// would give one column's width to another), a new view and new rows.
+#[test]
+fn column_widths_are_measured_once_per_view_and_follow_a_chooser_change() {
+    use std::sync::Arc;
+    use tuplewright::tui::columns::Column;
+    use tuplewright::tui::model::tuples::TuplesState;
+    use tuplewright::tui::model::tuples_extent::ColumnExtent;
+    use tuplewright::tui::view::tuples_cols::layout;
+    let width = |t: &TuplesState, c: Column| {
+        let l = layout(t, 200);
+        l.cols.iter().find(|(k, _)| *k == c).map(|(_, w)| *w)
+    };
+    let mut t = TuplesState::default();
+    t.rows = Arc::new(vec![
+        row("short", "gitea", "", ""),
+        row("a-much-longer-task-id-0001", "nextcloud", "P1", ""),
+    ]);
+    t.view = Arc::new(vec![0, 1]);
+    assert_eq!(width(&t, Column::Id), Some(26));
+    assert_eq!(width(&t, Column::App), Some(9));
+    assert_eq!(width(&t, Column::Sev), Some(3));
+    assert_eq!(width(&t, Column::Tags), None, "no tags shown: no room");
+    let opts = [Column::App, Column::Domain, Column::Sev, Column::Tags];
+    let kept = t.extent(&opts);
+    assert_eq!(kept, ColumnExtent::measure(&t.rows, &t.view, &opts));
+    assert_eq!(
+        (kept.longest.clone(), kept.filled.clone()),
+        (vec![9, 0, 2, 0], vec![2, 0, 1, 0])
+    );
+    // The chooser hides app: the widths are measured for the columns now shown.
+    let at = |t: &TuplesState, c: Column| t.columns.order.iter().position(|(k, _)| *k == c);
+    let app = at(&t, Column::App).unwrap();
+    assert!(t.columns.toggle(app));
+    assert_eq!(width(&t, Column::App), None);
+    assert_eq!(width(&t, Column::Domain), None, "no domain shown: no room");
+    assert_eq!(width(&t, Column::Sev), Some(3));
+    assert_eq!(
+        t.extent(&[Column::Domain, Column::Sev, Column::Tags])
+            .longest,
+        vec![0, 2, 0]
+    );
+    // Shown again, and moved behind tags: the same widths, in the chooser's order.
+    assert!(t.columns.toggle(app));
+    let moved = t.columns.shift(app, 3);
+    assert_eq!(t.columns.order[moved].0, Column::App);
+    assert_eq!(width(&t, Column::App), Some(9));
+    let order: Vec<Column> = layout(&t, 200).cols.iter().map(|(c, _)| *c).collect();
+    let (a, s) = (
+        order.iter().position(|c| *c == Column::App),
+        order.iter().position(|c| *c == Column::Sev),
+    );
+    assert!(a > s, "{order:?}");
+    // New rows (a note gave a tag) and a new view (a search showing the short id only).
+    t.rows = Arc::new(vec![
+        row("short", "gitea", "", "needs-review"),
+        row("a-much-longer-task-id-0001", "nextcloud", "P1", ""),
+    ]);
+    assert_eq!(width(&t, Column::Tags), Some(12));
+    t.view = Arc::new(vec![0]);
+    assert_eq!(width(&t, Column::Id), Some(5));
+    assert_eq!(
+        width(&t, Column::Sev),
+        None,
+        "the short one has no severity"
+    );
+}
+
+/// Issue 33 (set-based writes): a bulk modify_query on a voted store records, tuple by tuple,
+/// what one decision at a time through `filter::apply` records on a copy of the same store: the
+/// same status moves, decision records and filter outcome (the released instruction and the
+/// critics' grade kept).
+#[test]
+fn a_bulk_decision_records_what_one_decision_per_tuple_records() {
+    use tuplewright::engine::curate::bulk::{apply_group, BulkRequest};
+    use tuplewright::engine::filter::{apply, effective_outcome, DecisionRequest};
+    use tuplewright::engine::store::DecisionSource;
+    let ((_a, pa), (_b, pb)) = (voted_copy(), voted_copy());
+    let open = |p: &std::path::Path| Store::open(p, std::time::Duration::from_secs(5)).unwrap();
+    let (mut bulk, mut one) = (open(&pa), open(&pb));
+    let mut ids: Vec<String> = bulk.statuses().unwrap().into_keys().collect();
+    ids.sort();
+    let action = Action::ModifyQuery("Archive the newest message.".into());
+    let req = BulkRequest {
+        task_ids: &ids,
+        action: action.clone(),
+        actor: "ana",
+        reason: "batch",
+        policy: Default::default(),
+    };
+    let out = apply_group(&mut bulk, &req).unwrap();
+    assert!(!out.decided.is_empty());
+    for id in &out.decided {
+        let req = DecisionRequest {
+            task_id: id,
+            action: action.clone(),
+            actor: "ana",
+            source: DecisionSource::Human,
+            reason: "batch",
+            aggregate: None,
+        };
+        apply(&mut one, &req).unwrap();
+    }
+    assert_eq!(statuses(&bulk), statuses(&one));
+    for id in &out.decided {
+        let (b, o) = (bulk.decisions(id).unwrap(), one.decisions(id).unwrap());
+        let key = |d: &tuplewright::engine::store::Decision| {
+            (
+                d.before.clone(),
+                d.after.clone(),
+                d.reason.clone(),
+                d.actor.clone(),
+                d.source.clone(),
+            )
+        };
+        assert_eq!(
+            b.iter().map(key).collect::<Vec<_>>(),
+            o.iter().map(key).collect::<Vec<_>>()
+        );
+        let (mut fb, mut fo) = (
+            effective_outcome(&bulk, id).unwrap().expect("an outcome"),
+            effective_outcome(&one, id).unwrap().expect("an outcome"),
+        );
+        (fb.decision_id, fo.decision_id) = (0, 0);
+        assert_eq!(fb, fo, "{id}");
+    }
 }

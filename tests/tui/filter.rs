@@ -442,3 +442,66 @@ fn undo_brings_the_shared_selection_back_even_when_the_decision_took_the_tuple_o
     );
     assert_eq!(m.filter.task_id.as_deref(), Some(ids[1].as_str()));
 }
+
+/// Feeds the store's events after `seq` to the model as the store worker's polling does, running
+/// what they ask for; returns the last seq.
+fn events_arrive(m: &mut tuplewright::tui::model::Model, store: &mut Store, seq: i64) -> i64 {
+    let events = store.events_after(seq, 10_000).expect("events");
+    let last = events.last().map_or(seq, |e| e.seq);
+    let cmds = m.update(tuplewright::tui::model::Msg::Data(DataUpdate::Events(
+        events,
+    )));
+    pump_write(m, store, cmds, false);
+    last
+}
+
+/// Issue 33 ("no tuple left that needs a decision" while the screen moves on): with the Tuples
+/// list narrowed to needs_human, deciding the last queued tuple says none is left — and the
+/// Filter screen stays on the tuple just decided (its new outcome shown) while the reload, its
+/// view (which no longer lists it) and the decision's events come in; it does not move on to
+/// another tuple or to nothing.
+#[test]
+fn deciding_the_last_queued_tuple_under_a_filter_stays_on_it_while_events_arrive() {
+    let (_d, p) = voted_copy();
+    let (mut m, mut store) = model_on(&p, false);
+    let ids = ids(&m);
+    let mut seq = store.last_event_seq().expect("seq");
+    only_status(&mut m, &mut store, "needs_human");
+    keys_w(&mut m, &mut store, "6 K");
+    type_text(&mut m, &mut store, "fine");
+    keys_w(&mut m, &mut store, "enter");
+    assert_eq!(
+        m.filter.task_id.as_deref(),
+        Some(ids[2].as_str()),
+        "auto-advanced"
+    );
+    seq = events_arrive(&mut m, &mut store, seq);
+    keys_w(&mut m, &mut store, "R");
+    type_text(&mut m, &mut store, "ambiguous");
+    keys_w(&mut m, &mut store, "enter");
+    let said = m.notice.clone().unwrap_or_default();
+    assert!(
+        said.contains("no tuple left that needs a decision"),
+        "{said}"
+    );
+    events_arrive(&mut m, &mut store, seq);
+    assert_eq!(m.screen, Screen::Filter);
+    assert_eq!(
+        m.filter.task_id.as_deref(),
+        Some(ids[2].as_str()),
+        "the screen moved on"
+    );
+    let shown = m.filter.current().expect("the decided tuple is shown");
+    assert_eq!(
+        (shown.task_id.as_str(), shown.status.as_str()),
+        (ids[2].as_str(), "dropped")
+    );
+    assert_eq!(
+        m.notice.as_deref(),
+        Some(said.as_str()),
+        "the notice still holds"
+    );
+    // Moving on is the curator's: n goes to the next tuple the list shows (none here).
+    keys_w(&mut m, &mut store, "n");
+    assert_eq!(m.filter.task_id.as_deref(), m.selection());
+}

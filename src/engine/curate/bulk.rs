@@ -1,13 +1,14 @@
 //! Bulk decisions: one action (keep / reject / modify_query) with one reason on a set of tuples,
 //! in one transaction. Each tuple still gets its own append-only decision (and its
-//! `filter.outcome` event) through [`apply_grouped_in`]; all of them carry the same group id, so
+//! `filter.outcome` event), written set-based ([`super::bulk_set`]: one statement per table for
+//! the whole set); all of them carry the same group id, so
 //! the set is undone as a group ([`undo_group`]) by compensating decisions under that id. Tuples
 //! that cannot take the decision (not past the agreement loop) are skipped and named, never
 //! half-decided.
 
 use serde::Serialize;
 
-use crate::engine::filter::{apply_grouped_in, decidable, Action, DecisionRequest, FilterError};
+use crate::engine::filter::{decidable, Action};
 use crate::engine::store::{DecisionSource, Store, StoreError};
 
 use super::CurateError;
@@ -80,6 +81,11 @@ fn check(req: &BulkRequest<'_>) -> Result<(), CurateError> {
             "a bulk decision needs one reason (--reason TEXT)".into(),
         ));
     }
+    if matches!(&req.action, Action::ModifyQuery(q) if q.trim().is_empty()) {
+        return Err(CurateError::Invalid(
+            "modify_query needs the new instruction (--query TEXT)".into(),
+        ));
+    }
     if req.task_ids.is_empty() {
         return Err(CurateError::Invalid("no tuple to decide".into()));
     }
@@ -120,39 +126,8 @@ pub fn preview(store: &Store, req: &BulkRequest<'_>) -> Result<BulkOutcome, Cura
 pub fn apply_group(store: &mut Store, req: &BulkRequest<'_>) -> Result<BulkOutcome, CurateError> {
     check(req)?;
     let group = new_group_id();
-    let out = store.write(|tx| -> Result<BulkOutcome, CurateError> {
-        let mut out = BulkOutcome {
-            group_id: group.clone(),
-            ..Default::default()
-        };
-        for id in dedup(req.task_ids) {
-            let one = DecisionRequest {
-                task_id: id,
-                action: req.action.clone(),
-                actor: req.actor,
-                source: DecisionSource::Human,
-                reason: req.reason,
-                aggregate: None,
-            };
-            match apply_grouped_in(tx, &one, Some(&group)) {
-                Ok(_) => {
-                    super::agreement::enforce_in(tx, req.policy, id, Some(&group))?;
-                    out.decided.push(id.to_string())
-                }
-                Err(FilterError::NotEligible { status, .. }) => out.skipped.push(Skipped {
-                    task_id: id.to_string(),
-                    why: format!("status {status} cannot be decided"),
-                }),
-                Err(FilterError::Store(StoreError::UnknownTask(_))) => out.skipped.push(Skipped {
-                    task_id: id.to_string(),
-                    why: "no such task".into(),
-                }),
-                Err(e) => return Err(e.into()),
-            }
-        }
-        Ok(out)
-    })?;
-    Ok(out)
+    let ids = dedup(req.task_ids);
+    store.write(|tx| super::bulk_set::apply_in(tx, req, &ids, &group))
 }
 
 /// Undoes every decision of `group` that is still in force, in one transaction; the undos carry
@@ -182,9 +157,9 @@ pub fn undo_group(
             ..Default::default()
         };
         // Each task's decisions in force, read once (set-based) inside the transaction; a
-        // decision is undone only while it is its task's latest in force, as
-        // `Tx::undo_grouped_decision` checks one by one.
+        // decision is undone only while it is its task's latest in force.
         let mut in_force = tx.in_force_by_task_of_group(group)?;
+        let mut targets = Vec::new();
         // Newest first: a conflict-policy decision made after a curator's is undone before it.
         for d in all.iter().rev().filter(|d| d.compensates.is_none()) {
             if undone_already.contains(&d.id) {
@@ -203,15 +178,23 @@ pub fn undo_group(
                 });
                 continue;
             }
-            tx.compensate_grouped(d, (actor, DecisionSource::Human), &reason, group)?;
             // Undone: no longer in force; the decision below it (if any) is the latest now.
             if let Some(s) = stack {
                 s.pop();
             }
+            targets.push(d);
             if d.actor != super::agreement::CONFLICT_ACTOR {
                 out.undone.push(d.task_id.clone());
             }
         }
+        // Every compensating decision in one set-based write (#33).
+        super::bulk_set::compensate_in(
+            tx,
+            &targets,
+            (actor, DecisionSource::Human),
+            &reason,
+            group,
+        )?;
         Ok(out)
     })
 }

@@ -6,6 +6,7 @@
 
 pub mod agreement;
 pub mod bulk;
+mod bulk_set;
 pub mod notes;
 pub mod query;
 pub mod rows;

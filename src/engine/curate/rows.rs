@@ -79,6 +79,33 @@ pub fn load_rows(store: &Store) -> Result<Vec<TaskRow>, StoreError> {
     Ok(rows)
 }
 
+/// `rows` (as [`load_rows`] gave them) with what a decision changes read again: every tuple's
+/// status and whether two curators' decisions in force on it differ. A bulk decision's answer
+/// patches the list with this instead of reloading all of it (issue #33: two reads, no join over
+/// rounds, rewards, votes and notes). `None` when the store's tuples are not the rows' (one was
+/// added since: the caller reloads).
+pub fn patch_decided(store: &Store, rows: &[TaskRow]) -> Result<Option<Vec<TaskRow>>, StoreError> {
+    let statuses = store.statuses()?;
+    if statuses.len() != rows.len() || rows.iter().any(|r| !statuses.contains_key(&r.id)) {
+        return Ok(None);
+    }
+    let split = crate::engine::curate::agreement::agreement(store)?.disagreements;
+    let contested: std::collections::HashSet<&str> =
+        split.iter().map(|d| d.task_id.as_str()).collect();
+    Ok(Some(
+        rows.iter()
+            .map(|r| {
+                let mut r = r.clone();
+                if let Some(s) = statuses.get(&r.id) {
+                    s.clone_into(&mut r.status);
+                }
+                r.contested = contested.contains(r.id.as_str());
+                r
+            })
+            .collect(),
+    ))
+}
+
 /// The first `limit` tuples by id, with their round counts but without rewards (a fast first page).
 pub fn load_rows_page(store: &Store, limit: usize) -> Result<Vec<TaskRow>, StoreError> {
     let sql = "SELECT t.task_id, t.instruction, t.apps, COALESCE(t.domain, ''), COALESCE(t.difficulty, ''), \

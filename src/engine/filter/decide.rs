@@ -119,6 +119,12 @@ pub fn decidable(status: &str, action: &Action) -> bool {
         .is_some()
 }
 
+/// The status a person's or a rule's decision `action` moves a tuple in `status` to, or `None`
+/// when it may not be decided (what [`apply_in`] checks; a bulk decision checks a set with it).
+pub fn target_status(status: &str, action: &Action, source: DecisionSource) -> Option<TupleStatus> {
+    TupleStatus::parse(status).and_then(|s| target(s, action, source))
+}
+
 /// Applies one decision inside an open transaction. Returns the decision appended.
 pub fn apply_in(tx: &Tx<'_>, req: &DecisionRequest<'_>) -> Result<Decision, FilterError> {
     apply_grouped_in(tx, req, None)
@@ -167,25 +173,11 @@ pub fn apply_grouped_in(
     let who = (req.actor, req.source);
     let decision =
         tx.record_decision_from(req.task_id, Some(&status), after, who, &reason, group)?;
-    let agg = req.aggregate;
-    let mut payload = json!({
-        "decision_id": decision.id,
-        "action": req.action.name(),
-        "revised_query": match &req.action { Action::ModifyQuery(q) => Some(q.trim()), _ => None },
-        "original_instruction": instruction,
-        "severity": agg.and_then(|a| a.severity).map(|s| s.as_str()),
-        "train_poor_fit": agg.is_some_and(|a| a.train_poor_fit),
-        "actor": req.actor,
-        "source": req.source.as_str(),
-        "group": group,
-    });
-    if let Some(a) = agg {
-        payload["aggregate"] = serde_json::to_value(a).map_err(StoreError::from)?;
-    } else if let Some(prev) = outcome_in(tx.conn(), req.task_id)? {
-        // A human or rule decision keeps the critics' grade.
-        payload["severity"] = json!(prev.severity);
-        payload["train_poor_fit"] = json!(prev.train_poor_fit);
-    }
+    let prev = match req.aggregate {
+        Some(_) => None,
+        None => outcome_in(tx.conn(), req.task_id)?,
+    };
+    let payload = outcome_json(&decision, req, &instruction, prev.as_ref(), group)?;
     tx.append_event(OUTCOME_EVENT, Some(req.task_id), &payload)?;
     Ok(decision)
 }
@@ -206,6 +198,37 @@ pub fn apply_on_bus(bus: &Bus, req: &DecisionRequest<'_>) -> Result<Decision, Fi
     })?
 }
 
+/// The `filter.outcome` event's payload of `decision` made by `req` on a tuple whose instruction
+/// was `instruction`: the released instruction and the grade (the critics' aggregate, else the
+/// grade of `prev`, the outcome in force before: a human or rule decision keeps it).
+pub fn outcome_json(
+    decision: &Decision,
+    req: &DecisionRequest<'_>,
+    instruction: &str,
+    prev: Option<&FilterRecord>,
+    group: Option<&str>,
+) -> Result<Value, StoreError> {
+    let agg = req.aggregate;
+    let mut payload = json!({
+        "decision_id": decision.id,
+        "action": req.action.name(),
+        "revised_query": match &req.action { Action::ModifyQuery(q) => Some(q.trim()), _ => None },
+        "original_instruction": instruction,
+        "severity": agg.and_then(|a| a.severity).map(|s| s.as_str()),
+        "train_poor_fit": agg.is_some_and(|a| a.train_poor_fit),
+        "actor": req.actor,
+        "source": req.source.as_str(),
+        "group": group,
+    });
+    if let Some(a) = agg {
+        payload["aggregate"] = serde_json::to_value(a)?;
+    } else if let Some(prev) = prev {
+        payload["severity"] = json!(prev.severity);
+        payload["train_poor_fit"] = json!(prev.train_poor_fit);
+    }
+    Ok(payload)
+}
+
 fn outcome_in(
     conn: &crate::engine::store::db::Conn,
     task_id: &str,
@@ -218,8 +241,13 @@ fn outcome_in(
     let payload: Option<String> = stmt
         .query_row(params![OUTCOME_EVENT, task_id], |r| r.get(0))
         .optional()?;
-    let Some(p) = payload else { return Ok(None) };
-    let v: Value = serde_json::from_str(&p)?;
+    payload.map_or(Ok(None), |p| parse_outcome(&p))
+}
+
+/// A stored `filter.outcome` payload as the outcome it records; `None` for a re-run's (which
+/// takes the earlier outcome out of force).
+pub fn parse_outcome(payload: &str) -> Result<Option<FilterRecord>, StoreError> {
+    let v: Value = serde_json::from_str(payload)?;
     // A re-run (`run --rerun`) takes the earlier outcome out of force.
     if v["action"] == RERUN_ACTION {
         return Ok(None);

@@ -278,10 +278,7 @@ impl Tx<'_> {
         self.tx
             .prepare_cached("UPDATE tuples SET status = ?2, updated_at = ?3 WHERE task_id = ?1")?
             .execute(params![task_id, after, time])?;
-        let payload = serde_json::json!({"id": id, "actor": actor, "source": source.as_str(),
-            "before": before, "after": after, "compensates": compensates, "group": group});
-        self.append_event("decision", Some(task_id), &payload)?;
-        Ok(Decision {
+        let d = Decision {
             id,
             task_id: task_id.to_string(),
             actor: actor.to_string(),
@@ -292,7 +289,9 @@ impl Tx<'_> {
             created_at: time,
             compensates,
             group_id: group.map(str::to_string),
-        })
+        };
+        self.append_event("decision", Some(task_id), &super::decision_json(&d))?;
+        Ok(d)
     }
 
     /// Appends one critic vote (verdict, severity, confidence and pool fit are indexed columns).

@@ -17,6 +17,7 @@
 
 mod blobs;
 pub mod bus;
+mod bulk;
 pub mod copy;
 pub mod db;
 mod decisions;
@@ -44,6 +45,7 @@ use db::Conn;
 
 pub use blobs::sha256_hex;
 pub use bus::Bus;
+pub use bulk::{decision_json, StagedDecision, StagedEvent};
 pub use events::Event;
 pub use notes::Note;
 pub use records::*;

@@ -142,6 +142,7 @@ fn undo(m: &mut Model) -> Vec<EngineCommand> {
     vec![EngineCommand::UndoGroup(UndoGroupCmd {
         group: None,
         actor: m.filter.actor.clone(),
+        rows: patchable(m),
     })]
 }
 
@@ -182,6 +183,7 @@ pub fn prompt_key(m: &mut Model, k: Key) -> Vec<EngineCommand> {
                 reason,
                 actor: m.filter.actor.clone(),
                 policy: m.tuples.policy,
+                rows: patchable(m),
             })];
         }
         _ => {}
@@ -189,7 +191,20 @@ pub fn prompt_key(m: &mut Model, k: Key) -> Vec<EngineCommand> {
     Vec::new()
 }
 
-/// The worker's answer: a notice, marks cleared after a decision, the rows reloaded.
+impl Model {
+    /// True while the tuple rows are being (re)loaded from the store.
+    pub fn rows_loading(&self) -> bool {
+        self.rows_loading
+    }
+}
+
+/// The rows a bulk answer may patch: the complete list, when loaded and no reload is under way.
+fn patchable(m: &Model) -> Option<std::sync::Arc<Vec<crate::tui::data::TaskRow>>> {
+    (m.tuples.complete && !m.rows_loading).then(|| std::sync::Arc::clone(&m.tuples.rows))
+}
+
+/// The worker's answer: a notice, marks cleared after a decision, the rows patched (or
+/// reloaded when they could not be).
 pub fn done(m: &mut Model, d: BulkDone) -> Vec<EngineCommand> {
     m.tuples.bulk_busy = false;
     let ms = d.millis;
@@ -219,11 +234,24 @@ pub fn done(m: &mut Model, d: BulkDone) -> Vec<EngineCommand> {
         ),
     };
     m.say(Level::Success, text);
-    m.rows_loading = true;
     // One reload for the whole decision: its own events (read later, in batches of thousands)
     // reload nothing again ([`crate::tui::model::Model`]'s event handling skips them).
     m.tuples.bulk_echo = m.tuples.bulk_echo.max(d.last_event);
-    let mut cmds = vec![EngineCommand::LoadRows, EngineCommand::LoadLive(false)];
+    let mut cmds = vec![EngineCommand::LoadLive(false)];
+    match d.rows {
+        // The rows it was sent, patched with the new statuses (#33): no reload of all of them,
+        // unless other rows came in meanwhile.
+        Some((base, patched))
+            if std::sync::Arc::ptr_eq(&base, &m.tuples.rows) && !m.rows_loading =>
+        {
+            m.tuples.rows = patched;
+            cmds.push(EngineCommand::View(m.tuples.request()));
+        }
+        _ => {
+            m.rows_loading = true;
+            cmds.push(EngineCommand::LoadRows);
+        }
+    }
     // The statistics are drawn only on Stats, which loads them again when opened: computed
     // over the whole store, they are not loaded beside the reload unless Stats is shown (#33).
     if m.screen == crate::tui::action::Screen::Stats {

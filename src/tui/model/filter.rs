@@ -39,6 +39,9 @@ pub struct FilterState {
     pub decided: Vec<String>,
     /// The curation guidelines shown beside the decision (`[curate] guidelines`): file name, text.
     pub guidelines: Option<(String, String)>,
+    /// The tuple decided last when no tuple was left that needs a decision: the screen stays on
+    /// it (its new outcome) while the reload's view, which may leave it out, comes in (#33).
+    pub stay: Option<String>,
 }
 
 impl Default for FilterState {
@@ -53,6 +56,7 @@ impl Default for FilterState {
             load_failed: false,
             decided: Vec::new(),
             guidelines: None,
+            stay: None,
         }
     }
 }
@@ -87,6 +91,7 @@ pub fn enter(m: &mut Model) -> Vec<EngineCommand> {
     if m.filter.task_id.as_deref() != Some(id.as_str()) {
         m.filter.scroll = 0;
     }
+    m.filter.stay = None;
     m.filter.load_failed = false;
     m.filter.task_id = Some(id.clone());
     vec![EngineCommand::LoadFilter(id)]
@@ -97,6 +102,7 @@ pub fn enter(m: &mut Model) -> Vec<EngineCommand> {
 /// tuple's status, which can take it out of (or back into) a filtered view, and the selection must
 /// end on it — never on the tuple selected before, which another screen would then act on.
 fn select(m: &mut Model, id: &str) -> Vec<EngineCommand> {
+    m.filter.stay = None;
     m.tuples.select_id(id);
     m.tuples.want = Some(id.to_string());
     m.filter.task_id = Some(id.to_string());
@@ -282,7 +288,10 @@ pub fn decided(m: &mut Model, d: Decided) -> Vec<EngineCommand> {
             cmds.extend(select(m, &next));
         }
         None => {
+            // The queue ran out: the screen stays on this tuple, whatever the reloaded view
+            // (which may leave it out) selects, until the curator moves (#33).
             m.notice = Some(format!("{done} · no tuple left that needs a decision"));
+            m.filter.stay = Some(task.clone());
             cmds.push(EngineCommand::LoadFilter(task));
         }
     }

@@ -25,6 +25,7 @@ pub mod stages;
 pub mod state_diff;
 pub mod stats;
 pub mod tuples;
+pub mod tuples_extent;
 
 use std::collections::VecDeque;
 

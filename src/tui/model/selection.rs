@@ -167,6 +167,12 @@ impl Model {
         }
         match self.screen {
             Screen::Inspector => self.open_selected(),
+            // After the last decision of the queue the screen stays on it (#33).
+            Screen::Filter
+                if self.filter.stay.is_some() && self.filter.stay == self.filter.task_id =>
+            {
+                Vec::new()
+            }
             Screen::Filter => filter::enter(self),
             Screen::StateDiff => self.state_diff.open(now.as_deref()),
             Screen::Reward => reward::open(self),

@@ -3,6 +3,8 @@
 use std::cell::Cell;
 use std::sync::Arc;
 
+use super::tuples_extent::ColumnExtent;
+use crate::tui::columns::Column;
 use crate::tui::data::TaskRow;
 use crate::tui::matcher::{SortKey, ViewResult, ViewSpec};
 
@@ -76,9 +78,31 @@ pub struct TuplesState {
     pub panel: Option<super::panels::Panel>,
     /// `[curate] tags`: the tags offered by the note editor (empty: any tag, typed as `+tag`).
     pub tag_list: Vec<String>,
+    /// The column measure of the last drawn view (issue #33: kept while the rows, the view and
+    /// the optional columns shown are the same).
+    extent_cache: std::cell::RefCell<Option<super::tuples_extent::ExtentCache>>,
 }
 
 impl TuplesState {
+    /// The current view's [`ColumnExtent`] for the optional columns `columns` (those the column
+    /// chooser shows): measured once per rows/view/columns, then reused by every frame.
+    pub fn extent(&self, columns: &[Column]) -> ColumnExtent {
+        let mut cache = self.extent_cache.borrow_mut();
+        if let Some(c) = cache
+            .as_ref()
+            .filter(|c| c.fits(&self.rows, &self.view, columns))
+        {
+            return c.extent.clone();
+        }
+        let extent = ColumnExtent::measure(&self.rows, &self.view, columns);
+        *cache = Some(super::tuples_extent::ExtentCache {
+            rows: Arc::clone(&self.rows),
+            view: Arc::clone(&self.view),
+            extent: extent.clone(),
+        });
+        extent
+    }
+
     /// A view request for the current settings (bumps the generation).
     pub fn request(&mut self) -> ViewSpec {
         self.generation += 1;

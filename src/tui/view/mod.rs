@@ -22,7 +22,7 @@ mod state_diff;
 mod stats;
 mod trial_summary;
 mod tuples;
-mod tuples_cols;
+pub mod tuples_cols;
 mod tuples_panel;
 mod window;
 

@@ -13,6 +13,7 @@ use super::{clip, score};
 use crate::tui::columns::Column;
 use crate::tui::data::TaskRow;
 use crate::tui::model::tuples::TuplesState;
+use crate::tui::model::tuples_extent::value;
 use crate::tui::theme::{Role, Theme};
 
 /// Room left for the instruction at the least.
@@ -41,16 +42,6 @@ fn fixed(c: Column) -> Option<u16> {
     }
 }
 
-fn value(r: &TaskRow, c: Column) -> &str {
-    match c {
-        Column::App => &r.app,
-        Column::Domain => &r.domain,
-        Column::Sev => &r.severity,
-        Column::Tags => &r.tags,
-        _ => "",
-    }
-}
-
 fn cap(c: Column) -> u16 {
     match c {
         Column::App => 12,
@@ -64,18 +55,10 @@ fn cap(c: Column) -> u16 {
 pub fn layout(t: &TuplesState, width: u16) -> Layout {
     let shown: Vec<Column> = t.columns.shown().collect();
     let opts: Vec<Column> = shown.iter().copied().filter(|c| c.optional()).collect();
-    // Longest value and how many tuples have one, per optional column; the longest id.
-    let (mut id, mut longest, mut filled) =
-        (2usize, vec![0usize; opts.len()], vec![0usize; opts.len()]);
-    for &i in t.view.iter() {
-        let r = &t.rows[i as usize];
-        id = id.max(r.id.len());
-        for (k, &c) in opts.iter().enumerate() {
-            let n = value(r, c).len();
-            longest[k] = longest[k].max(n);
-            filled[k] += usize::from(n > 0);
-        }
-    }
+    // Longest value and how many tuples have one, per optional column; the longest id: measured
+    // once per rows/view/columns, not on every frame (#33).
+    let extent = t.extent(&opts);
+    let (id, longest, filled) = (extent.id, &extent.longest, &extent.filled);
     let total = t.view.len().max(1);
     // Without a chosen layout the optional columns need a wide terminal (as before #33's chooser).
     let wide = t.columns.chosen || width >= 120;
