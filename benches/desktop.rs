@@ -10,7 +10,12 @@
 //! killed) and removing the home. Memory = the proportional set size (PSS) of every process of
 //! the screen, summed, once ready.
 //!
+//! Pool on: the same request answered by [`Pool::acquire`] (`[desktop] pool`): a pre-started
+//! environment (X, openbox, the bus, Calc running with no document) handed the task's launch.
+//!
 //! Run: `cargo bench --profile dev --bench desktop`. `TW_BENCH_RUNS` sets the trials (default 8),
+//! `TW_BENCH_POOL` the pooled trials (default: as many), `TW_BENCH_HOLD_S` how long each pooled
+//! trial holds its environment (default 20 s: the next one is started meanwhile),
 //! `TW_BENCH_LOOP` the tasks of the loop/ui-oracle part (default 0: skipped, it takes minutes).
 //! Needs .ci/setup's packages; skipped when `libreoffice` is missing.
 
@@ -18,6 +23,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use tuplewright::engine::desktop::pool::Pool;
 use tuplewright::engine::rollout::desktop_apps::screen_apps;
 use tuplewright::engine::screen::{
     screen_processes, AppDesktopSpec, ReadyPhases, Screen, ScreenConfig, ScreenSize,
@@ -154,6 +160,76 @@ fn four_at_once(cfg: &ScreenConfig) -> Res<()> {
     Ok(())
 }
 
+/// The pool on (`[desktop] pool = 1`): a waiting environment at the first request, then each
+/// trial holds its environment for `hold` (a trial's length; the ready screenshot is compared
+/// with the screen 3 s later inside it) while the pool starts the next. Time from request to
+/// ready, p50/p95, hand-overs vs cold starts, phases of a hand-over, PSS of a waiting one.
+fn pooled(cfg: &ScreenConfig, runs: usize, hold: Duration) -> Res<()> {
+    let apps = vec!["libreoffice_calc".to_string()];
+    let lines = vec!["libreoffice --calc /home/user/Documents/sales-2025.xlsx".to_string()];
+    let size = ScreenSize::default();
+    let pool = Pool::new(cfg, 1)?;
+    let dir = tempfile::tempdir()?;
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )?;
+    let spec_at = |home: &Path| -> Res<AppDesktopSpec> {
+        Ok(AppDesktopSpec {
+            home: home.to_path_buf(),
+            files: false,
+            apps: screen_apps(&apps, &lines)?,
+        })
+    };
+    let t = Instant::now();
+    pool.warm(&spec_at(dir.path())?, size);
+    pool.wait_started(Duration::from_secs(300));
+    let prestart = t.elapsed();
+    let idle_kib: u64 = pool
+        .idle_work_dirs()
+        .iter()
+        .flat_map(|d| screen_processes(d))
+        .map(pss_kib)
+        .sum();
+    let (mut ready, mut warm, mut complete) = (Vec::new(), 0, 0);
+    let mut phases: BTreeMap<(usize, &'static str), Vec<Duration>> = BTreeMap::new();
+    for i in 0..runs {
+        let home = dir.path().join(format!("home{i}"));
+        tuplewright::engine::env::files::provision_home_for(&home, &apps)?;
+        let spec = spec_at(&home)?;
+        let t = Instant::now();
+        let mut got = pool.acquire(&spec, size)?;
+        ready.push(t.elapsed());
+        warm += usize::from(got.warm);
+        if got.warm {
+            for (j, (name, d)) in got.phases.phases.iter().enumerate() {
+                phases.entry((j, name)).or_default().push(*d);
+            }
+        }
+        std::thread::sleep(Duration::from_secs(3));
+        complete += usize::from(got.screen.screenshot()?.png == got.shot.png);
+        std::thread::sleep(hold.saturating_sub(Duration::from_secs(3)));
+        drop(got);
+        std::fs::remove_dir_all(&home)?;
+    }
+    let failures = pool.drain();
+    println!(
+        "pool on (size 1, each trial held {:.0} s): calc ready with the document open p50 {:.0} ms, p95 {:.0} ms ({runs} trials, {warm} hand-overs); ready screenshot equals the screen 3 s later {complete}/{runs}; {failures} pre-starts failed",
+        hold.as_secs_f64(),
+        pct(&ready, 0.5),
+        pct(&ready, 0.95)
+    );
+    for ((_, name), d) in &phases {
+        println!("  hand-over phase {name:<16} p50 {:>6.0} ms", pct(d, 0.5));
+    }
+    println!(
+        "  a waiting environment: started in {:.0} ms (X, openbox, bus, Calc with no document), PSS {} MiB",
+        prestart.as_secs_f64() * 1000.0,
+        idle_kib / 1024
+    );
+    Ok(())
+}
+
 /// The loop on the first `n` shipped Calc tasks (wall per accepted tuple), then ui-oracle on
 /// them (trials per hour), with the real binary on a fresh store.
 fn loop_and_ui_oracle(n: usize) -> Res<()> {
@@ -236,6 +312,11 @@ fn main() -> Res<()> {
     };
     let cfg = ScreenConfig::default();
     let runs = var("TW_BENCH_RUNS", 8);
+    let pool_runs = var("TW_BENCH_POOL", runs);
+    if pool_runs > 0 {
+        let hold = Duration::from_secs(var("TW_BENCH_HOLD_S", 20) as u64);
+        pooled(&cfg, pool_runs, hold)?;
+    }
     if runs > 0 {
         sequential(&cfg, runs)?;
         four_at_once(&cfg)?;
