@@ -2,9 +2,6 @@
 //! its task (X, openbox, the session bus, Calc listening with no document) handed a task's
 //! launch shows what a cold start shows, and nothing of the environment before it.
 
-#[path = "../screen_support/mod.rs"]
-mod screen_support;
-
 use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -13,7 +10,8 @@ use std::time::Duration;
 use tuplewright::engine::desktop::pool::Pool;
 use tuplewright::engine::rollout::desktop_apps::screen_apps;
 use tuplewright::engine::screen::{
-    AppDesktopSpec, ComputerAction, DesktopWindows, Screen, ScreenConfig, ScreenSize,
+    screen_processes, AppDesktopSpec, ComputerAction, DesktopWindows, Screen, ScreenConfig,
+    ScreenSize,
 };
 
 const LAUNCH: &str = "libreoffice --calc /home/user/Documents/sales-2025.xlsx";
@@ -89,9 +87,14 @@ fn a_pool_hand_over_shows_what_a_cold_start_shows_and_nothing_of_the_previous_en
     let marker_a = a.screen.work_dir().to_path_buf();
     let shot_a = a.shot.png.clone();
     drop(a);
-    assert!(screen_support::eventually(20, || {
-        screen_support::marker_processes(&marker_a) == 0
-    }));
+    let gone = std::time::Instant::now() + Duration::from_secs(20);
+    while !screen_processes(&marker_a).is_empty() && std::time::Instant::now() < gone {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        screen_processes(&marker_a).is_empty(),
+        "A's programs outlived A"
+    );
 
     // Trial B: a hand-over of the waiting environment.
     let (_db, home_b) = home();

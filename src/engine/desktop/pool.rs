@@ -426,3 +426,68 @@ fn cold(
         warm: false,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(dir: &Path) -> Vec<String> {
+        let mut out: Vec<String> = walkdir::WalkDir::new(dir)
+            .min_depth(1)
+            .into_iter()
+            .flatten()
+            .map(|e| e.path().strip_prefix(dir).unwrap().display().to_string())
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn the_waiting_home_becomes_the_task_home_with_its_files_and_the_same_inode_bound() {
+        use std::os::unix::fs::MetadataExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let (warm, home) = (tmp.path().join("warm"), tmp.path().join("home"));
+        std::fs::create_dir(&warm).unwrap();
+        std::fs::create_dir_all(home.join("Documents")).unwrap();
+        std::fs::write(home.join("Documents/a.xlsx"), "a").unwrap();
+        std::fs::write(home.join(".hidden"), "h").unwrap();
+        let inode = std::fs::metadata(&warm).unwrap().ino();
+        swap_home(&warm, &home).unwrap();
+        // The directory the pre-started programs see is now the task's home, holding its files.
+        assert_eq!(std::fs::metadata(&home).unwrap().ino(), inode);
+        assert_eq!(tree(&home), [".hidden", "Documents", "Documents/a.xlsx"]);
+        assert!(!warm.exists());
+        assert_eq!(
+            tree(tmp.path()),
+            [
+                "home",
+                "home/.hidden",
+                "home/Documents",
+                "home/Documents/a.xlsx"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_waiting_home_written_before_its_task_is_refused_and_the_task_home_left_alone() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (warm, home) = (tmp.path().join("warm"), tmp.path().join("home"));
+        std::fs::create_dir_all(warm.join(".cache")).unwrap();
+        std::fs::create_dir_all(home.join("Documents")).unwrap();
+        std::fs::write(home.join("Documents/a.xlsx"), "a").unwrap();
+        let err = swap_home(&warm, &home).unwrap_err().to_string();
+        assert!(err.contains("written before its task"), "{err}");
+        assert_eq!(tree(&home), ["Documents", "Documents/a.xlsx"]);
+        assert_eq!(tree(&warm), [".cache"]);
+    }
+
+    #[test]
+    fn the_pool_size_defaults_to_the_jobs_and_zero_turns_it_off() {
+        let cfg: DesktopConfig = toml::from_str("").unwrap();
+        assert_eq!(cfg.pool_size(3), 3);
+        assert_eq!(cfg.pool_size(0), 1);
+        let off: DesktopConfig = toml::from_str("pool = 0").unwrap();
+        assert_eq!(off.pool_size(4), 0);
+        assert!(toml::from_str::<DesktopConfig>("pol = 1").is_err());
+    }
+}
