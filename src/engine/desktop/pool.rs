@@ -213,6 +213,12 @@ impl Pool {
             }
             None => cold(&self.cfg, spec, size)?,
         };
+        tracing::info!(
+            apps = ?key.apps,
+            warm = got.warm,
+            ms = got.phases.phases.iter().map(|(_, d)| d.as_millis()).sum::<u128>(),
+            "desktop environment ready"
+        );
         // The next one is started once this one is ready, not while it draws (2 cores).
         self.warm(spec, size);
         Ok(got)
