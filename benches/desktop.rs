@@ -10,7 +10,13 @@
 //! killed) and removing the home. Memory = the proportional set size (PSS) of every process of
 //! the screen, summed, once ready.
 //!
+//! Pool on: the same request answered by [`Pool::acquire`] (`[desktop] pool`): a pre-started
+//! environment (X, openbox, the bus, Calc running with no document) handed the task's launch.
+//!
 //! Run: `cargo bench --profile dev --bench desktop`. `TW_BENCH_RUNS` sets the trials (default 8),
+//! `TW_BENCH_POOL` the pooled trials (default: as many), `TW_BENCH_HOLD_S` how long each pooled
+//! trial holds its environment (default 20 s: the next one is started meanwhile; a cold start
+//! follows each, for pool on vs off at the same load), `TW_BENCH_FOUR=0` skips the four at once,
 //! `TW_BENCH_LOOP` the tasks of the loop/ui-oracle part (default 0: skipped, it takes minutes).
 //! Needs .ci/setup's packages; skipped when `libreoffice` is missing.
 
@@ -18,6 +24,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use tuplewright::engine::desktop::pool::Pool;
 use tuplewright::engine::rollout::desktop_apps::screen_apps;
 use tuplewright::engine::screen::{
     screen_processes, AppDesktopSpec, ReadyPhases, Screen, ScreenConfig, ScreenSize,
@@ -47,7 +54,7 @@ fn pss_kib(pid: i32) -> u64 {
 fn one_environment(
     cfg: &ScreenConfig,
     check_complete: bool,
-) -> Res<(Duration, ReadyPhases, u64, Duration, bool)> {
+) -> Res<(Duration, ReadyPhases, u64, Duration, bool, Duration)> {
     let apps = vec!["libreoffice_calc".to_string()];
     let lines = vec!["libreoffice --calc /home/user/Documents/sales-2025.xlsx".to_string()];
     let dir = tempfile::tempdir()?;
@@ -67,6 +74,7 @@ fn one_environment(
     };
     let (shot, mut phases) = screen.open_apps_timed(cfg, &spec)?;
     let ready = t.elapsed();
+    let cpu = Duration::from_millis(cpu_ms(screen.work_dir()));
     let mut complete = true;
     if check_complete {
         // The ready gate should not pass mid-draw: is the screen it returned the screen later?
@@ -81,7 +89,7 @@ fn one_environment(
     let t = Instant::now();
     drop(screen);
     std::fs::remove_dir_all(&home)?;
-    Ok((ready, phases, kib, t.elapsed(), complete))
+    Ok((ready, phases, kib, t.elapsed(), complete, cpu))
 }
 
 fn sequential(cfg: &ScreenConfig, runs: usize) -> Res<()> {
@@ -95,7 +103,7 @@ fn sequential(cfg: &ScreenConfig, runs: usize) -> Res<()> {
         complete.iter().filter(|c| **c).count()
     );
     for _ in 0..runs {
-        let (r, p, kib, z, _) = one_environment(cfg, false)?;
+        let (r, p, kib, z, _, _) = one_environment(cfg, false)?;
         ready.push(r);
         mem.push(kib);
         reset.push(z);
@@ -131,7 +139,7 @@ fn four_at_once(cfg: &ScreenConfig) -> Res<()> {
         .map(|_| {
             let cfg = cfg.clone();
             std::thread::spawn(move || {
-                one_environment(&cfg, false).map(|(r, _, kib, _, _)| (r, kib))
+                one_environment(&cfg, false).map(|(r, _, kib, _, _, _)| (r, kib))
             })
         })
         .collect();
@@ -152,6 +160,127 @@ fn four_at_once(cfg: &ScreenConfig) -> Res<()> {
         mem[mem.len() - 1] / 1024
     );
     Ok(())
+}
+
+/// The pool on (`[desktop] pool = 1`): a waiting environment at the first request, then each
+/// trial holds its environment for `hold` (a trial's length; the ready screenshot is compared
+/// with the screen 3 s later inside it) while the pool starts the next. Time from request to
+/// ready, p50/p95, hand-overs vs cold starts, phases of a hand-over, PSS of a waiting one.
+/// After each pooled trial a cold start of the same request (pool off) is timed, so both are
+/// measured at the same load.
+fn pooled(cfg: &ScreenConfig, runs: usize, hold: Duration) -> Res<()> {
+    let apps = vec!["libreoffice_calc".to_string()];
+    let lines = vec!["libreoffice --calc /home/user/Documents/sales-2025.xlsx".to_string()];
+    let size = ScreenSize::default();
+    let pool = Pool::new(cfg, 1)?;
+    let dir = tempfile::tempdir()?;
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )?;
+    let spec_at = |home: &Path| -> Res<AppDesktopSpec> {
+        Ok(AppDesktopSpec {
+            home: home.to_path_buf(),
+            files: false,
+            apps: screen_apps(&apps, &lines)?,
+        })
+    };
+    let t = Instant::now();
+    pool.warm(&spec_at(dir.path())?, size);
+    pool.wait_started(Duration::from_secs(300));
+    let prestart = t.elapsed();
+    let idle_kib: u64 = pool
+        .idle_work_dirs()
+        .iter()
+        .flat_map(|d| screen_processes(d))
+        .map(pss_kib)
+        .sum();
+    let (mut ready, mut warm, mut complete, mut off) = (Vec::new(), 0, 0, Vec::new());
+    let (mut cpu_on, mut cpu_off) = (Vec::new(), Vec::new());
+    let load = loadavg();
+    let mut phases: BTreeMap<(usize, &'static str), Vec<Duration>> = BTreeMap::new();
+    for i in 0..runs {
+        let home = dir.path().join(format!("home{i}"));
+        tuplewright::engine::env::files::provision_home_for(&home, &apps)?;
+        let spec = spec_at(&home)?;
+        let waiting: u64 = pool.idle_work_dirs().iter().map(|d| cpu_ms(d)).sum();
+        let t = Instant::now();
+        let mut got = pool.acquire(&spec, size)?;
+        ready.push(t.elapsed());
+        if got.warm {
+            let used = cpu_ms(got.screen.work_dir()).saturating_sub(waiting);
+            cpu_on.push(Duration::from_millis(used));
+        }
+        warm += usize::from(got.warm);
+        if got.warm {
+            for (j, (name, d)) in got.phases.phases.iter().enumerate() {
+                phases.entry((j, name)).or_default().push(*d);
+            }
+        }
+        std::thread::sleep(Duration::from_secs(3));
+        complete += usize::from(got.screen.screenshot()?.png == got.shot.png);
+        std::thread::sleep(hold.saturating_sub(Duration::from_secs(3)));
+        drop(got);
+        std::fs::remove_dir_all(&home)?;
+        // Pool off, at the same load: the waiting environment is idle meanwhile.
+        let cold = one_environment(cfg, false)?;
+        off.push(cold.0);
+        cpu_off.push(cold.5);
+    }
+    let failures = pool.drain();
+    println!(
+        "pool off (cold starts between the pooled trials): p50 {:.0} ms, p95 {:.0} ms; load average {load} -> {}",
+        pct(&off, 0.5),
+        pct(&off, 0.95),
+        loadavg()
+    );
+    println!(
+        "CPU time of the screen's processes from request to ready (load-independent): hand-over p50 {:.0} ms, cold start p50 {:.0} ms",
+        pct(&cpu_on, 0.5),
+        pct(&cpu_off, 0.5)
+    );
+    println!(
+        "pool on (size 1, each trial held {:.0} s): calc ready with the document open p50 {:.0} ms, p95 {:.0} ms ({runs} trials, {warm} hand-overs); ready screenshot equals the screen 3 s later {complete}/{runs}; {failures} pre-starts failed",
+        hold.as_secs_f64(),
+        pct(&ready, 0.5),
+        pct(&ready, 0.95)
+    );
+    for ((_, name), d) in &phases {
+        println!("  hand-over phase {name:<16} p50 {:>6.0} ms", pct(d, 0.5));
+    }
+    println!(
+        "  a waiting environment: started in {:.0} ms (X, openbox, bus, Calc with no document), PSS {} MiB",
+        prestart.as_secs_f64() * 1000.0,
+        idle_kib / 1024
+    );
+    Ok(())
+}
+
+/// User + system CPU time so far of the live processes of the screen whose work directory is
+/// `dir`, with what they reaped of their children, in milliseconds.
+fn cpu_ms(dir: &Path) -> u64 {
+    // SAFETY: sysconf has no preconditions.
+    let hz = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).unwrap_or(100);
+    let ticks: u64 = screen_processes(dir)
+        .into_iter()
+        .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/stat")).ok())
+        .map(|stat| {
+            let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            (11..15)
+                .map(|i| f.get(i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0))
+                .sum::<u64>()
+        })
+        .sum();
+    ticks * 1000 / hz.max(1)
+}
+
+/// The 1-minute load average now.
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|t| t.split_whitespace().next().map(str::to_string))
+        .unwrap_or_default()
 }
 
 /// The loop on the first `n` shipped Calc tasks (wall per accepted tuple), then ui-oracle on
@@ -236,8 +365,15 @@ fn main() -> Res<()> {
     };
     let cfg = ScreenConfig::default();
     let runs = var("TW_BENCH_RUNS", 8);
+    let pool_runs = var("TW_BENCH_POOL", runs);
+    if pool_runs > 0 {
+        let hold = Duration::from_secs(var("TW_BENCH_HOLD_S", 20) as u64);
+        pooled(&cfg, pool_runs, hold)?;
+    }
     if runs > 0 {
         sequential(&cfg, runs)?;
+    }
+    if runs > 0 && var("TW_BENCH_FOUR", 1) > 0 {
         four_at_once(&cfg)?;
     }
     let n = var("TW_BENCH_LOOP", 0);

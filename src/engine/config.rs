@@ -66,6 +66,8 @@ pub struct Config {
     pub judge: crate::engine::openenv::judge::JudgeConfig,
     /// Per-host caps of the worker processes (screens, sandboxes at once on one host).
     pub worker: crate::engine::hostcap::WorkerConfig,
+    /// Desktop applications' environments (`[desktop] pool`: started ahead of their trials).
+    pub desktop: crate::engine::desktop::pool::DesktopConfig,
     /// Curation: the curator's name, note tags, guidelines, the two-curator conflict policy.
     pub curate: crate::engine::curate::CurateConfig,
 }

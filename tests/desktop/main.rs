@@ -12,6 +12,7 @@ mod gimp;
 mod office;
 mod osworld_face;
 mod pdf;
+mod pool;
 mod runtime;
 mod support;
 mod thunderbird;

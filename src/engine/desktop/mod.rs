@@ -5,9 +5,12 @@
 //! - [`launch`]: what a setup script's recorded launch (`libreoffice --calc /home/user/x.xlsx`)
 //!   starts on a screen;
 //! - [`state_reader`]: the pack's `state.py` turning documents into the state JSON;
-//! - [`snapshot`]: the state of a desktop environment (home map + reader output).
+//! - [`snapshot`]: the state of a desktop environment (home map + reader output);
+//! - [`pool`]: environments started before their task is known (`[desktop] pool`), so that
+//!   acquiring one is a hand-over, not a start.
 
 pub mod launch;
+pub mod pool;
 pub mod snapshot;
 pub mod state_reader;
 

@@ -50,6 +50,13 @@ pub struct DesktopManifest {
     /// How long the application may take to show its first window, milliseconds.
     #[serde(default = "default_ready_ms")]
     pub ready_timeout_ms: u64,
+    /// The start of a file name that appears in the application's `/tmp` once a running
+    /// instance accepts a second launch's words (LibreOffice's single-instance pipe,
+    /// `OSL_PIPE_`). Set, the desktop pool (`[desktop] pool`) may start the program before its
+    /// task is known (`args` with no words) and hand the task's launch to it; unset, the pool
+    /// pre-starts only the screen, the window manager and the session for it.
+    #[serde(default)]
+    pub prestart_ready: Option<String>,
 }
 
 fn default_ready_ms() -> u64 {

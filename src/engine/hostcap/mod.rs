@@ -227,6 +227,12 @@ pub fn take(kind: Kind) -> std::io::Result<Option<HostSlot>> {
     }
 }
 
+/// Whether the installed caps limit `kind` (then a slot held by an idle holder is a slot a
+/// waiting start cannot have).
+pub fn capped(kind: Kind) -> bool {
+    CAPS.get().is_some_and(|c| c.cap(kind).is_some())
+}
+
 /// [`take`] for async callers.
 pub async fn take_async(kind: Kind) -> std::io::Result<Option<HostSlot>> {
     match CAPS.get() {

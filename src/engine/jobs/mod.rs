@@ -114,4 +114,7 @@ pub enum JobError {
     /// The spec itself is unusable (named field and why).
     #[error("{0}")]
     Spec(String),
+    /// The desktop pool (`[desktop] pool`) could not start.
+    #[error("starting the desktop pool: {0}")]
+    DesktopPool(#[source] crate::engine::screen::ScreenError),
 }

@@ -150,6 +150,10 @@ pub fn run(
     let policy = spec.build_policy(env.config)?;
     let judge = spec.build_judge()?;
     let refiner = spec.build_refiner(env.cancel)?;
+    // Desktop applications' trials get environments started ahead (`[desktop] pool`).
+    let pool = env.config.desktop.pool_size(spec.jobs);
+    crate::engine::desktop::pool::install(&env.config.screen, pool)
+        .map_err(JobError::DesktopPool)?;
     let opts = StageOptions {
         trials: spec.trials,
         delta: spec.rollout.delta,
@@ -188,6 +192,10 @@ pub fn run(
                 scope,
             )
         },
-    )?;
-    Ok(results)
+    );
+    // Nothing waits for a trial once the batch is over (the next acquire orders again).
+    if let Some(p) = crate::engine::desktop::pool::global() {
+        p.drain();
+    }
+    Ok(results?)
 }

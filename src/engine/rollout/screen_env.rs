@@ -102,20 +102,22 @@ pub fn open_screen(
         ScreenKind::Desktop => apps.first().map_or("", String::as_str),
         ScreenKind::Web { app, .. } => app,
     });
+    if kind == ScreenKind::Desktop && crate::engine::rollout::desktop_apps::has_programs(apps) {
+        let launched =
+            crate::engine::rollout::desktop_apps::screen_apps(apps, &env.recorded_launches())
+                .map_err(|e| RolloutError::Infra(e.to_string()))?;
+        let spec = crate::engine::screen::AppDesktopSpec {
+            home: env.home.clone(),
+            // A cross-app task over the files desktop and an application gets both.
+            files: apps.len() > 1 && apps.iter().any(|a| files_desktop(a)),
+            apps: launched,
+        };
+        // From the desktop pool when one is installed (a hand-over), else a cold start.
+        let got = crate::engine::desktop::pool::acquire_or_start(cfg, &spec, size)?;
+        return Ok((got.screen, got.shot));
+    }
     let mut screen = Screen::start(cfg, size)?;
     let shot = match &kind {
-        ScreenKind::Desktop if crate::engine::rollout::desktop_apps::has_programs(apps) => {
-            let launched =
-                crate::engine::rollout::desktop_apps::screen_apps(apps, &env.recorded_launches())
-                    .map_err(|e| RolloutError::Infra(e.to_string()))?;
-            let spec = crate::engine::screen::AppDesktopSpec {
-                home: env.home.clone(),
-                // A cross-app task over the files desktop and an application gets both.
-                files: apps.len() > 1 && apps.iter().any(|a| files_desktop(a)),
-                apps: launched,
-            };
-            screen.open_apps(cfg, &spec)?
-        }
         ScreenKind::Desktop => screen.open_desktop(
             cfg,
             &DesktopSpec {

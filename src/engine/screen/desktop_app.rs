@@ -56,7 +56,16 @@ pub struct ReadyPhases {
 }
 
 impl ReadyPhases {
-    fn mark(&mut self, phase: &'static str) {
+    /// Phases measured from now on.
+    pub fn started() -> Self {
+        ReadyPhases {
+            phases: Vec::new(),
+            last: Some(Instant::now()),
+        }
+    }
+
+    /// Ends the phase `phase` now.
+    pub fn mark(&mut self, phase: &'static str) {
         let now = Instant::now();
         let since = self.last.map_or(Duration::ZERO, |l| now - l);
         self.phases.push((phase, since));
@@ -69,6 +78,13 @@ impl ReadyPhases {
 /// (0.6 s of quiet between them was seen on the loaded build machine; `benches/desktop.rs`
 /// checks that the ready screenshot equals one taken 3 s later).
 const APP_QUIET: Duration = Duration::from_millis(1500);
+
+/// When the ready gate of `spec` gives up: `[screen] ready_timeout_ms`, or the longest
+/// `ready_timeout_ms` of its applications.
+pub(super) fn apps_deadline(cfg: &ScreenConfig, spec: &AppDesktopSpec) -> Instant {
+    let ready = spec.apps.iter().map(|a| a.ready).max().unwrap_or_default();
+    Instant::now() + Duration::from_millis(cfg.ready_timeout_ms).max(ready)
+}
 
 /// GTK settings of the applications (`$XDG_CONFIG_HOME/gtk-3.0/settings.ini`).
 const GTK_SETTINGS: &[u8] = b"[Settings]\ngtk-cursor-blink=false\ngtk-enable-animations=false\n";
@@ -128,12 +144,22 @@ impl super::Screen {
         cfg: &ScreenConfig,
         spec: &AppDesktopSpec,
     ) -> Result<(Shot, ReadyPhases), ScreenError> {
-        let mut phases = ReadyPhases {
-            phases: Vec::new(),
-            last: Some(Instant::now()),
-        };
-        let ready = spec.apps.iter().map(|a| a.ready).max().unwrap_or_default();
-        let deadline = Instant::now() + Duration::from_millis(cfg.ready_timeout_ms).max(ready);
+        let mut phases = ReadyPhases::started();
+        let deadline = apps_deadline(cfg, spec);
+        self.start_session(cfg, spec, deadline, &mut phases)?;
+        self.gate_apps(cfg, spec, &[], deadline, phases)
+    }
+
+    /// The window manager (and the files desktop's programs when `spec.files`) and the session
+    /// bus of a desktop-application screen: what [`Screen::open_apps_timed`] starts before any
+    /// application, and what the desktop pool starts ahead of its task.
+    pub(super) fn start_session(
+        &mut self,
+        cfg: &ScreenConfig,
+        spec: &AppDesktopSpec,
+        deadline: Instant,
+        phases: &mut ReadyPhases,
+    ) -> Result<(), ScreenError> {
         let plan = DeskPlan {
             top: 0,
             apps: spec.apps.iter().flat_map(|a| a.classes.clone()).collect(),
@@ -146,9 +172,27 @@ impl super::Screen {
         phases.mark("window manager");
         self.start_session_bus(cfg, &spec.home, deadline)?;
         phases.mark("session bus");
+        Ok(())
+    }
+
+    /// Starts every application of `spec` — those named in `handed` already run (the desktop
+    /// pool started them) and get the task's words from a second launch of theirs, which hands
+    /// them over and exits — then the ready gate: each application's window mapped, the first
+    /// focused, every window showing its contents, the screen quiet, drawn.
+    pub(super) fn gate_apps(
+        &mut self,
+        cfg: &ScreenConfig,
+        spec: &AppDesktopSpec,
+        handed: &[String],
+        deadline: Instant,
+        mut phases: ReadyPhases,
+    ) -> Result<(Shot, ReadyPhases), ScreenError> {
         let windows = DesktopWindows::connect(&self.display_name())?;
         for app in &spec.apps {
-            self.start_app(cfg, &spec.home, app)?;
+            match handed.contains(&app.name) {
+                true => self.hand_over(cfg, &spec.home, app)?,
+                false => self.start_app(cfg, &spec.home, app)?,
+            }
         }
         let mut first = None;
         let mut areas = Vec::new();
@@ -200,7 +244,7 @@ impl super::Screen {
         Ok((shot, phases))
     }
 
-    fn start_session_bus(
+    pub(super) fn start_session_bus(
         &mut self,
         cfg: &ScreenConfig,
         home: &Path,
@@ -231,7 +275,7 @@ impl super::Screen {
         self.wait_for(deadline, "the session bus", || Ok(bus.exists()))
     }
 
-    fn start_app(
+    pub(super) fn start_app(
         &mut self,
         cfg: &ScreenConfig,
         home: &Path,

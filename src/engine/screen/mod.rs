@@ -21,6 +21,7 @@ mod config;
 mod desktop;
 mod desktop_app;
 mod desktop_limits;
+mod desktop_prestart;
 mod dialogs;
 mod display;
 mod keymap;
@@ -41,6 +42,7 @@ pub use desktop::{
 };
 pub use desktop_app::{A11yReader, AppDesktopSpec, ReadyPhases, ScreenApp, ATSPI_PY};
 pub use desktop_limits::DesktopLimits;
+pub use desktop_prestart::Prestart;
 pub use dialogs::{dialog_texts, ModalDialog};
 pub use display::Screen;
 pub use keys::{parse_chord, Chord};
