@@ -181,14 +181,10 @@ impl<'a> Executor<'a> {
             }
             PlanStep::Drag { from, to } => {
                 let Some((x, y)) = self.wait_point(from, TARGET_WAIT)? else {
-                    return Ok(Err(StepMiss::NotOnScreen {
-                        target: show(from),
-                    }));
+                    return Ok(Err(StepMiss::NotOnScreen { target: show(from) }));
                 };
                 let Some((to_x, to_y)) = self.wait_point(to, TARGET_WAIT)? else {
-                    return Ok(Err(StepMiss::NotOnScreen {
-                        target: show(to),
-                    }));
+                    return Ok(Err(StepMiss::NotOnScreen { target: show(to) }));
                 };
                 // Press, move (half-way, then to the end) and release as separate actions: an
                 // application that selects on motion (Evince) takes an instant drag, with all its

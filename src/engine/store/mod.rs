@@ -16,8 +16,8 @@
 //! per write transaction (the same order as SQLite's write lock).
 
 mod blobs;
-pub mod bus;
 mod bulk;
+pub mod bus;
 pub mod copy;
 pub mod db;
 mod decisions;
@@ -44,8 +44,8 @@ use rusqlite::{Connection, OpenFlags};
 use db::Conn;
 
 pub use blobs::sha256_hex;
-pub use bus::Bus;
 pub use bulk::{decision_json, StagedDecision, StagedEvent};
+pub use bus::Bus;
 pub use events::Event;
 pub use notes::Note;
 pub use records::*;
