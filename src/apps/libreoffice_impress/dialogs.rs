@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::steps::{doc_title, goto_keys, menu_until, page_node, wait_node};
+use super::steps::{doc_title, goto_keys, menu_until, page_node, show_slide, wait_node};
 use crate::apps::office::{focused, list_slot, node, text_slot, LoPlan};
 use crate::engine::rollout::ui_plan::{PlanStep, Target};
 
@@ -118,7 +118,7 @@ fn targets(s: &Value, template: &str, count: usize) -> Result<Vec<usize>, String
 }
 
 /// Shows slide `n` (titled `title`) by clicking it in the Slides pane, checked in the tree.
-fn show_slide(plan: &mut LoPlan, title: &str) {
+fn click_slide(plan: &mut LoPlan, title: &str) {
     plan.click(&format!("panel:{title}"));
     plan.steps.push(wait_node(&page_node(title, false)));
 }
@@ -132,8 +132,7 @@ pub(crate) fn background(plan: &mut LoPlan, s: &Value, template: &str) -> Result
     for n in targets(s, template, titles.len())? {
         // By keys in the slide (the document keeps the focus across the dialog; the Slides
         // pane's entries were gone from the tree after it, measured).
-        plan.keys(&goto_keys(n));
-        plan.steps.push(wait_node(&page_node(titles[n - 1], false)));
+        show_slide(plan, &goto_keys(n), &page_node(titles[n - 1], false));
         menu_until(
             plan,
             "Slide",
@@ -156,43 +155,96 @@ pub(crate) fn background(plan: &mut LoPlan, s: &Value, template: &str) -> Result
     Ok(())
 }
 
-/// Effects the Slide Transition deck shows without scrolling (LibreOffice 7.4's list exposes
-/// no further items to the accessibility tree).
+/// Effects the Slide Transition deck shows without scrolling, clicked by their list item.
 const SHOWN_EFFECTS: &[&str] = &[
     "Wipe", "Wheel", "Uncover", "Bars", "Checkers", "Shape", "Box", "Wedge", "Venetian", "Fade",
     "Cut",
 ];
 
+/// The list's items after Random, in order: drawn (the list scrolls to them) but absent from
+/// LibreOffice 7.4's accessibility tree, which holds the first 15 items only (measured).
+const HIDDEN_EFFECTS: &[&str] = &["Comb", "Push", "Split", "Diagonal", "Tiles", "Cube"];
+
+/// The item a person starts from to reach a hidden effect by keyboard, and the one after it.
+const ANCHOR: &str = "list item:Dissolve";
+const LAST_SHOWN: &str = "list item:Random";
+
+/// How the plan picks an effect in the deck's list.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Pick {
+    /// Clicked by its list item (`Fade`).
+    Shown(&'static str),
+    /// Reached by keyboard: the anchor clicked, Right onto Random, then Right this many times
+    /// more (the list's cursor runs along the rows, whatever the deck's width).
+    Hidden(usize),
+}
+
+fn pick_of(effect: &str) -> Option<Pick> {
+    if let Some(e) = SHOWN_EFFECTS.iter().find(|e| e.eq_ignore_ascii_case(effect)) {
+        return Some(Pick::Shown(e));
+    }
+    let i = HIDDEN_EFFECTS.iter().position(|e| e.eq_ignore_ascii_case(effect))?;
+    Some(Pick::Hidden(i + 1))
+}
+
+/// Selects the effect in the deck's list (which applies it to the slide shown), each step
+/// checked in the tree: a shown item clicked until it is selected; a hidden one by keyboard
+/// from Dissolve, Random checked selected, then no item of the tree selected once the cursor
+/// is past Random.
+fn pick_effect(plan: &mut LoPlan, pick: Pick) {
+    let (item, rights) = match pick {
+        Pick::Shown(label) => (format!("list item:{label}"), 0),
+        Pick::Hidden(n) => (ANCHOR.to_string(), n),
+    };
+    let selected = format!("{item}[selected]");
+    plan.steps.push(PlanStep::Retry {
+        until: node(&selected),
+        tries: super::steps::TRIES,
+        timeout_ms: super::steps::SHOW_MS,
+        steps: vec![PlanStep::Click { target: node(&item) }],
+    });
+    if rights == 0 {
+        return;
+    }
+    plan.keys("Right");
+    plan.steps.push(wait_node(&format!("{LAST_SHOWN}[selected]")));
+    plan.keys("Right");
+    plan.steps.push(PlanStep::WaitFor {
+        target: Target::Role {
+            role: "no_node".into(),
+            name: "list item:[selected]".into(),
+        },
+        timeout_ms: super::steps::SHOW_MS,
+    });
+    if rights > 1 {
+        plan.keys(&vec!["Right"; rights - 1].join(" "));
+    }
+}
+
 /// A transition on the target slides: Slide > Slide Transition opens the sidebar deck; the
-/// effect is clicked on each target slide, or once and applied to all slides when every slide
+/// effect is picked on each target slide, or once and applied to all slides when every slide
 /// is a target.
 pub(crate) fn transition(plan: &mut LoPlan, s: &Value, template: &str) -> Result<(), String> {
     let effect = text_slot(s, "effect", template)?;
-    let label = SHOWN_EFFECTS
-        .iter()
-        .find(|e| e.eq_ignore_ascii_case(effect))
-        .ok_or_else(|| {
-            format!("template {template}: effect {effect} has no plan (not shown in the deck's list)")
-        })?;
+    let pick = pick_of(effect).ok_or_else(|| {
+        format!("template {template}: effect {effect} has no plan (not in the deck's list)")
+    })?;
     let titles = titles(s, template)?;
     let targets = targets(s, template, titles.len())?;
     if targets.is_empty() {
         return Err(format!("template {template}: slot `targets` names no slide"));
     }
-    let item = format!("list item:{label}");
     let all = targets.len() == titles.len();
     let each: Vec<usize> = if all { vec![targets[0]] } else { targets };
     // The first slide by keys while the document has the focus, then the deck (the sidebar
     // takes the focus); further slides by their Slides pane entry.
-    plan.keys(&goto_keys(each[0]));
-    plan.steps.push(wait_node(&page_node(titles[each[0] - 1], false)));
-    menu_until(plan, "Slide", &["Slide Transition"], node(&item));
+    show_slide(plan, &goto_keys(each[0]), &page_node(titles[each[0] - 1], false));
+    menu_until(plan, "Slide", &["Slide Transition"], node(ANCHOR));
     for (i, n) in each.into_iter().enumerate() {
         if i > 0 {
-            show_slide(plan, titles[n - 1]);
+            click_slide(plan, titles[n - 1]);
         }
-        plan.click(&item);
-        plan.steps.push(wait_node(&format!("{item}[selected]")));
+        pick_effect(plan, pick);
     }
     if all {
         plan.click("push button:Apply Transition to All Slides");
@@ -259,8 +311,7 @@ pub(crate) fn add_shape(plan: &mut LoPlan, s: &Value, template: &str) -> Result<
         .get(n.wrapping_sub(1))
         .ok_or_else(|| format!("template {template}: no slide {n} in `slides`"))?;
     let text = text_slot(s, "text", template)?;
-    plan.keys(&super::steps::goto_keys(n));
-    plan.steps.push(wait_node(&page_node(title, false)));
+    show_slide(plan, &goto_keys(n), &page_node(title, false));
     press_until(plan, "F6", &format!("push button:{first}[focused]"), 8);
     press_until(plan, "Right", &format!("push button:{tool}[focused]"), 40);
     plan.keys("ctrl+Return");

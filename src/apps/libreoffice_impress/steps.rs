@@ -9,7 +9,7 @@ use crate::engine::rollout::ui_plan::{PlanStep, Target};
 /// How many times an edit or a dialog is tried before the plan misses.
 pub(crate) const TRIES: u32 = 3;
 /// How long a selection, edit mode or typed text may take to show in the tree.
-const SHOW_MS: u64 = 8_000;
+pub(crate) const SHOW_MS: u64 = 8_000;
 
 /// The window title of the deck at `deck` (a path under the home).
 pub(crate) fn doc_title(deck: &str) -> String {
@@ -50,28 +50,50 @@ pub(crate) struct Spot<'a> {
     pub page: Option<String>,
     /// Tab presses selecting the object.
     pub tabs: usize,
-    /// The object's accessible name (`Title 1`, `PresentationNotes`), empty for any.
+    /// The object's accessible name (`Title 1`, `PresentationNotes`; `Title *`: any name
+    /// starting so), empty for any.
     pub object: &'a str,
+    /// The state the object shows once Tab reached it: `focused`, or `selected` where
+    /// LibreOffice leaves a stale `focused` on every object of the slide (a duplicated slide).
+    pub state: &'a str,
 }
 
-/// Shows the spot's slide, checked in the tree, once: keys switching slides inside a retry
-/// raced the switch (Tab selected an object of the slide being left).
+/// Shows slide `n` (1-based) by keys and waits for its `page` node, the keys pressed again
+/// when the page did not show (keys sent while a closing dialog still held the keyboard were
+/// lost, measured): the keys name the slide from the first, so a second press is harmless.
+/// The first press is unconditional, even when the page already shows (a plan that began with
+/// Slide Properties on the slide shown at start crashed LibreOffice at OK, twice; with the keys
+/// first it did not).
+pub(crate) fn show_slide(plan: &mut LoPlan, keys: &str, page: &str) {
+    plan.keys(keys);
+    plan.steps.push(PlanStep::Retry {
+        until: node(page),
+        tries: TRIES,
+        timeout_ms: SHOW_MS,
+        steps: vec![key(keys)],
+    });
+}
+
+/// Shows the spot's slide, checked in the tree, before the edit's retry: keys switching slides
+/// inside it raced the switch (Tab selected an object of the slide being left).
 fn goto(plan: &mut LoPlan, spot: &Spot<'_>) {
-    if let Some(keys) = &spot.goto {
-        plan.keys(keys);
-    }
-    if let Some(page) = &spot.page {
-        plan.steps.push(wait_node(page));
+    match (&spot.goto, &spot.page) {
+        (Some(keys), Some(page)) => show_slide(plan, keys, page),
+        (Some(keys), None) => {
+            plan.keys(keys);
+        }
+        (None, Some(page)) => plan.steps.push(wait_node(page)),
+        (None, None) => {}
     }
 }
 
 /// The steps selecting the spot's object on the slide shown: leave any edit or selection, Tab
-/// until the object is focused.
+/// until the object shows the spot's state.
 fn selecting(spot: &Spot<'_>) -> Vec<PlanStep> {
     vec![
         key("Escape Escape"),
         key(&vec!["Tab"; spot.tabs.max(1)].join(" ")),
-        wait_node(&format!("panel:{}[focused]", spot.object)),
+        wait_node(&format!("panel:{}[{}]", spot.object, spot.state)),
     ]
 }
 
@@ -108,7 +130,7 @@ pub(crate) fn select(plan: &mut LoPlan, spot: &Spot<'_>) {
     let mut steps = selecting(spot);
     steps.pop();
     plan.steps.push(PlanStep::Retry {
-        until: node(&format!("panel:{}[focused]", spot.object)),
+        until: node(&format!("panel:{}[{}]", spot.object, spot.state)),
         tries: TRIES,
         timeout_ms: SHOW_MS,
         steps,

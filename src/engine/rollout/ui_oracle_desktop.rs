@@ -125,8 +125,9 @@ fn holds(n: &Value, state: &str) -> bool {
 
 /// The first node matching `role:label` (label = its name or its text; compared without case,
 /// mnemonics or a trailing ellipsis; `role` may list alternatives: `menu item|check menu item`;
-/// a label `*suffix` matches any label ending so: `text:* pt` is a font size field), optionally
-/// followed by `[state]` or `[!state]` that the node must (not) hold.
+/// a label `*suffix` matches any label ending so: `text:* pt` is a font size field, and a label
+/// `prefix*` any label starting so: `panel:Title *` is a title placeholder whatever its number),
+/// optionally followed by `[state]` or `[!state]` that the node must (not) hold.
 pub fn find_node<'a>(nodes: &'a [Value], spec: &str) -> Option<&'a Value> {
     nth_node(nodes, spec, 0)
 }
@@ -139,9 +140,10 @@ pub fn nth_node<'a>(nodes: &'a [Value], spec: &str, n: usize) -> Option<&'a Valu
     };
     let (role, label) = spec.split_once(':').unwrap_or((spec, ""));
     let want = label_key(label);
-    let matches = |got: String| match want.strip_prefix('*') {
-        Some(suffix) => got.ends_with(suffix),
-        None => got == want,
+    let matches = |got: String| match (want.strip_prefix('*'), want.strip_suffix('*')) {
+        (Some(suffix), _) => got.ends_with(suffix),
+        (None, Some(prefix)) => got.starts_with(prefix),
+        (None, None) => got == want,
     };
     nodes
         .iter()
@@ -319,6 +321,16 @@ mod tests {
         let nodes = [nodes, vec![size]].concat();
         assert_eq!(rect(find_node(&nodes, "text:* pt").unwrap()).unwrap().x, 7);
         assert!(find_node(&nodes, "text:* px").is_none());
+        // A `prefix*` label matches by how it starts (a duplicated slide's `Title 2`).
+        let title = json!({"role": "panel", "name": "Title 2", "states": ["selected"], "x": 3, "y": 8, "w": 9, "h": 9});
+        let nodes = [nodes, vec![title]].concat();
+        assert_eq!(
+            rect(find_node(&nodes, "panel:Title *[selected]").unwrap())
+                .unwrap()
+                .x,
+            3
+        );
+        assert!(find_node(&nodes, "panel:Subtitle *").is_none());
         assert!(is_cell_ref("$A$1:B3") && is_cell_ref("AB12") && !is_cell_ref("11 pt"));
     }
 
