@@ -111,14 +111,7 @@ pub fn create(root: &Path, name: &str, from: &str) -> Result<Created, NewError> 
             why: format!("{} exists", dest.display()),
         });
     }
-    let port = pack.manifest.port.map(|_| {
-        super::all()
-            .iter()
-            .filter_map(|p| p.manifest.port)
-            .max()
-            .unwrap_or(3100)
-            + 1
-    });
+    let port = next_port(pack);
     let tmp = tempfile::Builder::new()
         .prefix(".tw-new-pack-")
         .tempdir_in(root.join("src/apps"))
@@ -136,6 +129,18 @@ pub fn create(root: &Path, name: &str, from: &str) -> Result<Created, NewError> 
         name: name.into(),
         dir: dest,
         port,
+    })
+}
+
+/// The copy's conventional port: one past every pack's (web apps; none for a desktop).
+pub(super) fn next_port(pack: &Pack) -> Option<u16> {
+    pack.manifest.port.map(|_| {
+        super::all()
+            .iter()
+            .filter_map(|p| p.manifest.port)
+            .max()
+            .unwrap_or(3100)
+            + 1
     })
 }
 

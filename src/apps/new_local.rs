@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::new::{check_name, io, rewrite_tasks, Created, NewError};
+use super::new::{check_name, io, next_port, rewrite_tasks, Created, NewError};
 
 /// The spec text with `[app]`'s `name` set, `aliases` emptied (they belong to the original) and
 /// `port` set; every other table is left as written.
@@ -44,14 +44,7 @@ pub fn create_local(root: &Path, name: &str, from: &str) -> Result<Created, NewE
     let spec_file = Path::new(pack.app.dir()).join("app.spec.toml");
     let spec = crate::engine::envgen::parse(&spec_file, spec_text)
         .map_err(|e| NewError::BadSpec(from.into(), e.to_string()))?;
-    let port = pack.manifest.port.map(|_| {
-        super::all()
-            .iter()
-            .filter_map(|p| p.manifest.port)
-            .max()
-            .unwrap_or(3100)
-            + 1
-    });
+    let port = next_port(pack);
     let parent = root.join("apps");
     let dest = parent.join(&module);
     if dest.exists() {

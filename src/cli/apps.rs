@@ -77,21 +77,15 @@ pub fn run(cli: &super::Cli, args: &AppsArgs) -> anyhow::Result<ExitCode> {
     match &args.command {
         AppsCommand::List(a) => list_cmd(cli, a),
         AppsCommand::Check(a) => check_cmd(a),
-        AppsCommand::New(a) if a.local => {
-            let made = crate::apps::new_local::create_local(&a.root, &a.name, &a.from)?;
-            println!(
-                "created {} in {} (port {}); `tuplewright apps check {}` runs it now (no rebuild)",
-                made.name,
-                made.dir.display(),
-                made.port.map_or("-".into(), |p| p.to_string()),
-                made.name
-            );
-            Ok(ExitCode::SUCCESS)
-        }
         AppsCommand::New(a) => {
-            let made = new::create(&a.root, &a.name, &a.from)?;
+            let (made, next) = if a.local {
+                let made = crate::apps::new_local::create_local(&a.root, &a.name, &a.from)?;
+                (made, "now (no rebuild)")
+            } else {
+                (new::create(&a.root, &a.name, &a.from)?, "after a rebuild")
+            };
             println!(
-                "created {} in {} (port {}); rebuild, then `tuplewright apps check {}`",
+                "created {} in {} (port {}); `tuplewright apps check {}` runs it {next}",
                 made.name,
                 made.dir.display(),
                 made.port.map_or("-".into(), |p| p.to_string()),

@@ -64,17 +64,7 @@ impl fmt::Display for Problem {
     }
 }
 
-/// Describes a JSON value's type for error messages.
-pub(crate) fn json_type(v: &serde_json::Value) -> &'static str {
-    match v {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
-    }
-}
+pub(crate) use crate::engine::text::json_type;
 
 /// True when `id` is safe as a directory name: starts alphanumeric, then `[A-Za-z0-9_.-]`.
 pub fn valid_task_id(id: &str) -> bool {

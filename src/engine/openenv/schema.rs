@@ -178,17 +178,7 @@ impl StateSchema {
     }
 }
 
-/// Short JSON type name for error messages.
-pub(crate) fn json_type(v: &serde_json::Value) -> &'static str {
-    match v {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
-    }
-}
+pub(crate) use crate::engine::text::json_type;
 
 #[cfg(test)]
 mod tests {
