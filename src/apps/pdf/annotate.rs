@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use super::planner::{click, focused, key, saved_pdf};
+use super::planner::{click, focused, key, save_as};
 use crate::engine::rollout::ui_plan::{PlanStep, Target};
 
 /// A4, as `make_pdf` makes every page.
@@ -155,23 +155,7 @@ pub fn pdf_annotate(slots: &Value) -> Result<Vec<PlanStep>, String> {
         }
         other => return Err(format!("pdf_annotate: no plan for the kind {other:?}")),
     };
-    steps.extend([
-        key("ctrl+s"),
-        focused("Save As…", 20_000),
-        key("ctrl+a"),
-        PlanStep::Type {
-            text: format!("/home/user/{out}"),
-        },
-        key("Return"),
-    ]);
-    if out == path {
-        steps.push(PlanStep::WaitFor {
-            target: role("node", "push button:Replace"),
-            timeout_ms: 20_000,
-        });
-        steps.push(click("push button:Replace"));
-    }
-    steps.push(saved_pdf(out));
+    save_as(&mut steps, out, path);
     steps.push(PlanStep::WaitFor {
         target: role("pdf_has", &format!("{out}::{subtype}")),
         timeout_ms: 10_000,

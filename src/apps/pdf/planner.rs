@@ -153,6 +153,31 @@ fn pdf_extract(slots: &Value) -> Result<Vec<PlanStep>, String> {
     pdf_export(&export)
 }
 
+/// Save As `/home/user/<out>` (Ctrl+S in Evince), confirming the replace when `out` is the open
+/// file `path`, then waiting until the saved PDF is on disk.
+pub(super) fn save_as(steps: &mut Vec<PlanStep>, out: &str, path: &str) {
+    steps.extend([
+        key("ctrl+s"),
+        focused("Save As…", 20_000),
+        key("ctrl+a"),
+        PlanStep::Type {
+            text: format!("/home/user/{out}"),
+        },
+        key("Return"),
+    ]);
+    if out == path {
+        steps.push(PlanStep::WaitFor {
+            target: Target::Role {
+                role: "node".into(),
+                name: "push button:Replace".into(),
+            },
+            timeout_ms: 20_000,
+        });
+        steps.push(click("push button:Replace"));
+    }
+    steps.push(saved_pdf(out));
+}
+
 pub(super) fn saved_pdf(out: &str) -> PlanStep {
     PlanStep::WaitFor {
         target: Target::Role {
@@ -214,26 +239,7 @@ fn pdf_form(slots: &Value) -> Result<Vec<PlanStep>, String> {
             Some(other) => return Err(format!("pdf_form: no plan for the value {other} of {name}")),
         }
     }
-    steps.extend([
-        key("ctrl+s"),
-        focused("Save As…", 20_000),
-        key("ctrl+a"),
-        PlanStep::Type {
-            text: format!("/home/user/{out}"),
-        },
-        key("Return"),
-    ]);
-    if out == path {
-        steps.push(PlanStep::WaitFor {
-            target: Target::Role {
-                role: "node".into(),
-                name: "push button:Replace".into(),
-            },
-            timeout_ms: 20_000,
-        });
-        steps.push(click("push button:Replace"));
-    }
-    steps.push(saved_pdf(out));
+    save_as(&mut steps, out, path);
     steps.push(focused(file, 20_000));
     Ok(steps)
 }

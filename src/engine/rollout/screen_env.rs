@@ -125,16 +125,7 @@ pub fn open_screen(
             },
         )?,
         ScreenKind::Web { url, .. } => {
-            let allow = url
-                .trim_start_matches("http://")
-                .split(['/', '?', '#'])
-                .next()
-                .unwrap_or_default()
-                .to_string();
-            let spec = crate::engine::screen::BrowserSpec {
-                url: url.clone(),
-                allow,
-            };
+            let spec = crate::engine::screen::BrowserSpec::at(url.clone());
             crate::engine::ui::open_page(&mut screen, cfg, &spec)?.0
         }
     };

@@ -107,14 +107,8 @@ fn external_page(
     env: &TaskEnv,
 ) -> Result<TaskDisplay, RolloutError> {
     let url = ui_url(app, env).unwrap_or_default();
-    let allow = url
-        .trim_start_matches("http://")
-        .split(['/', '?', '#'])
-        .next()
-        .unwrap_or_default()
-        .to_string();
     let mut screen = Screen::start(cfg, cfg.size_for(app))?;
-    let (_, page) = open_page(&mut screen, cfg, &BrowserSpec { url, allow })?;
+    let (_, page) = open_page(&mut screen, cfg, &BrowserSpec::at(url))?;
     Ok(TaskDisplay::Page {
         screen: Box::new(screen),
         page: Box::new(page),

@@ -22,6 +22,19 @@ pub struct BrowserSpec {
     pub allow: String,
 }
 
+impl BrowserSpec {
+    /// A page that may reach only its own origin (`host:port` of an `http://` URL).
+    pub fn at(url: String) -> BrowserSpec {
+        let allow = url
+            .trim_start_matches("http://")
+            .split(['/', '?', '#'])
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        BrowserSpec { url, allow }
+    }
+}
+
 /// The flags that make headless-machine Chromium start quickly and quietly (see
 /// docs/screens.md), plus kiosk mode on `spec.url` at the display's size.
 pub fn chromium_command(
