@@ -1,5 +1,5 @@
 # The desktop packs' shared setup helpers (skills/_common/desktop.py): joined in front of the
-# setups (and golden patches) of chrome, code_editor, gimp, thunderbird and vlc at compile time,
+# setups (and golden patches) of chrome, code_editor, gimp, pdf, thunderbird and vlc at compile time,
 # before the pack's own prelude, so a rendered script is still one self-contained file.
 import os
 import signal

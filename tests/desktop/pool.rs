@@ -3,8 +3,7 @@
 //! launch shows what a cold start shows, and nothing of the environment before it.
 
 use std::collections::BTreeSet;
-use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use tuplewright::engine::desktop::pool::Pool;
@@ -14,16 +13,9 @@ use tuplewright::engine::screen::{
     ScreenSize,
 };
 
-const LAUNCH: &str = "libreoffice --calc /home/user/Documents/sales-2025.xlsx";
+use super::runtime::home;
 
-fn home() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let home = dir.path().join("home");
-    tuplewright::engine::env::files::provision_home_for(&home, &["libreoffice_calc".to_string()])
-        .unwrap();
-    (dir, home)
-}
+const LAUNCH: &str = "libreoffice --calc /home/user/Documents/sales-2025.xlsx";
 
 fn spec(home: &Path) -> AppDesktopSpec {
     AppDesktopSpec {

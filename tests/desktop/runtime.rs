@@ -15,7 +15,8 @@ use tuplewright::engine::screen::{
     AppDesktopSpec, Screen, ScreenApp, ScreenConfig, ScreenError, ScreenSize,
 };
 
-fn home() -> (tempfile::TempDir, PathBuf) {
+/// A fresh home for Calc in a world-readable temporary folder (shared with `pool`).
+pub(super) fn home() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let home = dir.path().join("home");

@@ -33,7 +33,8 @@ impl App for Pack {
             "pdf_annotate",
             "evince_pref"
         ],
-        setup_prelude: "pdf/setup_prelude.py"
+        setup_prelude: ["../../skills/_common/desktop.py", "pdf/setup_prelude.py"],
+        golden_prelude: ["../../skills/_common/desktop.py"]
     );
     crate::apps::desktop_files!(
         "pdf",
@@ -51,13 +52,17 @@ mod tests {
     /// joined in front of it — one self-contained script that Python compiles.
     #[test]
     fn setups_are_the_pack_prelude_joined_to_each_templates_body() {
-        let prelude = include_str!("setup_prelude.py");
-        for (name, setup, _, _, _) in Pack.templates() {
+        let common = include_str!("../../../skills/_common/desktop.py");
+        let prelude = format!("{common}{}", include_str!("setup_prelude.py"));
+        for (name, setup, golden, _, _) in Pack.templates() {
             let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/apps/pdf/templates/");
             let body = std::fs::read_to_string(format!("{dir}{name}/initial_setup.py")).unwrap();
             assert!(!body.contains("def stop_evince"), "{name} repeats the prelude");
             assert_eq!(*setup, format!("{prelude}{body}"), "{name}");
             assert_eq!(setup.matches("def make_pdf").count(), 1, "{name}");
+            assert_eq!(setup.matches("def stop_app").count(), 1, "{name}");
+            assert!(golden.starts_with(common), "{name}'s golden patch lacks the desktop prelude");
+            assert_eq!(golden.matches("def stop_app").count(), 1, "{name}");
             let code = format!("S = {{}}\n{setup}");
             let ok = std::process::Command::new("python3")
                 .args(["-c", "import sys; compile(sys.argv[1], 'setup', 'exec')", &code])

@@ -1,35 +1,13 @@
 # The pdf pack's setup prelude (src/apps/pdf/setup_prelude.py): joined in front of every pdf
-# template's initial_setup.py at compile time, so a rendered setup is still one script.
+# template's initial_setup.py at compile time, after skills/_common/desktop.py (HOME, stop_app,
+# start_app), so a rendered setup is still one script.
 import os
-import signal
-import subprocess
-import time
 
 import pymupdf
 
-HOME = "/home/user"
-
-
 def stop_evince():
     """Evince holds the document it shows: stop this home's viewer before rewriting the file."""
-    for pid in [p for p in os.listdir("/proc") if p.isdigit()]:
-        try:
-            with open("/proc/%s/comm" % pid, encoding="utf-8") as fh:
-                if fh.read().strip() != "evince":
-                    continue
-            with open("/proc/%s/environ" % pid, "rb") as fh:
-                env = fh.read().split(b"\0")
-            with open("/proc/%s/cmdline" % pid, "rb") as fh:
-                cmd = fh.read()
-            if b"HOME=/home/user" not in env and b"/home/user/" not in cmd:
-                continue
-            os.kill(int(pid), signal.SIGTERM)
-            for _ in range(50):
-                if not os.path.exists("/proc/" + pid):
-                    break
-                time.sleep(0.1)
-        except (OSError, ValueError):
-            pass
+    stop_app("evince")
 
 
 def make_pdf(spec, path):
@@ -85,5 +63,4 @@ def remove_outputs():
 
 def open_in_evince(path):
     """Starts Evince on the environment's screen with `path` open (the paper's way: DISPLAY=:0)."""
-    subprocess.Popen(["evince", path], env={**os.environ, "DISPLAY": ":0"}, stdout=subprocess.DEVNULL,
-                     stderr=subprocess.DEVNULL, start_new_session=True)
+    start_app(["evince", path])
