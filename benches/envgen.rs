@@ -47,11 +47,11 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
-/// The shipped spec packs: every `src/apps/<dir>/` holding an `app.spec.toml`.
+/// The shipped spec packs: every `crates/engine/src/apps/<dir>/` holding an `app.spec.toml`.
 fn spec_dirs() -> Vec<PathBuf> {
-    let apps = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/apps");
+    let apps = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src/apps");
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&apps)
-        .expect("src/apps")
+        .expect("crates/engine/src/apps")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| compile::spec_path(p).is_file())
         .collect();

@@ -22,6 +22,8 @@ use tuplewright::engine::worker::queue;
 
 #[path = "../tests/pg_support/mod.rs"]
 mod pg_support;
+#[path = "../tests/run_support/mod.rs"]
+mod run_support;
 use pg_support::{config, count, many_tasks, ok, spawn_worker, tw, BUSY};
 
 fn env_or(name: &str, default: usize) -> usize {

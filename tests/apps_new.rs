@@ -117,7 +117,7 @@ fn a_new_app_from_mail_is_one_folder_and_one_registry_line_and_passes_apps_check
         String::from_utf8_lossy(&made.stderr)
     );
     // The newcomer's edit, inside the new folder only.
-    let manifest = copy.join("src/apps/agenda/manifest.toml");
+    let manifest = copy.join("crates/engine/src/apps/agenda/manifest.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
     std::fs::write(
         &manifest,
@@ -126,11 +126,12 @@ fn a_new_app_from_mail_is_one_folder_and_one_registry_line_and_passes_apps_check
     .unwrap();
     let outside: Vec<String> = changed_files(&copy)
         .into_iter()
-        .filter(|f| !f.starts_with("src/apps/agenda/"))
+        .filter(|f| !f.starts_with("crates/engine/src/apps/agenda/"))
         .collect();
-    assert_eq!(outside, ["src/apps/mod.rs"]);
-    let before = std::fs::read_to_string(Path::new(ROOT).join("src/apps/mod.rs")).unwrap();
-    let after = std::fs::read_to_string(copy.join("src/apps/mod.rs")).unwrap();
+    assert_eq!(outside, ["crates/engine/src/apps/mod.rs"]);
+    let before =
+        std::fs::read_to_string(Path::new(ROOT).join("crates/engine/src/apps/mod.rs")).unwrap();
+    let after = std::fs::read_to_string(copy.join("crates/engine/src/apps/mod.rs")).unwrap();
     assert_eq!(after.lines().count(), before.lines().count() + 1);
     assert!(after.contains("\n    agenda,\n"));
 

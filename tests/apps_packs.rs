@@ -69,13 +69,14 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// For every app, the files under src/ outside its pack that name it number at most 1 — the
-/// registry `src/apps/mod.rs`, which lists every pack (one line each). Cross-app material
-/// (`src/apps/cross/`: the recipes and ui-oracle plans of tasks spanning apps) names the apps
+/// registry `crates/engine/src/apps/mod.rs`, which lists every pack (one line each). Cross-app material
+/// (`crates/engine/src/apps/cross/`: the recipes and ui-oracle plans of tasks spanning apps) names the apps
 /// it spans by nature and is not counted; docs and tests are not counted (see
 /// [`counted_code`], [`names_app`]). Fails on the code before the packs (21 places).
 #[test]
 fn no_file_outside_a_pack_but_the_registry_names_its_app() {
-    let registry = std::fs::read_to_string(Path::new(ROOT).join("src/apps/mod.rs")).unwrap();
+    let registry =
+        std::fs::read_to_string(Path::new(ROOT).join("crates/engine/src/apps/mod.rs")).unwrap();
     let mut problems = Vec::new();
     for pack in tuplewright::apps::all() {
         let (name, dir) = (pack.name(), pack.app.dir());
@@ -84,7 +85,7 @@ fn no_file_outside_a_pack_but_the_registry_names_its_app() {
             registry.contains(&format!("\n    {module},\n")),
             "the registry lists {module}"
         );
-        let mut naming = vec!["src/apps/mod.rs".to_string()];
+        let mut naming = vec!["crates/engine/src/apps/mod.rs".to_string()];
         for file in rust_files(&Path::new(ROOT).join("src")) {
             let rel = file
                 .strip_prefix(ROOT)
@@ -92,7 +93,10 @@ fn no_file_outside_a_pack_but_the_registry_names_its_app() {
                 .to_string_lossy()
                 .to_string();
             let own = rel.starts_with(&format!("{dir}/"));
-            if own || rel == "src/apps/mod.rs" || rel.starts_with("src/apps/cross/") {
+            if own
+                || rel == "crates/engine/src/apps/mod.rs"
+                || rel.starts_with("crates/engine/src/apps/cross/")
+            {
                 continue;
             }
             if names_app(&counted_code(&file), name, module) {
@@ -181,7 +185,10 @@ fn apps_list_json_has_every_environment_with_its_fields() {
     }
     assert_eq!(rows[0]["category"], "communication");
     let by = |n: &str| rows.iter().find(|r| r["name"] == n).unwrap().clone();
-    assert_eq!(by("todo")["spec"], "src/apps/todo/app.spec.toml");
+    assert_eq!(
+        by("todo")["spec"],
+        "crates/engine/src/apps/todo/app.spec.toml"
+    );
     assert_eq!(by("todo")["category"], "productivity");
     assert_eq!(by("wiki")["category"], "uncategorized");
     assert_eq!(by("mail")["kind"], "web");

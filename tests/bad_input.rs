@@ -195,5 +195,4 @@ fn an_unknown_theme_lists_the_choices() {
     }
 }
 
-#[path = "bad_input/readonly_medium.rs"]
 mod readonly_medium;

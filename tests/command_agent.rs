@@ -2,12 +2,8 @@
 //! local stand-ins for Claude Code / Codex / Kimi: they write files, print stream-json with usage,
 //! crash, hang, or print fenced blocks only), run under the real bubblewrap sandbox.
 
-#[path = "harness/agents.rs"]
-#[allow(dead_code)]
-mod agents;
-#[path = "command_agent/e2e.rs"]
+use crate::harness::agents;
 mod e2e;
-#[path = "command_agent/support.rs"]
 mod support;
 
 use std::sync::atomic::{AtomicBool, Ordering};

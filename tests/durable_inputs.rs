@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-mod run_support;
+use crate::run_support;
 use run_support::{bin, run, task_file};
 
 /// One real bundle made by `run` (shared by the tests; copied before being tampered with).

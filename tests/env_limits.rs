@@ -3,7 +3,7 @@
 //! within the byte budget (the server's own accounting, read from `/health`), and a write the
 //! server acknowledged survives `kill -9` of the real `tuplewright env serve` process.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;

@@ -71,9 +71,12 @@ fn python_stdlib_client_passes_against_env_serve_team_chat() {
 /// Extracts the ```python blocks of an app pack's SKILL.md: (helper = first block of section 1,
 /// setup = section 3, golden = first block of section 4, reward = section 5).
 fn skill_scripts(app: &str) -> [String; 4] {
-    // Each app's SKILL.md lives in its pack (src/apps/<module>/).
+    // Each app's SKILL.md lives in its pack (crates/engine/src/apps/<module>/).
     let module = app.replace('-', "_");
-    let path = format!("{}/src/apps/{module}/SKILL.md", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/crates/engine/src/apps/{module}/SKILL.md",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(&path).unwrap();
     let mut section = 0;
     let mut blocks: Vec<(u32, String)> = Vec::new();

@@ -1,8 +1,8 @@
 //! Contract tests of the state API server (`tuplewright::engine::env`) over real HTTP on
 //! loopback: every endpoint and error, role enforcement, diff rules, restart, concurrency.
-//! (Store, apps and files-domain tests without HTTP live in `src/engine/env/tests.rs`.)
+//! (Store, apps and files-domain tests without HTTP live in `crates/engine/src/env/tests.rs`.)
 
-mod common;
+use crate::common;
 
 use common::http::{call, multipart, Conn};
 use common::{assert_error, config, get_json, pairs, post, role_headers, start};

@@ -2,27 +2,13 @@
 //! state-API server, real bubblewrap sandbox, fixed agents). LLM critics and judges run against
 //! local stand-in servers speaking the OpenAI wire format (tests named `*_standin_*`).
 
-#[allow(dead_code)]
-#[path = "harness/agents.rs"]
-mod agents;
-#[path = "filter/cli.rs"]
+use crate::harness::agents;
 mod cli;
-#[path = "filter/rig.rs"]
 mod rig;
-#[path = "shipped_support/mod.rs"]
-mod shipped_support;
-#[path = "filter/solver.rs"]
 mod solver;
-#[allow(dead_code)]
-#[path = "providers/standin.rs"]
-mod standin;
-#[path = "filter/teach_standin.rs"]
+use crate::providers::standin;
 mod teach_standin;
-#[path = "filter/teacher.rs"]
 mod teacher;
-#[path = "vlm_support/mod.rs"]
-mod vlm_support;
-#[path = "filter/vlm_teacher.rs"]
 mod vlm_teacher;
 
 use std::sync::Arc;

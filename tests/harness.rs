@@ -1,13 +1,10 @@
 //! End-to-end tests of the agreement loop harness: real state-API server, real bubblewrap sandbox,
 //! real scanner and store, with small fixed agents (tests/harness/agents.rs).
 
-#[path = "harness/agents.rs"]
-mod agents;
+pub(crate) mod agents;
 // live jobs
-#[path = "harness/jobs.rs"]
 mod jobs;
 // resuming half-done tasks
-#[path = "harness/resume.rs"]
 mod resume;
 
 use std::sync::atomic::AtomicBool;

@@ -2,7 +2,7 @@
 //! VNC server injects a person's clicks and keys), reads back as the `computer_use` actions
 //! ui-oracle trials store, each with a settled after-frame when the person pauses (issue #36).
 
-mod screen_support;
+use crate::screen_support;
 
 use std::time::Instant;
 

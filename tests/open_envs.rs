@@ -5,7 +5,7 @@
 //! `tuplewright.toml` through a placeholder and a self-hosted port, and rewards importing
 //! `reward_judge` in both call shapes. Each failure has its message checked.
 
-mod open_envs_support;
+use crate::open_envs_support;
 
 use open_envs_support::{
     status, stored_scripts, tw, write_bundle, PublicBundle, NOTION_GOLDEN, NOTION_REWARD,

@@ -10,7 +10,7 @@
 //! `currentDate`), the noop probe sees the app's default state on built-in and external apps
 //! alike, and an alias onto an app whose schema the bundle's state does not fit is refused.
 
-mod open_envs_support;
+use crate::open_envs_support;
 
 use std::path::{Path, PathBuf};
 
@@ -294,7 +294,7 @@ fn the_noop_probe_sees_the_default_state_on_the_built_in_app_and_on_an_external_
     let db = dir.path().join("s.db");
     // An external mailbox whose unset session shows nothing over its state API, but whose UI
     // shows the default mailbox (here the built-in mail app's seed), declared as its `seed`.
-    let seed = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/apps/mail/seed.json");
+    let seed = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src/apps/mail/seed.json");
     hub_app(
         dir.path(),
         "webmail",

@@ -4,10 +4,8 @@
 //! protocol (no paid API is reachable here; the provider code path is the one used against real
 //! endpoints). The sandbox has no network: the calls travel over the per-run judge socket.
 
-mod open_envs_support;
-#[allow(dead_code)]
-#[path = "providers/standin.rs"]
-mod standin;
+use crate::open_envs_support;
+use crate::providers::standin;
 
 use std::path::Path;
 use std::time::Duration;

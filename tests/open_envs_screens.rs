@@ -5,9 +5,8 @@
 //! it has rendered: the stand-in site (tests/fixtures/hub_standin.py) first shows "Loading…",
 //! like a Vite dev server, and draws one green block per page of the state 2.5 s later.
 
-mod open_envs_support;
-#[path = "osworld_support/mod.rs"]
-mod osworld_support;
+use crate::open_envs_support;
+use crate::osworld_support;
 
 use std::path::{Path, PathBuf};
 

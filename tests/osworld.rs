@@ -4,9 +4,8 @@
 //! verifies on two guests as an OSWorld-VM pool; a guest's screen is a rollout `Screen`; an
 //! endpoint that is down is an infrastructure failure, never a score.
 
-#[path = "open_envs_support/mod.rs"]
-mod open_envs_support;
-mod osworld_support;
+use crate::open_envs_support;
+use crate::osworld_support;
 
 use std::path::Path;
 use std::process::Command;

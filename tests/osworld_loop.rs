@@ -5,10 +5,8 @@
 //! patch, reward runs, dry runs and probes all run on the guests. A guest going down mid-round
 //! is an infrastructure failure (no round, no score), and the retry is accepted.
 
-mod osworld_support;
-#[allow(dead_code)]
-#[path = "providers/standin.rs"]
-mod standin;
+use crate::osworld_support;
+use crate::providers::standin;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,7 +32,7 @@ const TASK: &str = "files_csv-filter_001";
 
 /// A task file holding the shipped files task [`TASK`] only.
 fn task_file(dir: &Path) -> PathBuf {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/apps/files/tasks.json");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src/apps/files/tasks.json");
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(src).unwrap()).unwrap();
     let list = v
@@ -46,7 +44,7 @@ fn task_file(dir: &Path) -> PathBuf {
     assert_eq!(
         one.len(),
         1,
-        "{TASK} is shipped in src/apps/files/tasks.json"
+        "{TASK} is shipped in crates/engine/src/apps/files/tasks.json"
     );
     let out = dir.join("tasks.json");
     std::fs::write(&out, serde_json::to_string(&one).unwrap()).unwrap();

@@ -5,9 +5,8 @@
 //! back through the state API from `/run_python`) — and a task spanning apps gets the combined
 //! screen. `/setup/launch` of a program that does not exist fails as OSWorld's server does.
 
-#[path = "open_envs_support/mod.rs"]
-mod open_envs_support;
-mod osworld_support;
+use crate::open_envs_support;
+use crate::osworld_support;
 
 use std::time::Duration;
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use tuplewright::engine::store::testdb::TestDb;
 use tuplewright::engine::store::Store;
 
-mod pg_support;
+use crate::pg_support;
 use pg_support::{
     assert_drained_exactly_once, config, count, many_tasks, ok, spawn_worker_args, tw, wait_exit,
     wait_for, BUSY,

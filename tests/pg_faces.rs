@@ -12,8 +12,8 @@ use tuplewright::engine::store::testdb::TestDb;
 use tuplewright::engine::store::Store;
 use tuplewright::tui::{data, filter_data, live_data, reward_data, rollouts_data, state_data};
 
-mod pg_support;
-use pg_support::run_support::private_config;
+use crate::pg_support;
+use crate::run_support::private_config;
 use pg_support::{many_tasks, ok, spawn_worker_args, tw, wait_exit, BUSY};
 
 /// Every file under `root` (relative path → bytes).

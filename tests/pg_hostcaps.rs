@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
-mod pg_support;
+use crate::pg_support;
 use pg_support::{config_with, many_tasks, ok, spawn_worker_args, tw};
 
 #[test]

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use tuplewright::engine::store::testdb::TestDb;
 use tuplewright::engine::store::Store;
 
-mod pg_support;
+use crate::pg_support;
 use pg_support::{config, count, many_tasks, ok, spawn_worker_args, tw, wait_exit, wait_for, BUSY};
 
 /// Requests in flight now, the most ever in flight, the total, and when each arrived.

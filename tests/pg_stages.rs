@@ -9,8 +9,8 @@ use std::path::Path;
 use tuplewright::engine::store::testdb::TestDb;
 use tuplewright::engine::store::Store;
 
-mod pg_support;
-use pg_support::run_support::private_config;
+use crate::pg_support;
+use crate::run_support::private_config;
 use pg_support::{count, many_tasks, ok, spawn_worker_args, tw, wait_exit, BUSY};
 
 const STAGES: [&str; 4] = ["--stages", "loop,filter,rollout,verify", "--slots", "1"];

@@ -12,7 +12,7 @@ use tuplewright::engine::store::copy::digests;
 use tuplewright::engine::store::testdb::TestDb;
 use tuplewright::engine::store::Store;
 
-mod pg_support;
+use crate::pg_support;
 use pg_support::{
     assert_drained_exactly_once, config, count, many_tasks, ok, spawn_worker, tw, wait_for, BUSY,
 };

@@ -4,14 +4,11 @@
 
 use std::path::Path;
 
-mod run_support;
+use crate::run_support;
 use run_support::{bin, open, run, task_file};
 
-#[path = "run_cli/decisions.rs"]
 mod decisions;
-#[path = "run_cli/leases.rs"]
 mod leases;
-#[path = "run_cli/rounds.rs"]
 mod rounds;
 
 #[test]

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-mod run_support;
+use crate::run_support;
 use run_support::{bin, open, run, task_file};
 
 /// The private-scratch config (see [`run_support::private_config`]).

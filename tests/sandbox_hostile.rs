@@ -2,7 +2,7 @@
 //! still runs scripts afterwards. Needs bubblewrap and root (CI runs `.ci/setup` as root).
 //! Tests are serialised: they share the sandbox uid, whose process count the fork bomb fills.
 
-mod sandbox_support;
+use crate::sandbox_support;
 
 use std::time::{Duration, Instant};
 

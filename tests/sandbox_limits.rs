@@ -4,7 +4,7 @@
 //! refused system call gets `EPERM` (`ENOSYS` for `clone3`) while threads, fork and ordinary
 //! calls still work. Needs bubblewrap and root (CI runs `.ci/setup` as root).
 
-mod sandbox_support;
+use crate::sandbox_support;
 
 use sandbox_support::*;
 use serde_json::Value;

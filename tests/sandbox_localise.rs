@@ -3,7 +3,7 @@
 //! HTTPS and self-hosted ports reach the app with the role rules intact, placeholders are filled
 //! in the run's copy, and GUI launch lines succeed and are recorded.
 
-mod sandbox_support;
+use crate::sandbox_support;
 
 use sandbox_support::*;
 use tuplewright::engine::sandbox::localise::gui_launches;

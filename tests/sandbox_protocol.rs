@@ -2,7 +2,7 @@
 //! the venv fallback and the missing-bubblewrap path. State-API traffic goes to a recording
 //! stand-in upstream (`_standin` tests), not the real server.
 
-mod sandbox_support;
+use crate::sandbox_support;
 
 use sandbox_support::*;
 use tuplewright::engine::sandbox::{

@@ -2,7 +2,7 @@
 //! every `computer_use` primitive delivered through XTEST to a second X client, readable errors
 //! for a model's mistakes, the blank-screen gate and the sweep of what a killed owner left.
 
-mod screen_support;
+use crate::screen_support;
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! that POSTs to a local server, a page cannot reach any other origin, and a `kill -9` of the
 //! engine leaves nothing once the next screen starts.
 
-mod screen_support;
+use crate::screen_support;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -3,7 +3,7 @@
 //! terminal takes typed commands through XTEST, using it leaves nothing else in the home, a dying
 //! program is a typed infrastructure failure, and dropping the screen kills every program.
 
-mod screen_support;
+use crate::screen_support;
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! (click the terminal, type, Return; every step stored with its screenshot) to reward 1.0, and
 //! `rollout --policy noop --screen` starts the same screen, looks at it and scores 0.0.
 
-mod shipped_support;
+use crate::shipped_support;
 
 use std::path::Path;
 use std::time::Duration;

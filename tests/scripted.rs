@@ -2,7 +2,7 @@
 //! environments (embedded state API server + fresh homes) through the REAL bubblewrap sandbox; the
 //! fault knob produces FAIL → REVIEW.md → PASS; outputs are deterministic; slot values stay data.
 
-mod scripted_support;
+use crate::scripted_support;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

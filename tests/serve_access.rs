@@ -3,7 +3,7 @@
 //! 127.0.0.1 where it has none) — traffic never leaves the machine. The real `tuplewright env
 //! serve` (state API and OSWorld face) and `env try` (x11vnc) run as subprocesses.
 
-mod serve_access_support;
+use crate::serve_access_support;
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::Path;
@@ -426,8 +426,7 @@ fn https_get(addr: SocketAddr, ca: Vec<u8>, target: &str, auth: Option<&str>) ->
     (code, body.to_string())
 }
 
-#[path = "scripted_support/mod.rs"]
-mod scripted_support;
+use crate::scripted_support;
 
 /// The other side of the role rule: a sandboxed script's role does reach the server, because the
 /// forwarder adds the process's secret for a built-in app (as `TaskEnv::spec` sets it up); a

@@ -3,10 +3,9 @@
 //! off loopback shares the desktop through x11vnc with VNC authentication only (the real RFB
 //! handshake's security types). Real Xvfb, desktop, x11vnc; traffic never leaves the machine.
 
-#[path = "osworld_support/mod.rs"]
-mod osworld_support;
-mod serve_access_support;
-mod shipped_support;
+use crate::osworld_support;
+use crate::serve_access_support;
+use crate::shipped_support;
 
 use std::io::BufRead;
 use std::net::SocketAddr;

@@ -4,10 +4,8 @@
 //! `--thoughts` asks a stand-in VLM speaking OpenAI chat completions for each turn's thought,
 //! shown the frames before and after it.
 
-mod shipped_support;
-#[allow(dead_code)]
-#[path = "providers/standin.rs"]
-mod standin;
+use crate::providers::standin;
+use crate::shipped_support;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -65,10 +65,14 @@ fn no_seed_shipped_task_or_template_holds_an_unfilled_placeholder() {
     let root = Path::new(ROOT);
     let mut found = Vec::new();
     let mut json_files = files_under(&root.join("assets/tasks"));
-    json_files.extend(files_under(&root.join("src/apps")).into_iter().filter(|p| {
-        p.file_name()
-            .is_some_and(|n| n == "seed.json" || n == "tasks.json")
-    }));
+    json_files.extend(
+        files_under(&root.join("crates/engine/src/apps"))
+            .into_iter()
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| n == "seed.json" || n == "tasks.json")
+            }),
+    );
     let mut checked = 0;
     for path in json_files
         .iter()
@@ -85,11 +89,11 @@ fn no_seed_shipped_task_or_template_holds_an_unfilled_placeholder() {
         }
     }
     // The files desktop's seed home and the scripted agents' templates, as text.
-    let mut texts = files_under(&root.join("src/apps/files/home"));
+    let mut texts = files_under(&root.join("crates/engine/src/apps/files/home"));
     texts.extend(
         files_under(&root.join("skills"))
             .into_iter()
-            .chain(files_under(&root.join("src/apps")))
+            .chain(files_under(&root.join("crates/engine/src/apps")))
             .filter(|p| p.components().any(|c| c.as_os_str() == "templates")),
     );
     for path in texts {
@@ -115,7 +119,7 @@ fn shape(subject: &str) -> String {
 fn the_seeds_do_not_repeat_themselves() {
     let seed = |app: &str| -> Value {
         let p = Path::new(ROOT)
-            .join("src/apps")
+            .join("crates/engine/src/apps")
             .join(app.replace('-', "_"))
             .join("seed.json");
         serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
@@ -174,10 +178,13 @@ fn the_seed_generator_reproduces_the_committed_seeds() {
             std::fs::copy(&f, &dst).unwrap();
         }
     };
-    copy(&root.join("src/apps"), &tmp.path().join("src/apps"));
+    copy(
+        &root.join("crates/engine/src/apps"),
+        &tmp.path().join("crates/engine/src/apps"),
+    );
     copy(&root.join("assets/tasks"), &tmp.path().join("assets/tasks"));
     let out = std::process::Command::new("/usr/bin/python3")
-        .arg(tmp.path().join("src/apps/generate_seeds.py"))
+        .arg(tmp.path().join("crates/engine/src/apps/generate_seeds.py"))
         .output()
         .unwrap();
     assert!(
@@ -186,7 +193,7 @@ fn the_seed_generator_reproduces_the_committed_seeds() {
         String::from_utf8_lossy(&out.stderr)
     );
     for pack in ["team_chat", "mail", "issue_tracker", "ecommerce_admin"] {
-        let rel = format!("src/apps/{pack}/seed.json");
+        let rel = format!("crates/engine/src/apps/{pack}/seed.json");
         assert!(
             std::fs::read(tmp.path().join(&rel)).unwrap()
                 == std::fs::read(root.join(&rel)).unwrap(),

@@ -12,7 +12,7 @@
 //! Cross-app tasks (two web apps, not sandboxable here) and file tasks (which name their paths)
 //! are outside this check.
 
-mod scripted_support;
+use crate::scripted_support;
 
 use serde_json::Value;
 use tuplewright::engine::agents::scripted::ScriptedConfig;

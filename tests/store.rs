@@ -475,13 +475,9 @@ fn reimporting_a_bundle_keeps_later_decisions() {
     );
 }
 
-#[path = "store/curate.rs"]
 mod curate;
-#[path = "store/curate_cli.rs"]
 mod curate_cli;
-#[path = "store/states.rs"]
 mod states;
-#[path = "store/steps.rs"]
 mod steps;
 
 #[test]

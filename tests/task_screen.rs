@@ -3,10 +3,8 @@
 //! gets the combined screen on a task spanning apps (the screen `ui-oracle` and `noop --screen`
 //! use) — real Xvfb, Chromium and openbox from .ci/setup, a local stand-in model.
 
-mod shipped_support;
-#[allow(dead_code)]
-#[path = "providers/standin.rs"]
-mod standin;
+use crate::providers::standin;
+use crate::shipped_support;
 
 use std::path::Path;
 

@@ -9,15 +9,10 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-#[allow(dead_code)]
-#[path = "providers/standin.rs"]
-mod standin;
+use crate::providers::standin;
 
-#[path = "taskgen/batched.rs"]
 mod batched;
-#[path = "taskgen/embed_standin.rs"]
 mod embed_standin;
-#[path = "taskgen/remote.rs"]
 mod remote;
 use tuplewright::engine::store::{Store, TaskFilter};
 use tuplewright::engine::taskgen::dedup::{cosine, embed, four_grams, Dedup, Repeat};

@@ -5,8 +5,8 @@
 //! tuple's reward.py checks the ground truth), `noop --screen` scores 0.0, and nothing the
 //! screen started outlives it — dropped, or killed with SIGKILL and swept by the next screen.
 
-mod screen_support;
-mod shipped_support;
+use crate::screen_support;
+use crate::shipped_support;
 
 use std::path::Path;
 use std::sync::Arc;

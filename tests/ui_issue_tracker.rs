@@ -3,7 +3,7 @@
 //! actions only, leave the state each task asks for; and through the CLI, `rollout --policy
 //! ui-oracle` does a shipped task to 1.0 while `noop --screen` on the same screen scores 0.0.
 
-mod shipped_support;
+use crate::shipped_support;
 
 use std::sync::Arc;
 

@@ -3,7 +3,7 @@
 //! reach each task's ground truth; and `rollout --policy ui-oracle` / `noop --screen` score a
 //! shipped mail task 1.0 / 0.0 through the CLI.
 
-mod shipped_support;
+use crate::shipped_support;
 
 use std::sync::Arc;
 
@@ -103,7 +103,8 @@ fn meets(task: &Value, seed: &Value, state: &Value) -> Result<(), String> {
 #[test]
 
 fn mail_planner_plans_for_shipped_tasks_reach_their_ground_truth_through_the_screen() {
-    let tasks: Value = serde_json::from_str(include_str!("../src/apps/mail/tasks.json")).unwrap();
+    let tasks: Value =
+        serde_json::from_str(include_str!("../crates/engine/src/apps/mail/tasks.json")).unwrap();
     let task = |id: &str| {
         tasks["tasks"]
             .as_array()

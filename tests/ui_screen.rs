@@ -3,7 +3,7 @@
 //! by accessible role and name and by CSS selector in screen pixels, and a plan performed only as
 //! computer_use actions (clicks, typing) changes the session's state through the UI's operations.
 
-mod screen_support;
+use crate::screen_support;
 
 use std::sync::Arc;
 
@@ -217,8 +217,10 @@ fn team_chat_planner_plans_for_shipped_tasks_reach_their_ground_truth_through_th
     use tuplewright::engine::rollout::screen::ComputerAction;
     use tuplewright::engine::rollout::ui_plan::UiPlanner;
 
-    let tasks: Value =
-        serde_json::from_str(include_str!("../src/apps/team_chat/tasks.json")).unwrap();
+    let tasks: Value = serde_json::from_str(include_str!(
+        "../crates/engine/src/apps/team_chat/tasks.json"
+    ))
+    .unwrap();
     let task = |id: &str| {
         tasks["tasks"]
             .as_array()

@@ -4,16 +4,10 @@
 //! stand-in replays a scripted sequence that fills a form on a local page; the page's server
 //! sees the result. Malformed replies, 429s, timeouts and garbage are in the scripts.
 
-mod screen_support;
-#[allow(dead_code)]
-#[path = "providers/standin.rs"]
-mod standin;
-mod vlm_support;
+use crate::providers::standin;
 
-mod vlm {
-    pub mod anthropic;
-    pub mod calibrate;
-    pub mod chat;
-    pub mod failures;
-    pub mod responses;
-}
+pub mod anthropic;
+pub mod calibrate;
+pub mod chat;
+pub mod failures;
+pub mod responses;

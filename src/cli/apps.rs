@@ -26,7 +26,7 @@ enum AppsCommand {
     /// embedded default, ui-oracle solving a sample through the screen, `noop --screen` scoring
     /// 0. Exit 0 only when every check holds; each failure names the file to fix.
     Check(CheckArgs),
-    /// A working copy of pack FROM named NAME: `src/apps/<name>/` plus its registry line, in the
+    /// A working copy of pack FROM named NAME: `crates/engine/src/apps/<name>/` plus its registry line, in the
     /// source checkout at --root (rebuild the binary to use it). Example:
     /// `tuplewright apps new calendar --from mail`.
     New(NewArgs),

@@ -24,7 +24,7 @@ enum EnvgenCommand {
     /// Exit 0 when the app agrees with its spec; each discrepancy names the element and view.
     Check(CheckArgs),
     /// The Plan agent: a spec, seed and DESIGN.md for app NAME modelled on --reference, written
-    /// into --out (default src/apps/<NAME with _> in a source checkout, else the local pack
+    /// into --out (default crates/engine/src/apps/<NAME with _> in a source checkout, else the local pack
     /// folder apps/<NAME with _>, loaded without a rebuild). Needs --model (the shipped specs are files).
     Plan(PlanArgs),
     /// Plan, then at most --rounds rounds of compile + check + Dev-agent revision until the app
@@ -62,7 +62,7 @@ struct BuildArgs {
 
 #[derive(Debug, Args)]
 struct CompileArgs {
-    /// The pack folder holding app.spec.toml (e.g. src/apps/todo).
+    /// The pack folder holding app.spec.toml (e.g. crates/engine/src/apps/todo).
     dir: PathBuf,
 }
 
@@ -177,8 +177,8 @@ fn provider_and_out(
     )?;
     // In a source checkout the pack goes beside the built-in ones (registered by a line);
     // elsewhere it is a local pack, loaded from `apps/` without a rebuild.
-    let parent = if std::path::Path::new("src/apps/mod.rs").is_file() {
-        "src/apps"
+    let parent = if std::path::Path::new("crates/engine/src/apps/mod.rs").is_file() {
+        "crates/engine/src/apps"
     } else {
         "apps"
     };

@@ -40,7 +40,7 @@ Exit status: 0 done (tasks may still have been rejected, some may have been inva
 failures occurred (sandbox, store or export; resumable), 2 usage error or bad input: unreadable task files, \
 or not one valid task.\n\
 Ctrl-C stops gracefully (environments torn down, store consistent; `--resume` continues); a second Ctrl-C \
-forces.\n\nExample: tuplewright --no-tui run src/apps/*/tasks.json assets/tasks/*.json --jobs 4"
+forces.\n\nExample: tuplewright --no-tui run crates/engine/src/apps/*/tasks.json assets/tasks/*.json --jobs 4"
 )]
 pub struct RunArgs {
     /// Task-generation JSON files.

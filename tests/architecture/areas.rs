@@ -1,10 +1,15 @@
-//! The engine's area dependency graph (#29, #30): areas are the folders `src/engine/<area>/`; an
-//! edge `a -> b` is any `crate::engine::b` reference (or `crate::engine::{b, ..}`) in a non-test
-//! source file of `a` (`use` lines and paths alike). Strongly connected components of more than
-//! one area are import circles; there are none, and none may appear (Cargo forbids a cycle
-//! between the crates #30 makes of these areas).
+//! The engine's area dependency graph (#29, #30): areas are the folders
+//! `crates/<crate>/src/<area>/` of the member crates `tuplewright-base`, `-models`, `-records`
+//! and `-engine`; an edge `a -> b` is a `crate::b` reference from an area of the same crate or a
+//! `tuplewright_<crate>::b` one (grouped imports `{b, c::…}` too) in a non-test source file of
+//! `a`. Cargo forbids a cycle between crates; inside a crate (the engine holds sixteen areas)
+//! this test forbids one: strongly connected components of more than one area are import
+//! circles.
 //!
-//! The layers, bottom up ([`LAYERS`]): an area imports only areas of its own layer or below.
+//! The layers, bottom up ([`LAYERS`]): an area imports only areas of its own layer or below. The
+//! crates follow them: `tuplewright-base` is layer 0, `tuplewright-models` layer 1 (but `agents`,
+//! which reads the pack registry, is in the engine crate), `tuplewright-records` layer 2,
+//! `tuplewright-engine` layers 3 to 6 and the packs (`apps`).
 //!
 //! 0. foundation: `store` (records, the event bus, controls' rows), `text` (bounded input),
 //!    `access`, `agreement`, `hostcap`, `lease`, `limits` (caps, budgets, job controls)
@@ -17,10 +22,9 @@
 //!    environments)
 //! 6. engine: `harness` (the loop), `rollout`, `envgen`, `worker`, `taskgen`, `jobs`, `stats`
 //!
-//! Above the engine: `src/apps` (the packs), then the faces (`src/cli`, `src/tui`). Providers sit
-//! low (not beside the engine as #30's sketch has them) because the critic (`filter`) and the
-//! reward judge (`openenv`) call models. Not an area: the files directly in `src/engine/`
-//! (`config.rs`, the configuration root, imports every area; `harness::session` still reads it).
+//! Above them: the packs (`crates/engine/crates/engine/src/apps`), then the faces (`crates/tui`, and `src/cli`
+//! in the `tuplewright` package). Not an area: the files directly in `crates/engine/src/`
+//! (`config.rs`, the configuration root, `probes.rs`, `synth.rs`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -66,7 +70,7 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The areas a path after `crate::engine::` names: `b::…`, or each of `{b, c::…}`.
+/// The areas a path after `crate::architecture::engine::` names: `b::…`, or each of `{b, c::…}`.
 fn named(rest: &str) -> Vec<String> {
     let ident = |t: &str| -> String {
         t.trim()
@@ -86,30 +90,54 @@ fn named(rest: &str) -> Vec<String> {
     }
 }
 
-/// Edges `a -> b` with the places (`file:line`) that make them.
-fn graph_of(engine: &Path) -> Graph {
-    let areas: BTreeSet<String> = fs::read_dir(engine)
-        .expect("src/engine")
-        .flatten()
-        .filter(|e| e.path().is_dir())
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .collect();
+/// The member crates that hold engine areas, bottom up.
+const AREA_CRATES: [&str; 4] = ["base", "models", "records", "engine"];
+
+/// Every engine area: `(area, folder)` for each folder `crates/<crate>/src/<area>/` of an
+/// [`AREA_CRATES`] crate (the packs, `apps/`, are not an area).
+fn areas_of(root: &Path) -> BTreeMap<String, (String, PathBuf)> {
+    let mut out = BTreeMap::new();
+    for c in AREA_CRATES {
+        let src = root.join("crates").join(c).join("src");
+        for e in fs::read_dir(&src).expect("crates/<crate>/src").flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            if e.path().is_dir() && name != "apps" {
+                out.insert(name, (c.to_string(), e.path()));
+            }
+        }
+    }
+    out
+}
+
+/// Edges `a -> b` with the places (`file:line`) that make them: `crate::b` in `b`'s own crate,
+/// `tuplewright_<crate>::b` from another.
+fn graph_of(root: &Path) -> Graph {
+    let areas = areas_of(root);
     let mut g = Graph::new();
-    for a in &areas {
+    for (a, (krate, dir)) in &areas {
         let mut files = Vec::new();
-        sources(&engine.join(a), &mut files);
+        sources(dir, &mut files);
+        let prefixes = AREA_CRATES.map(|c| {
+            if c == krate {
+                "crate::".to_string()
+            } else {
+                format!("tuplewright_{c}::")
+            }
+        });
         for f in files {
             let text = fs::read_to_string(&f).unwrap_or_default();
             for (n, line) in text.lines().enumerate() {
                 let code = line.split("//").next().unwrap_or("");
-                for (i, _) in code.match_indices("crate::engine::") {
-                    for b in named(&code[i + "crate::engine::".len()..]) {
-                        if b != *a && areas.contains(&b) {
-                            g.entry(a.clone())
-                                .or_default()
-                                .entry(b)
-                                .or_default()
-                                .push(format!("{}:{}", f.display(), n + 1));
+                for prefix in &prefixes {
+                    for (i, _) in code.match_indices(prefix.as_str()) {
+                        for b in named(&code[i + prefix.len()..]) {
+                            if b != *a && areas.contains_key(&b) {
+                                g.entry(a.clone())
+                                    .or_default()
+                                    .entry(b)
+                                    .or_default()
+                                    .push(format!("{}:{}", f.display(), n + 1));
+                            }
                         }
                     }
                 }
@@ -199,21 +227,15 @@ fn layer_of(area: &str) -> Option<usize> {
 
 #[test]
 fn no_import_circle_and_every_edge_points_down_the_layers() {
-    let engine = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
-    let g = graph_of(&engine);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let g = graph_of(root);
     let found = circles(&g);
     let report: String = found.iter().map(|c| describe(&g, c)).collect();
     assert!(
         found.is_empty(),
         "import circles across engine areas (cut an edge or move the shared type down):\n{report}"
     );
-    let areas: BTreeSet<String> = fs::read_dir(&engine)
-        .expect("src/engine")
-        .flatten()
-        .filter(|e| e.path().is_dir())
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .collect();
-    for a in &areas {
+    for a in areas_of(root).keys() {
         assert!(
             layer_of(a).is_some(),
             "area {a} is in no layer: add it to LAYERS in tests/architecture/areas.rs"
@@ -254,7 +276,7 @@ fn the_circle_finder_finds_a_circle_and_names_its_edges() {
     for (a, b) in [("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")] {
         g.entry(a.into())
             .or_default()
-            .insert(b.into(), vec![format!("src/engine/{a}/mod.rs:1")]);
+            .insert(b.into(), vec![format!("crates/engine/src/{a}/mod.rs:1")]);
     }
     let found = circles(&g);
     assert_eq!(found.len(), 1);
@@ -262,5 +284,5 @@ fn the_circle_finder_finds_a_circle_and_names_its_edges() {
         found[0],
         ["a", "b", "c"].iter().map(|s| s.to_string()).collect()
     );
-    assert!(describe(&g, &found[0]).contains("c -> a (1 refs, e.g. src/engine/c/mod.rs:1)"));
+    assert!(describe(&g, &found[0]).contains("c -> a (1 refs, e.g. crates/engine/src/c/mod.rs:1)"));
 }

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-const TASKS: &str = include_str!("../../src/apps/libreoffice_calc/tasks.json");
+const TASKS: &str = include_str!("../../crates/engine/src/apps/libreoffice_calc/tasks.json");
 /// The sample solved through the screen in CI (one per kind of plan: typing, a shortcut on a
 /// Name Box range, a menu and a dialog).
 const SAMPLE: [&str; 3] = [

@@ -15,7 +15,7 @@ use std::io::{BufRead, Read};
 
 use serde_json::Value;
 
-use super::osworld_face::osworld_support::{eventually, serve};
+use crate::osworld_support::{eventually, serve};
 
 const TASKS: &str = include_str!("../../assets/tasks/cross.json");
 const ID: &str = "cross_sheet-to-report_002";

@@ -39,8 +39,13 @@ fn root() -> PathBuf {
 fn sample_tasks(dir: &Path) -> PathBuf {
     let mut tasks = Vec::new();
     for (pack, ids) in SAMPLE {
-        let text =
-            std::fs::read_to_string(root().join("src/apps").join(pack).join("tasks.json")).unwrap();
+        let text = std::fs::read_to_string(
+            root()
+                .join("crates/engine/src/apps")
+                .join(pack)
+                .join("tasks.json"),
+        )
+        .unwrap();
         let doc: Value = serde_json::from_str(&text).unwrap();
         for t in doc["tasks"].as_array().unwrap() {
             if ids.contains(&t["task_id"].as_str().unwrap()) {
@@ -197,7 +202,12 @@ fn rewards_read_what_libreoffice_saves_and_state_readers_describe_it() {
 /// The pack's state.py on a golden home: one JSON object showing what the task changed.
 fn state_reader_check(pack: &str, id: &str, home: &Path) {
     let out = Command::new(VENV_PYTHON)
-        .arg(root().join("src/apps").join(pack).join("state.py"))
+        .arg(
+            root()
+                .join("crates/engine/src/apps")
+                .join(pack)
+                .join("state.py"),
+        )
         .arg(home)
         .output()
         .unwrap();
@@ -280,7 +290,12 @@ fn state_readers_record_unreadable_documents_as_errors() {
         ),
     ] {
         let out = Command::new(VENV_PYTHON)
-            .arg(root().join("src/apps").join(pack).join("state.py"))
+            .arg(
+                root()
+                    .join("crates/engine/src/apps")
+                    .join(pack)
+                    .join("state.py"),
+            )
             .arg(dir.path())
             .output()
             .unwrap();

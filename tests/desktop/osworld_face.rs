@@ -2,8 +2,7 @@
 //! Calc on the guest's screen, `/accessibility` is Calc's own AT-SPI tree in OSWorld's XML shape
 //! (the sheet, the Name Box showing the cell), and `/file` reads a document of the home back.
 
-#[path = "../osworld_support/mod.rs"]
-pub mod osworld_support;
+use crate::osworld_support;
 
 use std::time::Duration;
 

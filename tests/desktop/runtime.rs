@@ -3,8 +3,7 @@
 //! infrastructure failure quoting its own output; one that never shows a window is one naming
 //! the hang; nothing is left running when the screen goes.
 
-#[path = "../screen_support/mod.rs"]
-mod screen_support;
+use crate::screen_support;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;

@@ -5,12 +5,12 @@ use std::path::Path;
 use tuplewright::engine::envgen::{self, seed, Problem, SpecError};
 
 fn example() -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/apps/todo/app.spec.toml");
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src/apps/todo/app.spec.toml");
     std::fs::read_to_string(p).expect("example spec")
 }
 
 fn example_seed() -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/apps/todo/seed.json");
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src/apps/todo/seed.json");
     std::fs::read_to_string(p).expect("example seed")
 }
 

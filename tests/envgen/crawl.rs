@@ -22,7 +22,7 @@ fn tw(args: &[&str], cwd: &Path) -> (i32, String, String) {
 }
 
 fn todo_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src/apps/todo")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src/apps/todo")
 }
 
 /// A copy of the todo pack's spec and seed in `dir`, with `edit` applied to the spec.

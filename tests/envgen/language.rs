@@ -10,7 +10,7 @@ fn root() -> &'static Path {
 
 #[test]
 fn the_documented_example_parses_and_its_seed_fits() {
-    let path = root().join("src/apps/todo/app.spec.toml");
+    let path = root().join("crates/engine/src/apps/todo/app.spec.toml");
     let spec = envgen::load(&path).expect("the example spec parses");
     assert_eq!(spec.app.name, "todo");
     let kinds: Vec<ViewKind> = spec.views.iter().map(|v| v.get_ref().kind).collect();
@@ -25,7 +25,7 @@ fn the_documented_example_parses_and_its_seed_fits() {
     ] {
         assert!(kinds.contains(&k), "the example shows a {k:?} view");
     }
-    let seed_path = root().join("src/apps/todo/seed.json");
+    let seed_path = root().join("crates/engine/src/apps/todo/seed.json");
     let text = std::fs::read_to_string(&seed_path).expect("seed");
     let seed = envgen::seed::check(&spec, &seed_path, &text).expect("the seed fits");
     assert_eq!(seed["tasks"].as_array().map(Vec::len), Some(4));

@@ -111,7 +111,10 @@ fn a_bad_local_pack_stops_every_command_naming_its_folder_and_file() {
     )
     .unwrap();
     let e = err(dir, &["apps", "list"]);
-    assert!(e.contains("\"todo\"") && e.contains("src/apps/todo"), "{e}");
+    assert!(
+        e.contains("\"todo\"") && e.contains("crates/engine/src/apps/todo"),
+        "{e}"
+    );
 
     // A configured folder must exist.
     std::fs::write(&spec, &text).unwrap();

@@ -20,7 +20,8 @@ fn hr() -> &'static tuplewright::apps::Pack {
 /// captured as the request "new": "Nothing here", and every later element was unreachable).
 #[test]
 fn a_literal_route_wins_over_a_record_route_declared_before_it() {
-    let spec = envgen::load(&root().join("src/apps/hr/app.spec.toml")).expect("hr parses");
+    let spec =
+        envgen::load(&root().join("crates/engine/src/apps/hr/app.spec.toml")).expect("hr parses");
     let order: Vec<&str> = spec
         .views
         .iter()

@@ -10,8 +10,8 @@ use serde_json::{json, Value};
 use tuplewright::engine::agents::TaskBrief;
 use tuplewright::engine::ui::{Ctx, FormData, Today};
 
-const HAND: &str = "src/apps/issue_tracker";
-const TWIN: &str = "src/apps/issue_tracker_spec";
+const HAND: &str = "crates/engine/src/apps/issue_tracker";
+const TWIN: &str = "crates/engine/src/apps/issue_tracker_spec";
 
 fn read(rel: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).expect(rel)

@@ -1,7 +1,7 @@
 //! The CLI face of decisions: override/undo through the binary, reflected in export and stats;
 //! concurrent overrides from two processes; the rollout probes through the binary.
 
-use crate::rig::{rig, INSTRUCTION};
+use crate::filter::rig::{rig, INSTRUCTION};
 
 fn tw(db: &std::path::Path, args: &[&str]) -> std::process::Output {
     std::process::Command::new(assert_cmd::cargo::cargo_bin("tuplewright"))

@@ -10,7 +10,7 @@ use tuplewright::engine::harness::{run_task, Bus, Fleet, LoopConfig, TaskOutcome
 use tuplewright::engine::sandbox::{Isolation, SandboxConfig};
 use tuplewright::engine::store::{Labels, Store, TaskRecord};
 
-use crate::agents::{TestDisc, TestGen, REWARD_OK};
+use crate::filter::agents::{TestDisc, TestGen, REWARD_OK};
 
 pub struct Rig {
     pub rt: tokio::runtime::Runtime,

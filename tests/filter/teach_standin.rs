@@ -5,7 +5,7 @@
 //! with its screenshot, reward.py scores the final state, a judge on screenshots (chat
 //! completions; Responses) is shown the trial's last screenshots, and A.4.2 decides (kept;
 //! queued for a human on a disagreement). Models and judges are local stand-ins speaking the
-//! real wire formats; the stand-in teacher finds targets on the page itself ([`crate::solver`]).
+//! real wire formats; the stand-in teacher finds targets on the page itself ([`crate::filter::solver`]).
 
 use std::sync::Arc;
 
@@ -20,10 +20,12 @@ use tuplewright::engine::rollout::vlm::judge::ScreenJudge;
 use tuplewright::engine::rollout::vlm::{args::to_args, wire_from_spec, ActionFormat, VlmPolicy};
 use tuplewright::engine::store::DecisionSource;
 
-use crate::rig::{rig_on, Rig};
+use crate::filter::rig::{rig_on, Rig};
+use crate::filter::solver::{Mode, Solver, Watched};
+use crate::filter::standin::{
+    anthropic_text, anthropic_tools, openai_text, Recorded, Reply, StandIn,
+};
 use crate::shipped_support::store_of;
-use crate::solver::{Mode, Solver, Watched};
-use crate::standin::{anthropic_text, anthropic_tools, openai_text, Recorded, Reply, StandIn};
 use crate::vlm_support::fast_config;
 
 const TASK: &str = "teamchat_topic_001";
@@ -158,7 +160,7 @@ fn a_chat_qwen_xml_standin_teacher_solves_a_shipped_team_chat_task_on_its_ui_and
         &format!("vlm:openai:judge-standin@{}/v1", judge_api.base),
         2,
         &cfg.provider_defaults(),
-        &crate::prompts(),
+        &crate::filter::prompts(),
     )
     .unwrap();
     let out = roll(
@@ -379,7 +381,7 @@ fn an_anthropic_standin_teacher_solves_it_and_a_responses_judge_standin_that_dis
         &format!("openai-responses:judge-standin@{}/v1", judge_api.base),
         1,
         &cfg.provider_defaults(),
-        &crate::prompts(),
+        &crate::filter::prompts(),
     )
     .unwrap();
     let out = roll(
@@ -451,7 +453,13 @@ fn screen_judge_standins_speak_each_wire_and_a_failure_is_an_error_never_a_zero(
         screenshots: &shots,
     };
     let judge = |spec: String, n: usize| {
-        ScreenJudge::from_spec(&spec, n, &cfg.provider_defaults(), &crate::prompts()).unwrap()
+        ScreenJudge::from_spec(
+            &spec,
+            n,
+            &cfg.provider_defaults(),
+            &crate::filter::prompts(),
+        )
+        .unwrap()
     };
 
     // Anthropic: image blocks, the verdict in a text block; no computer-use beta header.
@@ -511,6 +519,11 @@ fn screen_judge_standins_speak_each_wire_and_a_failure_is_an_error_never_a_zero(
             other => panic!("{other:?}"),
         }
     }
-    let bad = ScreenJudge::from_spec("openai:gpt", 1, &cfg.provider_defaults(), &crate::prompts());
+    let bad = ScreenJudge::from_spec(
+        "openai:gpt",
+        1,
+        &cfg.provider_defaults(),
+        &crate::filter::prompts(),
+    );
     assert!(bad.is_err());
 }

@@ -11,9 +11,9 @@ use tuplewright::engine::rollout::stage::{Conclusion, StageOptions};
 use tuplewright::engine::rollout::{rollout_task, Inclusion};
 use tuplewright::engine::store::DecisionSource;
 
-use crate::rig::{rig, PARTIAL_AGENT};
-use crate::standin::{openai_text, Reply, StandIn};
-use crate::{prompts, provider};
+use crate::filter::rig::{rig, PARTIAL_AGENT};
+use crate::filter::standin::{openai_text, Reply, StandIn};
+use crate::filter::{prompts, provider};
 
 fn judge_server(score: f64) -> StandIn {
     let body = json!({"checklist": [{"item": "topic announces the freeze", "met": score > 0.9,

@@ -10,8 +10,8 @@ use tuplewright::engine::rollout::vlm::{wire_from_spec, ActionFormat, ChromiumSc
 use tuplewright::engine::rollout::{rollout_task, Policy};
 use tuplewright::engine::screen::ScreenConfig;
 
-use crate::rig::rig;
-use crate::standin::{openai_text, Reply, StandIn};
+use crate::filter::rig::rig;
+use crate::filter::standin::{openai_text, Reply, StandIn};
 use crate::vlm_support::{fast_config, FormServer, FIELD};
 
 #[test]

@@ -9,8 +9,7 @@ use std::time::{Duration, Instant};
 
 use tuplewright::engine::store::Store;
 
-#[path = "../run_support/mod.rs"]
-pub mod run_support;
+use crate::run_support;
 use run_support::bin;
 
 pub const BUSY: Duration = Duration::from_secs(10);

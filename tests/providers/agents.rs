@@ -9,8 +9,8 @@ use tuplewright::engine::agents::llm::{LlmAgentConfig, LlmGenerator};
 use tuplewright::engine::agents::{AgentError, Generator, GeneratorInput, GeneratorOutput};
 use tuplewright::engine::providers::{build_provider, ProviderKind};
 
-use crate::standin::{openai_text, openai_tools, Reply, StandIn};
-use crate::{agent_config, brief, config};
+use crate::providers::standin::{openai_text, openai_tools, Reply, StandIn};
+use crate::providers::{agent_config, brief, config};
 
 fn generate(server: &StandIn, agents: LlmAgentConfig) -> Result<GeneratorOutput, AgentError> {
     let provider = build_provider(&config(ProviderKind::Openai, &server.base, "")).expect("p");

@@ -10,8 +10,8 @@ use tuplewright::engine::providers::{
     build_provider, ChatRequest, Message, ProviderError, ProviderKind,
 };
 
-use crate::standin::{anthropic_text, anthropic_tools, Reply, StandIn};
-use crate::{agent_config, brief, config, RecordingProbe};
+use crate::providers::standin::{anthropic_text, anthropic_tools, Reply, StandIn};
+use crate::providers::{agent_config, brief, config, RecordingProbe};
 
 #[test]
 fn anthropic_standin_plain_reply_headers_system_and_tokens() {

@@ -3,7 +3,7 @@
 use assert_cmd::Command;
 use predicates::str::contains;
 
-use crate::standin::{anthropic_text, openai_tools, Reply, StandIn};
+use crate::providers::standin::{anthropic_text, openai_tools, Reply, StandIn};
 
 #[test]
 fn openai_standin_agents_check_reports_reply_tool_call_and_usage() {

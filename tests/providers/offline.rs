@@ -8,7 +8,7 @@ use tuplewright::engine::providers::{
     build_provider, provider_from_spec, ProviderConfig, ProviderError, ProviderKind,
 };
 
-use crate::agent_config;
+use crate::providers::agent_config;
 
 #[test]
 fn spec_strings_parse_kind_model_and_base_url() {

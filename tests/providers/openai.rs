@@ -7,8 +7,8 @@ use tuplewright::engine::providers::{
     build_provider, ChatRequest, Message, ProviderError, ProviderKind,
 };
 
-use crate::config;
-use crate::standin::{dropping_server, openai_text, Reply, StandIn};
+use crate::providers::config;
+use crate::providers::standin::{dropping_server, openai_text, Reply, StandIn};
 
 fn hello() -> ChatRequest {
     ChatRequest {

@@ -10,8 +10,8 @@ use tuplewright::engine::providers::{
     build_provider, ChatRequest, Message, ProviderConfig, ProviderError, ProviderKind,
 };
 
-use crate::standin::{http_head, raw_server, sse, sse_reply, Reply, StandIn};
-use crate::{agent_config, brief, config};
+use crate::providers::standin::{http_head, raw_server, sse, sse_reply, Reply, StandIn};
+use crate::providers::{agent_config, brief, config};
 
 fn streaming(kind: ProviderKind, base: &str) -> ProviderConfig {
     ProviderConfig {
@@ -192,7 +192,11 @@ fn openai_standin_stream_garbage_event_is_a_typed_error() {
 #[test]
 fn openai_standin_stream_requested_but_json_answered_still_works() {
     let server = StandIn::start(
-        vec![Reply::json(crate::standin::openai_text("plain json", 2, 2))],
+        vec![Reply::json(crate::providers::standin::openai_text(
+            "plain json",
+            2,
+            2,
+        ))],
         None,
     );
     let resp = build_provider(&streaming(ProviderKind::Openai, &server.base))

@@ -14,7 +14,8 @@ pub fn bin() -> Command {
 
 /// A small task file: the first `n` team-chat tasks shipped in its pack.
 pub fn task_file(dir: &Path, n: usize) -> std::path::PathBuf {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/apps/team_chat/tasks.json");
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src/apps/team_chat/tasks.json");
     let text = std::fs::read_to_string(src).unwrap();
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let list = v

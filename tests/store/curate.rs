@@ -290,18 +290,18 @@ fn version_12_store_upgrades_to_13_with_groups_and_notes() {
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
         let all = [
-            include_str!("../../src/engine/store/migrations/v1.sql"),
-            include_str!("../../src/engine/store/migrations/v2.sql"),
-            include_str!("../../src/engine/store/migrations/v3.sql"),
-            include_str!("../../src/engine/store/migrations/v4.sql"),
-            include_str!("../../src/engine/store/migrations/v5.sql"),
-            include_str!("../../src/engine/store/migrations/v6.sql"),
-            include_str!("../../src/engine/store/migrations/v7.sql"),
-            include_str!("../../src/engine/store/migrations/v8.sql"),
-            include_str!("../../src/engine/store/migrations/v9.sql"),
-            include_str!("../../src/engine/store/migrations/v10.sql"),
-            include_str!("../../src/engine/store/migrations/v11.sql"),
-            include_str!("../../src/engine/store/migrations/v12.sql"),
+            include_str!("../../crates/base/src/store/migrations/v1.sql"),
+            include_str!("../../crates/base/src/store/migrations/v2.sql"),
+            include_str!("../../crates/base/src/store/migrations/v3.sql"),
+            include_str!("../../crates/base/src/store/migrations/v4.sql"),
+            include_str!("../../crates/base/src/store/migrations/v5.sql"),
+            include_str!("../../crates/base/src/store/migrations/v6.sql"),
+            include_str!("../../crates/base/src/store/migrations/v7.sql"),
+            include_str!("../../crates/base/src/store/migrations/v8.sql"),
+            include_str!("../../crates/base/src/store/migrations/v9.sql"),
+            include_str!("../../crates/base/src/store/migrations/v10.sql"),
+            include_str!("../../crates/base/src/store/migrations/v11.sql"),
+            include_str!("../../crates/base/src/store/migrations/v12.sql"),
         ];
         for sql in all {
             conn.execute_batch(sql).unwrap();

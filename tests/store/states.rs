@@ -25,10 +25,10 @@ fn version_4_store_upgrades_to_5_and_old_rounds_have_no_states() {
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
         for sql in [
-            include_str!("../../src/engine/store/migrations/v1.sql"),
-            include_str!("../../src/engine/store/migrations/v2.sql"),
-            include_str!("../../src/engine/store/migrations/v3.sql"),
-            include_str!("../../src/engine/store/migrations/v4.sql"),
+            include_str!("../../crates/base/src/store/migrations/v1.sql"),
+            include_str!("../../crates/base/src/store/migrations/v2.sql"),
+            include_str!("../../crates/base/src/store/migrations/v3.sql"),
+            include_str!("../../crates/base/src/store/migrations/v4.sql"),
         ] {
             conn.execute_batch(sql).unwrap();
         }

@@ -1,5 +1,5 @@
 //! Generates the filmstrip screenshots under docs/screens/ (issue #33); ignored in the suite, run
-//! with `cargo test --test tui -- --ignored docs_filmstrip_screenshots`. A real screen frame
+//! with `cargo test --test integration -- --ignored docs_filmstrip_screenshots`. A real screen frame
 //! (docs/screens/team-chat-thread.png, 1280×800) with a click drawn on it by the workbench's
 //! marker is encoded by the workbench's own image cache for a 150×40-cell area:
 //! - with the kitty protocol (font 8×16 px): the RGBA pixels the escape sequence transmits are

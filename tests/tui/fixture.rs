@@ -18,7 +18,7 @@ use tuplewright::tui::worker::{handle, poll_events};
 
 static FIXTURE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
 
-/// Tasks taken from src/apps/team_chat/tasks.json for the fixture.
+/// Tasks taken from crates/engine/src/apps/team_chat/tasks.json for the fixture.
 const TASKS: usize = 4;
 
 /// The fixture store path: the first tasks of team-chat.json run through `tuplewright run`.
@@ -27,7 +27,7 @@ pub fn store_path() -> &'static Path {
         let dir = tempfile::tempdir().expect("tempdir");
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let all: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(root.join("src/apps/team_chat/tasks.json"))
+            &std::fs::read_to_string(root.join("crates/engine/src/apps/team_chat/tasks.json"))
                 .expect("read tasks"),
         )
         .expect("parse tasks");

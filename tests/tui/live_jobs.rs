@@ -363,7 +363,8 @@ pub fn pending_store(n: usize) -> (tempfile::TempDir, PathBuf, Vec<String>, Path
     let dir = tempfile::tempdir().expect("tempdir");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let all: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(root.join("src/apps/team_chat/tasks.json")).expect("tasks"),
+        &std::fs::read_to_string(root.join("crates/engine/src/apps/team_chat/tasks.json"))
+            .expect("tasks"),
     )
     .expect("json");
     let tasks: Vec<_> = all["tasks"].as_array().expect("array")[..n].to_vec();

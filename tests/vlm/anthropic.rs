@@ -3,7 +3,7 @@
 use serde_json::{json, Value};
 use tuplewright::engine::rollout::vlm::Ending;
 
-use crate::standin::{anthropic_text, anthropic_tools, Reply, StandIn};
+use crate::vlm::standin::{anthropic_text, anthropic_tools, Reply, StandIn};
 use crate::vlm_support::{fast_config, form_episode, png_size, FormServer, BUTTON, FIELD};
 
 fn click(x: i32, y: i32) -> Value {

@@ -5,7 +5,7 @@ use tuplewright::engine::rollout::screen::ComputerAction as A;
 use tuplewright::engine::rollout::vlm::calibrate::target;
 use tuplewright::engine::rollout::vlm::{ActionFormat, CoordSpace, Coords};
 
-use crate::standin::{openai_text, Reply, StandIn};
+use crate::vlm::standin::{openai_text, Reply, StandIn};
 
 fn check(base: &str, extra: &[&str]) -> std::process::Output {
     let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("tuplewright"));

@@ -6,7 +6,7 @@ use tuplewright::engine::rollout::vlm::{
     wire_from_spec, ActionFormat, CoordSpace, Coords, Ending, VlmConfig, HISTORY_PLACEHOLDER,
 };
 
-use crate::standin::{openai_text, Reply, StandIn};
+use crate::vlm::standin::{openai_text, Reply, StandIn};
 use crate::vlm_support::{
     count, fast_config, form_episode, png_size, strings_under, FormServer, BUTTON, FIELD,
 };

@@ -11,7 +11,7 @@ use tuplewright::engine::rollout::vlm::{
 use tuplewright::engine::rollout::RolloutError;
 
 use crate::screen_support::screen;
-use crate::standin::{dropping_server, openai_text, Reply, StandIn};
+use crate::vlm::standin::{dropping_server, openai_text, Reply, StandIn};
 use crate::vlm_support::fast_config;
 
 fn turn(actions: &[A]) -> Reply {

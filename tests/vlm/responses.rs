@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 use tuplewright::engine::rollout::vlm::Ending;
 
-use crate::standin::{Reply, StandIn};
+use crate::vlm::standin::{Reply, StandIn};
 use crate::vlm_support::{fast_config, form_episode, png_size, FormServer, BUTTON, FIELD};
 
 fn call(n: u32, action: Value, checks: Value) -> Reply {

@@ -10,7 +10,7 @@ use super::specs::load;
 
 fn pack(dir: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("src/apps")
+        .join("crates/engine/src/apps")
         .join(dir)
 }
 

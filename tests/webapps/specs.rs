@@ -7,9 +7,9 @@ use tuplewright::engine::envgen;
 
 /// Every pack folder holding an `app.spec.toml`.
 pub fn spec_dirs() -> Vec<PathBuf> {
-    let apps = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/apps");
+    let apps = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src/apps");
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&apps)
-        .expect("src/apps")
+        .expect("crates/engine/src/apps")
         .map(|e| e.expect("entry").path())
         .filter(|p| p.join("app.spec.toml").is_file())
         .collect();

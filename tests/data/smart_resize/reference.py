@@ -1,4 +1,4 @@
-"""Reference values for tuplewright's smart_resize (src/engine/rollout/vlm/coords.rs).
+"""Reference values for tuplewright's smart_resize (crates/engine/src/rollout/vlm/coords.rs).
 
 The function below is qwen_vl_utils.vision_process.smart_resize (Qwen2.5-VL / Qwen3-VL), copied
 verbatim apart from the constants being arguments. Run `python3 reference.py > cases.json` to
