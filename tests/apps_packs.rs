@@ -75,6 +75,7 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 /// [`counted_code`], [`names_app`]). Fails on the code before the packs (21 places).
 #[test]
 fn no_file_outside_a_pack_but_the_registry_names_its_app() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let registry =
         std::fs::read_to_string(Path::new(ROOT).join("crates/engine/src/apps/mod.rs")).unwrap();
     let mut problems = Vec::new();
@@ -112,6 +113,7 @@ fn no_file_outside_a_pack_but_the_registry_names_its_app() {
 
 #[test]
 fn the_naming_rule_sees_literals_paths_and_modules_and_skips_keys_and_marks() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     assert!(names_app(r#"match a { "files" => 1 }"#, "files", "files"));
     assert!(names_app("use crate::apps::mail::ui;", "mail", "mail"));
     assert!(names_app("    team_chat,", "team-chat", "team_chat"));
@@ -128,6 +130,7 @@ fn the_naming_rule_sees_literals_paths_and_modules_and_skips_keys_and_marks() {
 
 #[test]
 fn apps_list_json_has_every_environment_with_its_fields() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let cfg = dir.path().join("tuplewright.toml");
     std::fs::write(
@@ -215,6 +218,7 @@ fn apps_list_json_has_every_environment_with_its_fields() {
 /// tests/desktop and the other spec-built apps by tests/webapps, on samples (CI time).
 #[test]
 fn apps_check_passes_for_every_builtin_pack() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     // Desktop applications (LibreOffice…) are checked by their own binary, tests/desktop (CI time).
     let names: Vec<&str> = tuplewright::apps::all()
@@ -242,6 +246,7 @@ fn apps_check_passes_for_every_builtin_pack() {
 /// app is a usage error (exit 2) naming the packs.
 #[test]
 fn apps_check_of_an_unknown_app_names_the_packs() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let out = bin().args(["apps", "check", "agenda"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);

@@ -1,7 +1,15 @@
 //! Helpers shared by the integration tests: a small HTTP client and state-API shortcuts.
-#![allow(dead_code)]
 
 pub mod http;
+
+/// Held by the tests that load the whole machine (real desktop applications, `apps check` over
+/// every pack, a rebuild of the source tree): the one test binary runs two tests at a time, and
+/// two such tests at once starve each other's applications past their ready timeouts. With this
+/// guard one heavy test runs beside light ones, as when each area was its own binary.
+pub fn one_heavy_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    HEAVY.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 use std::net::SocketAddr;
 

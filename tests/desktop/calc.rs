@@ -29,6 +29,7 @@ fn sample_tasks() -> String {
 
 #[test]
 fn a_sample_of_calc_tasks_is_solved_through_the_screen_and_noop_scores_zero() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let log = super::run_loop(dir.path(), &sample_tasks());
     assert!(log.contains("accepted         3"), "{log}");
@@ -42,6 +43,7 @@ fn a_sample_of_calc_tasks_is_solved_through_the_screen_and_noop_scores_zero() {
 
 #[test]
 fn the_state_reader_reports_values_formulas_styles_merges_and_frozen_panes() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     use tuplewright::engine::desktop::state_reader::{read_state, READER_PYTHON, READER_TIMEOUT};
     let home = tempfile::tempdir().unwrap();
     let make = "import openpyxl,sys\nfrom openpyxl.styles import Font, PatternFill\n\

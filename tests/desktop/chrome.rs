@@ -11,6 +11,7 @@ use super::support::{
 
 #[test]
 fn shipped_tasks_score_0_at_init_and_1_at_gold() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let all = tasks("chrome");
     assert!(all.len() >= 30, "{} tasks", all.len());
     for t in &sample(&all, 8) {
@@ -22,6 +23,7 @@ fn shipped_tasks_score_0_at_init_and_1_at_gold() {
 /// bookmarks reward (a missing Bookmarks file counted as "deleted").
 #[test]
 fn the_seed_home_with_nothing_done_scores_0_for_every_task() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     for t in &tasks("chrome") {
         assert_eq!(noop_reward(t), 0.0, "{}", t["task_id"]);
     }
@@ -42,6 +44,7 @@ fn setup_home(ids: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
 
 #[test]
 fn the_state_reader_gives_prefs_bookmarks_and_history() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let (_tmp, home) = setup_home(&[
         "chrome_reading_folder",
         "chrome_forget_news",
@@ -69,6 +72,7 @@ fn the_state_reader_gives_prefs_bookmarks_and_history() {
 /// recreating it, keeps the setup's bookmarks, and its session file names the open tab.
 #[test]
 fn real_chromium_accepts_the_setup_profile() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let (_tmp, home) = setup_home(&["chrome_forget_news", "chrome_delete_old_wiki"]);
     let n = free_display(300);
     let _x = Kill(
@@ -145,6 +149,7 @@ const UI_SAMPLE: [&str; 2] = ["chrome_do_not_track", "chrome_chat_to_work"];
 /// Fails on the old pack (no planner: every task a planner miss, no AT-SPI tree from Chromium).
 #[test]
 fn a_sample_of_chrome_tasks_is_solved_through_the_screen_and_noop_scores_zero() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let picked: Vec<serde_json::Value> = tasks("chrome")
         .into_iter()
         .filter(|t| UI_SAMPLE.contains(&t["task_id"].as_str().unwrap()))

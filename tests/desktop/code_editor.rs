@@ -10,6 +10,7 @@ use super::support::{
 
 #[test]
 fn shipped_tasks_score_0_at_init_and_1_at_gold() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let all = tasks("code_editor");
     assert!(all.len() >= 30, "{} tasks", all.len());
     for t in &sample(&all, 8) {
@@ -21,6 +22,7 @@ fn shipped_tasks_score_0_at_init_and_1_at_gold() {
 /// a final new line: those tasks scored 0.8 with nothing done (the loop's noop probe refused them).
 #[test]
 fn the_seed_home_with_nothing_done_scores_0_for_every_task() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     for t in &tasks("code_editor") {
         assert_eq!(noop_reward(t), 0.0, "{}", t["task_id"]);
     }
@@ -28,6 +30,7 @@ fn the_seed_home_with_nothing_done_scores_0_for_every_task() {
 
 #[test]
 fn the_state_reader_lists_settings_projects_and_source_files() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let all = tasks("code_editor");
     let task = all
         .iter()
@@ -61,6 +64,7 @@ fn the_state_reader_lists_settings_projects_and_source_files() {
 /// preset and the kept keys intact (so the reward still says 0 until someone changes them).
 #[test]
 fn real_geany_keeps_what_the_setup_wrote() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let all = tasks("code_editor");
     let task = all
         .iter()
@@ -138,6 +142,7 @@ fn real_geany_keeps_what_the_setup_wrote() {
 /// of Geany's Preferences (a radio button, a captioned spin button, a check box), saved with OK.
 #[test]
 fn a_settings_task_is_solved_through_geany_preferences() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     const ID: &str = "code_editor_python_style";
     let picked: Vec<serde_json::Value> = tasks("code_editor")
         .into_iter()

@@ -22,6 +22,7 @@ const ID: &str = "cross_sheet-to-report_002";
 
 #[test]
 fn a_calc_and_writer_task_is_accepted_and_solved_through_one_screen() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let all: Value = serde_json::from_str(TASKS).unwrap();
     let task = all["tasks"]
         .as_array()
@@ -121,6 +122,7 @@ fn env_try_screen(dir: &std::path::Path, needles: &[&str]) -> (Result<(), String
 
 #[test]
 fn the_osworld_face_over_files_and_the_code_editor_serves_one_desktop_with_both() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("tuplewright.toml"),

@@ -31,6 +31,7 @@ fn task(id: &str) -> Value {
 
 #[test]
 fn a_gimp_task_passes_the_loop_and_the_ui_oracle_rotates_it_through_the_screen() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     assert!(tasks("gimp").len() >= 30);
     let dir = tempfile::tempdir().unwrap();
     let two = serde_json::json!({ "tasks": [task(TASK), task(DIALOG_TASK)] }).to_string();
@@ -45,6 +46,7 @@ fn a_gimp_task_passes_the_loop_and_the_ui_oracle_rotates_it_through_the_screen()
 
 #[test]
 fn the_gimp_state_reader_reports_pictures_and_gimprc() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let tmp = tempfile::tempdir().unwrap();
     let bin = shims(tmp.path());
     let home = tmp.path().join("home");

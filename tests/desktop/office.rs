@@ -170,6 +170,7 @@ const UI_SAMPLE: [&str; 3] = [
 /// and a Writer and an Impress task of the sample are solved through the screen alone.
 #[test]
 fn rewards_read_what_libreoffice_saves_and_state_readers_describe_it() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let out = loop_export(dir.path());
     let (rewards, err) = super::rollout(dir.path(), &["ui-oracle"], &UI_SAMPLE);
@@ -277,6 +278,7 @@ fn state_reader_check(pack: &str, id: &str, home: &Path) {
 /// A document that is not a document is state (`error`), not a failure of the reader.
 #[test]
 fn state_readers_record_unreadable_documents_as_errors() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("Documents")).unwrap();
     std::fs::write(dir.path().join("Documents/broken.docx"), b"not a zip").unwrap();

@@ -10,6 +10,7 @@ use tuplewright::engine::osworld::GuestClient;
 
 #[test]
 fn a_calc_guest_serves_its_atspi_tree_and_its_documents() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let guest =
         osworld_support::serve(tempfile::tempdir().unwrap(), &["--app", "libreoffice_calc"]);
     let client = GuestClient::new(&guest.url).unwrap();

@@ -31,6 +31,7 @@ fn task(id: &str) -> Value {
 
 #[test]
 fn a_pdf_task_passes_the_loop_is_solved_through_evince_and_noop_scores_zero() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     assert!(tasks("pdf").len() >= 30);
     let dir = tempfile::tempdir().unwrap();
     let ids = [TASK, FORM_TASK, ANNOTATE_TASK];
@@ -48,6 +49,7 @@ fn a_pdf_task_passes_the_loop_is_solved_through_evince_and_noop_scores_zero() {
 
 #[test]
 fn the_pdf_state_reader_reports_pages_fields_annotations_and_settings() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let tmp = tempfile::tempdir().unwrap();
     let bin = shims(tmp.path());
     let home = tmp.path().join("home");

@@ -49,6 +49,7 @@ fn titles(s: &Screen) -> Vec<String> {
 
 #[test]
 fn a_pool_hand_over_shows_what_a_cold_start_shows_and_nothing_of_the_previous_environment() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let cfg = ScreenConfig::default();
     let size = ScreenSize::default();
     let pool = Pool::new(&cfg, 1).unwrap();

@@ -53,6 +53,7 @@ fn open(apps: Vec<ScreenApp>, home: &std::path::Path) -> (Screen, Result<(), Scr
 
 #[test]
 fn a_program_that_dies_before_its_window_is_infrastructure_quoting_its_output() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let (_d, home) = home();
     let (_s, r) = open(
         vec![fake("crashy", "echo boom-from-the-app >&2; exit 3", 20_000)],
@@ -65,6 +66,7 @@ fn a_program_that_dies_before_its_window_is_infrastructure_quoting_its_output() 
 
 #[test]
 fn a_program_whose_window_never_appears_is_a_hang_named_with_its_output() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let (_d, home) = home();
     let t = std::time::Instant::now();
     let (_s, r) = open(
@@ -85,6 +87,7 @@ fn a_program_whose_window_never_appears_is_a_hang_named_with_its_output() {
 
 #[test]
 fn a_recorded_calc_launch_opens_calc_on_the_file_with_an_accessibility_tree() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let (_d, home) = home();
     let apps = vec!["libreoffice_calc".to_string()];
     let lines = vec!["libreoffice --calc /home/user/Documents/sales-2025.xlsx".to_string()];

@@ -25,6 +25,7 @@ fn one(id: &str) -> (Value, String) {
 
 #[test]
 fn a_thunderbird_task_passes_the_loop_and_is_solved_through_the_screen() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let doc = serde_json::json!({ "tasks": [one(TASK).0, one(EXTRA).0] }).to_string();
     let log = super::run_loop(dir.path(), &doc);
@@ -41,6 +42,7 @@ fn a_thunderbird_task_passes_the_loop_and_is_solved_through_the_screen() {
 /// back as flags and tag names; prefs and filters come from their files.
 #[test]
 fn the_state_reader_lists_folders_flags_tags_prefs_and_filters() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let tmp = tempfile::tempdir().unwrap();
     let bin = quiet_launchers(tmp.path());
     let home = tmp.path().join("home");

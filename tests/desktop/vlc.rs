@@ -23,6 +23,7 @@ fn one(id: &str) -> (Value, String) {
 
 #[test]
 fn a_vlc_task_passes_the_loop_and_is_solved_through_the_screen() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let doc = serde_json::json!({ "tasks": [one(TASK).0, one(EXTRA).0] }).to_string();
     let log = super::run_loop(dir.path(), &doc);
@@ -38,6 +39,7 @@ fn a_vlc_task_passes_the_loop_and_is_solved_through_the_screen() {
 /// alike), generated media are listed, and vlcrc's active keys (not the commented defaults) are prefs.
 #[test]
 fn the_state_reader_lists_playlists_media_and_active_vlcrc_keys() {
+    let _heavy = crate::common::one_heavy_at_a_time();
     let tmp = tempfile::tempdir().unwrap();
     let bin = quiet_launchers(tmp.path());
     let home = tmp.path().join("home");

@@ -1,5 +1,4 @@
 //! Helpers of tests/open_envs.rs: public-shape bundles on disk, the binary, the store.
-#![allow(dead_code)]
 
 pub mod hub_shapes;
 

@@ -1,5 +1,4 @@
 //! Helpers of tests/osworld.rs: `tuplewright env serve --osworld` guests started as subprocesses.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;

@@ -1,7 +1,6 @@
 //! Shared helpers for the sandbox integration tests: a recording stand-in for the state API server
 //! (a small axum app — NOT the real server, which the integrator's end-to-end test uses), and
 //! helpers to build environments and run scripts.
-#![allow(dead_code)]
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

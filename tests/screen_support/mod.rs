@@ -1,6 +1,5 @@
 //! Helpers for the screen tests: a real Xvfb screen and a tiny X client that records the input
 //! events XTEST delivers to it.
-#![allow(dead_code)]
 
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,6 @@
 //! REAL environments (the embedded state API server on loopback, a fresh session and a fresh home per
 //! endpoint) and runs the rendered scripts through the REAL sandbox, then reduces the runs to the
 //! agreement module's `RoundObservation`. (The integrator's harness is the production version.)
-#![allow(dead_code)]
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -1,6 +1,5 @@
 //! Helpers of tests/serve_access.rs: this machine's own non-loopback address, a raw HTTP/1.1
 //! client, and `env serve` started as a subprocess.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};

@@ -1,6 +1,5 @@
 //! Stores holding shipped tasks built by the real loop (`tuplewright run` as a subprocess), for
 //! the tests that roll policies out on them.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -60,7 +60,7 @@ fn spawn_holder(dir: &Path, log: &Path, forever: bool) -> Child {
     c.args([
         "--ignored",
         "--exact",
-        "engine::hostcap::tests::holder_process",
+        "hostcap::tests::holder_process",
         "--test-threads",
         "1",
     ])

@@ -204,7 +204,7 @@ def shipped_mail_ids():
     """Ids of seed mail messages the shipped tasks name (each pack's tasks.json and the cross-app
     assets/tasks/*.json): they keep the wording the tasks describe."""
     ids = set()
-    cross = os.path.join(HERE, "..", "..", "assets", "tasks")
+    cross = os.path.join(HERE, "..", "..", "..", "..", "assets", "tasks")
     files = [os.path.join(HERE, p, "tasks.json") for p in sorted(os.listdir(HERE))]
     files += [os.path.join(cross, n) for n in sorted(os.listdir(cross)) if n.endswith(".json")]
     for path in files:

@@ -46,7 +46,7 @@ const PACKS: &[(&str, &[&str], &[&str])] = &[
 ];
 
 fn read(rel: &str) -> String {
-    let path = format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/{rel}", crate::checkout_root().display());
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 

@@ -147,8 +147,7 @@ mod tests {
 
     /// Every shipped task (each pack's and the cross-app files').
     fn shipped_all() -> Vec<Value> {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        crate::apps::shipped_task_files(root)
+        crate::apps::shipped_task_files(&crate::checkout_root())
             .into_iter()
             .flat_map(|(_, path)| {
                 let all: Value =

@@ -39,7 +39,7 @@ mod tests {
     /// joined to it — one script that Python compiles, defining each helper once.
     #[test]
     fn desktop_cross_templates_are_their_preludes_joined_to_their_bodies() {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/skills/");
+        let root = format!("{}/skills/", crate::checkout_root().display());
         for (id, setup_prelude, report_prelude) in PRELUDES {
             let t = lookup(id, &[], None).unwrap();
             let dir = format!("{root}{id}").replace("cross/", "cross/templates/");
