@@ -8,7 +8,9 @@ pub mod http;
 /// guard one heavy test runs beside light ones, as when each area was its own binary.
 pub fn one_heavy_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     static HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    HEAVY.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    HEAVY
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 use std::net::SocketAddr;

@@ -15,7 +15,6 @@ use tuplewright::engine::sandbox::{
 /// One request the stand-in upstream received.
 #[derive(Debug, Clone)]
 pub struct Seen {
-    pub method: String,
     pub target: String,
     pub role: Option<String>,
     pub body: String,
@@ -47,7 +46,6 @@ impl StandIn {
                     .join(",");
                 let target = parts.uri.path_and_query().unwrap().as_str().to_string();
                 rec.lock().unwrap().push(Seen {
-                    method: parts.method.to_string(),
                     target: target.clone(),
                     role: (!role.is_empty()).then_some(role),
                     body: String::from_utf8_lossy(&bytes).into_owned(),
