@@ -87,7 +87,8 @@ fn no_file_outside_a_pack_but_the_registry_names_its_app() {
             "the registry lists {module}"
         );
         let mut naming = vec!["crates/engine/src/apps/mod.rs".to_string()];
-        for file in rust_files(&Path::new(ROOT).join("src")) {
+        let sources = ["src", "crates"].map(|d| rust_files(&Path::new(ROOT).join(d)));
+        for file in sources.into_iter().flatten() {
             let rel = file
                 .strip_prefix(ROOT)
                 .unwrap()
