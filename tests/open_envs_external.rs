@@ -119,11 +119,7 @@ fn external_app_failures_name_the_entry_and_what_to_do() {
         "{err}"
     );
     // Nothing listening at a configured URL: the probe and the knob are named.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = crate::common::quiet_port();
     std::fs::write(
         dir.path().join("tuplewright.toml"),
         format!("[[apps.external]]\nname = \"notion\"\nurl = \"http://127.0.0.1:{port}\"\nready_timeout_ms = 300\n"),

@@ -170,11 +170,7 @@ fn reward_judge_standin_answering_no_fails_c3_and_is_not_an_infrastructure_failu
 #[test]
 fn reward_judge_standin_down_is_an_infrastructure_failure_never_a_score() {
     // A port nobody listens on: the judge is down.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = crate::common::quiet_port();
     let base = format!("http://127.0.0.1:{port}");
     let dir = tempfile::tempdir().unwrap();
     let id = "os_judged_total_003";

@@ -13,6 +13,31 @@ pub fn one_heavy_at_a_time() -> std::sync::MutexGuard<'static, ()> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// A TCP port on 127.0.0.1 that is free now and lies below the kernel's ephemeral range
+/// (`net.ipv4.ip_local_port_range`), so neither another test's `bind(0)` nor any outgoing
+/// connection of the one test binary can take it before the test binds it (a guest restarted
+/// on its fixed port) or while it must stay dead (a port nobody listens on). Each call in the
+/// process gets a different port.
+pub fn quiet_port() -> u16 {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let low = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u32>().ok())
+        .unwrap_or(32768)
+        .clamp(12000, 65535);
+    let span = low - 10000;
+    let start = std::process::id().wrapping_mul(7919) % span;
+    loop {
+        let n = NEXT.fetch_add(1, Ordering::SeqCst);
+        assert!(n < span, "no free port below {low}");
+        let port = 10000 + (start + n * 97) % span;
+        if std::net::TcpListener::bind(("127.0.0.1", port as u16)).is_ok() {
+            return port as u16;
+        }
+    }
+}
+
 use std::net::SocketAddr;
 
 use http::call;

@@ -96,13 +96,9 @@ pub fn eventually(secs: u64, mut cond: impl FnMut() -> bool) -> bool {
     cond()
 }
 
-/// A loopback port nothing listens on (bound, then released).
+/// A loopback port nothing listens on, which nothing else takes meanwhile ([`crate::common::quiet_port`]).
 pub fn dead_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    crate::common::quiet_port()
 }
 
 /// A guest started and restarted by its revert hook, as a VM pool would: the hook (`sh

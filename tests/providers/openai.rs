@@ -273,11 +273,7 @@ fn openai_standin_dropped_connection_is_retried() {
 #[test]
 fn openai_standin_connection_refused_exhausts_as_transient() {
     // Bind then drop a listener: nothing listens on that port any more.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .expect("bind")
-        .local_addr()
-        .expect("addr")
-        .port();
+    let port = crate::common::quiet_port();
     let mut cfg = config(
         ProviderKind::Openai,
         &format!("http://127.0.0.1:{port}"),
