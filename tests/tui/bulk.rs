@@ -222,7 +222,6 @@ fn bulk_answer_reloads_stats_only_on_the_stats_screen() {
             })),
             millis: 5,
             last_event: 0,
-            rows: None,
         })))
     };
     let (_dir, path) = voted_copy();
@@ -262,10 +261,11 @@ fn answer_of(
     out
 }
 
-/// Issue 33 (a bulk decision's answer): the decided rows are patched in place — every status
-/// and contested flag exactly what a full reload gives — and only the view is computed again,
-/// with no reload of all rows; the group undo likewise. When other rows came in while the
-/// decision ran, the answer reloads them instead of patching stale ones.
+/// Issue 33 (a bulk decision's answer): the answer comes first, then the decided rows are
+/// patched in place — every status and contested flag exactly what a full reload gives — and
+/// only the view is computed again, with no reload of all rows; the group undo likewise. When
+/// other rows came in while the decision ran, the answer reloads them instead of patching stale
+/// ones, and so does a patch that arrives after they came in.
 #[test]
 fn a_bulk_answer_patches_the_decided_rows_instead_of_reloading_them() {
     use tuplewright::tui::data::{load_rows, EngineCommand};
@@ -279,8 +279,11 @@ fn a_bulk_answer_patches_the_decided_rows_instead_of_reloading_them() {
         tuplewright::tui::keymap::Code::Enter,
     )));
     let answer = answer_of(&mut m, &mut store, cmds);
+    // The answer comes first and asks for the patch (no reload of every row).
     assert!(!answer.contains(&EngineCommand::LoadRows), "{answer:?}");
-    assert!(answer.iter().any(|c| matches!(c, EngineCommand::View(_))));
+    assert!(answer
+        .iter()
+        .any(|c| matches!(c, EngineCommand::PatchRows(_))));
     assert!(m.notice.clone().unwrap_or_default().contains("decided"));
     let reloaded = load_rows(&store).unwrap();
     assert_eq!(*m.tuples.rows, reloaded, "patched = reloaded");
@@ -301,6 +304,19 @@ fn a_bulk_answer_patches_the_decided_rows_instead_of_reloading_them() {
     m.tuples.rows = std::sync::Arc::new(m.tuples.rows.to_vec());
     let answer = answer_of(&mut m, &mut store, cmds);
     assert!(answer.contains(&EngineCommand::LoadRows), "{answer:?}");
+    // A patch that arrives after other rows came in is dropped for a reload.
+    let shown = std::sync::Arc::new(load_rows(&store).unwrap());
+    m.update(Msg::Data(tuplewright::tui::data::DataUpdate::Rows(
+        shown.clone(),
+        true,
+    )));
+    let stale = std::sync::Arc::new(shown.to_vec());
+    let patched = Some(std::sync::Arc::new(shown.to_vec()));
+    let cmds = m.update(Msg::Data(tuplewright::tui::data::DataUpdate::RowsPatched(
+        Box::new((stale, patched)),
+    )));
+    assert_eq!(cmds, vec![EngineCommand::LoadRows]);
+    assert!(std::sync::Arc::ptr_eq(&m.tuples.rows, &shown));
 }
 
 fn row(id: &str, app: &str, severity: &str, tags: &str) -> tuplewright::tui::data::TaskRow {

@@ -29,9 +29,6 @@ pub struct BulkCmd {
     pub actor: String,
     /// `[curate] conflict`.
     pub policy: ConflictPolicy,
-    /// The workbench's complete rows when sent (`None`: not all loaded): patched with the
-    /// decision's statuses instead of reloaded (issue #33).
-    pub rows: Option<Arc<Vec<TaskRow>>>,
 }
 
 /// Undo a bulk decision group (`None`: the curator's latest group still in force).
@@ -41,13 +38,12 @@ pub struct UndoGroupCmd {
     pub group: Option<String>,
     /// The curator.
     pub actor: String,
-    /// The workbench's complete rows when sent, to patch (as [`BulkCmd::rows`]).
-    pub rows: Option<Arc<Vec<TaskRow>>>,
 }
 
 /// Rows patched after a bulk command: the rows sent and the same rows with every tuple's status
-/// and contested flag read again (what a decision changes).
-pub type PatchedRows = (Arc<Vec<TaskRow>>, Arc<Vec<TaskRow>>);
+/// and contested flag read again (what a decision changes); `None` when the store's tuples are
+/// not the rows' any more (the workbench then reloads them).
+pub type PatchedRows = (Arc<Vec<TaskRow>>, Option<Arc<Vec<TaskRow>>>);
 
 /// What a bulk command did.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,11 +62,8 @@ pub struct BulkDone {
     /// How long the store took, in milliseconds.
     pub millis: u128,
     /// The store's last event after the write (0 when unknown): the events up to it are the
-    /// decision's own, already reflected by the reload its answer starts.
+    /// decision's own, already reflected by the patch or reload its answer starts.
     pub last_event: i64,
-    /// The rows sent, patched after a write (`None`: nothing written, no rows sent, or the
-    /// store's tuples are not the rows' any more: the answer reloads them).
-    pub rows: Option<PatchedRows>,
 }
 
 /// Runs a bulk decision on the worker's connection.
@@ -86,7 +79,7 @@ pub fn decide(store: &mut Store, cmd: &BulkCmd) -> DataUpdate {
     let result = apply_group(store, &req)
         .map(BulkResult::Applied)
         .map_err(|e| e.to_string());
-    done(store, result, t, cmd.rows.as_ref())
+    done(store, result, t)
 }
 
 /// Runs a group undo on the worker's connection.
@@ -106,28 +99,21 @@ pub fn undo(store: &mut Store, cmd: &UndoGroupCmd) -> DataUpdate {
         )),
         Err(e) => Err(e),
     };
-    done(store, result, t, cmd.rows.as_ref())
+    done(store, result, t)
 }
 
-fn done(
-    store: &Store,
-    result: Result<BulkResult, String>,
-    t: Instant,
-    rows: Option<&Arc<Vec<TaskRow>>>,
-) -> DataUpdate {
-    let millis = t.elapsed().as_millis();
-    // A store error while patching only costs the full reload the answer then asks for.
-    let rows = match (&result, rows) {
-        (Ok(_), Some(base)) => patch_decided(store, base)
-            .ok()
-            .flatten()
-            .map(|p| (Arc::clone(base), Arc::new(p))),
-        _ => None,
-    };
+fn done(store: &Store, result: Result<BulkResult, String>, t: Instant) -> DataUpdate {
+    // The answer goes first (#33): the rows are patched on the workbench's next request.
     DataUpdate::Bulk(Box::new(BulkDone {
         result,
-        millis,
+        millis: t.elapsed().as_millis(),
         last_event: store.last_event_seq().unwrap_or(0),
-        rows,
     }))
+}
+
+/// `rows` with every status and contested flag read again, after a bulk command's answer.
+/// A store error only costs the full reload the workbench then asks for.
+pub fn patch(store: &Store, rows: &Arc<Vec<TaskRow>>) -> DataUpdate {
+    let patched = patch_decided(store, rows).ok().flatten().map(Arc::new);
+    DataUpdate::RowsPatched(Box::new((Arc::clone(rows), patched)))
 }

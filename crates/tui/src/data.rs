@@ -97,6 +97,8 @@ pub enum EngineCommand {
     DecideBulk(super::bulk_data::BulkCmd),
     /// Undo a bulk decision group.
     UndoGroup(super::bulk_data::UndoGroupCmd),
+    /// Read the statuses of these rows again after a bulk command's answer (#33).
+    PatchRows(Arc<Vec<TaskRow>>),
     // reward & rollouts screens
     /// Load the reward breakdowns of one tuple (Reward screen).
     LoadRewards(String),
@@ -148,6 +150,8 @@ pub enum DataUpdate {
     Decided(Box<super::filter_data::Decided>),
     /// The result of a bulk decision or group undo.
     Bulk(Box<super::bulk_data::BulkDone>),
+    /// The rows a bulk answer asked to patch, and the patched rows.
+    RowsPatched(Box<super::bulk_data::PatchedRows>),
     /// A tuple's notes (oldest first), for the note editor.
     Notes(String, Vec<tuplewright_base::store::Note>),
     /// A note was appended (the note) or refused (why).

@@ -31,6 +31,7 @@ pub use tuplewright_records::curate::query::matcher;
 pub mod model;
 pub mod mouse;
 pub mod readonly;
+pub mod retire;
 pub mod screen_tab;
 pub mod state_data;
 pub mod state_rows;

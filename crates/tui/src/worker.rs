@@ -188,6 +188,7 @@ pub fn handle(store: &Store, cmd: &EngineCommand) -> Vec<DataUpdate> {
             result: Err("decisions need the store worker's writing path (handle_write)".into()),
         }))),
         EngineCommand::PreviewExport(o) => Ok(super::export_data::load_preview(store, o)),
+        EngineCommand::PatchRows(rows) => Ok(super::bulk_data::patch(store, rows)),
         EngineCommand::Export(o) => Ok(super::export_data::run_export(store, o)),
         EngineCommand::DecideBulk(_) | EngineCommand::UndoGroup(_) => Ok(DataUpdate::Error(
             "bulk decisions need the store worker's writing path (handle_write)".into(),

@@ -4,7 +4,7 @@
 //! and send the whole set to the store worker as one group; `u` undoes the curator's latest group.
 
 use crate::action::Action;
-use crate::bulk_data::{BulkCmd, BulkDone, BulkResult, UndoGroupCmd};
+use crate::bulk_data::{BulkCmd, BulkDone, BulkResult, PatchedRows, UndoGroupCmd};
 use crate::data::EngineCommand;
 use crate::keymap::{Code, Key};
 use tuplewright_records::filter::Action as Decision;
@@ -139,10 +139,10 @@ fn undo(m: &mut Model) -> Vec<EngineCommand> {
         return Vec::new();
     }
     m.tuples.bulk_busy = true;
+    m.tuples.bulk_base = patchable(m);
     vec![EngineCommand::UndoGroup(UndoGroupCmd {
         group: None,
         actor: m.filter.actor.clone(),
-        rows: patchable(m),
     })]
 }
 
@@ -177,13 +177,13 @@ pub fn prompt_key(m: &mut Model, k: Key) -> Vec<EngineCommand> {
             let (action, reason) = (p.action.clone(), p.input.trim().to_string());
             m.tuples.bulk = None;
             m.tuples.bulk_busy = true;
+            m.tuples.bulk_base = patchable(m);
             return vec![EngineCommand::DecideBulk(BulkCmd {
                 task_ids: marked_ids(m),
                 action,
                 reason,
                 actor: m.filter.actor.clone(),
                 policy: m.tuples.policy,
-                rows: patchable(m),
             })];
         }
         _ => {}
@@ -203,10 +203,11 @@ fn patchable(m: &Model) -> Option<std::sync::Arc<Vec<crate::data::TaskRow>>> {
     (m.tuples.complete && !m.rows_loading).then(|| std::sync::Arc::clone(&m.tuples.rows))
 }
 
-/// The worker's answer: a notice, marks cleared after a decision, the rows patched (or
-/// reloaded when they could not be).
+/// The worker's answer: a notice, marks cleared after a decision, then the rows patched (or
+/// reloaded when they cannot be).
 pub fn done(m: &mut Model, d: BulkDone) -> Vec<EngineCommand> {
     m.tuples.bulk_busy = false;
+    let base = m.tuples.bulk_base.take();
     let ms = d.millis;
     let text = match d.result {
         Err(e) => {
@@ -238,19 +239,13 @@ pub fn done(m: &mut Model, d: BulkDone) -> Vec<EngineCommand> {
     // reload nothing again ([`crate::model::Model`]'s event handling skips them).
     m.tuples.bulk_echo = m.tuples.bulk_echo.max(d.last_event);
     let mut cmds = vec![EngineCommand::LoadLive(false)];
-    match d.rows {
-        // The rows it was sent, patched with the new statuses (#33): no reload of all of them,
-        // unless other rows came in meanwhile.
-        Some((base, patched))
-            if std::sync::Arc::ptr_eq(&base, &m.tuples.rows) && !m.rows_loading =>
-        {
-            m.tuples.rows = patched;
-            cmds.push(EngineCommand::View(m.tuples.request()));
+    match base {
+        // The rows shown when it went out, patched with the new statuses (#33): no reload of
+        // all of them, unless other rows came in meanwhile.
+        Some(base) if std::sync::Arc::ptr_eq(&base, &m.tuples.rows) && !m.rows_loading => {
+            cmds.push(EngineCommand::PatchRows(base));
         }
-        _ => {
-            m.rows_loading = true;
-            cmds.push(EngineCommand::LoadRows);
-        }
+        _ => cmds.extend(reload(m)),
     }
     // The statistics are drawn only on Stats, which loads them again when opened: computed
     // over the whole store, they are not loaded beside the reload unless Stats is shown (#33).
@@ -258,6 +253,31 @@ pub fn done(m: &mut Model, d: BulkDone) -> Vec<EngineCommand> {
         cmds.push(EngineCommand::LoadStats);
     }
     cmds
+}
+
+/// The rows a bulk answer asked for, patched: shown (with a new view) while they are still the
+/// rows shown; reloaded when the store's tuples changed; dropped when a reload is under way.
+pub fn patched(m: &mut Model, (base, rows): PatchedRows) -> Vec<EngineCommand> {
+    match rows {
+        Some(rows) if std::sync::Arc::ptr_eq(&base, &m.tuples.rows) && !m.rows_loading => {
+            crate::retire::later(base);
+            m.tuples.set_patched_rows(rows);
+            vec![EngineCommand::View(m.tuples.request())]
+        }
+        _ => {
+            crate::retire::later(base);
+            reload(m)
+        }
+    }
+}
+
+/// A full reload of the rows, unless one is under way.
+fn reload(m: &mut Model) -> Vec<EngineCommand> {
+    if m.rows_loading {
+        return Vec::new();
+    }
+    m.rows_loading = true;
+    vec![EngineCommand::LoadRows]
 }
 
 /// Takes the curation settings: the curator recorded, the conflict policy, and the guidelines

@@ -231,6 +231,11 @@ impl LiveState {
             if task.is_empty() || e.kind == "task.imported" {
                 continue;
             }
+            // A curator's decision on a tuple no run touched here (a bulk decision writes
+            // thousands) changes nothing on the timeline, which follows the loop (#33).
+            if e.kind == "decision" && !self.index.contains_key(&task) {
+                continue;
+            }
             let p = &e.payload;
             let t = self.task_mut(&task, &e.time);
             // The elapsed column is the loop's time on the task: a later vote, decision or

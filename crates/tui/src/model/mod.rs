@@ -209,7 +209,7 @@ impl Model {
                 }
                 self.rows_loading = !complete;
                 self.tuples.complete = complete;
-                self.tuples.rows = rows;
+                self.tuples.set_rows(rows);
                 self.tuples.loaded = true;
                 return vec![EngineCommand::View(self.tuples.request())];
             }
@@ -236,6 +236,7 @@ impl Model {
             DataUpdate::Filter(d) => self.filter.accept(*d),
             DataUpdate::Decided(d) => return filter::decided(self, *d),
             DataUpdate::Bulk(b) => return bulk::done(self, *b),
+            DataUpdate::RowsPatched(p) => return bulk::patched(self, *p),
             d @ (DataUpdate::Notes(..) | DataUpdate::Noted(_)) => return panels::data(self, d),
             DataUpdate::Export(u) => return export::accept(self, *u),
             DataUpdate::Job(u) => self.job_update(u),
@@ -289,6 +290,8 @@ impl Model {
                     }
                 }
                 cmds.extend(rollouts::on_events(self, &events));
+                // Thousands of JSON payloads: freed off the drawing thread (#33).
+                crate::retire::later(events);
                 return cmds;
             }
         }

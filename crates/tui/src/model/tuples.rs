@@ -51,6 +51,9 @@ pub struct TuplesState {
     pub bulk: Option<super::bulk::BulkPrompt>,
     /// A bulk decision or group undo is with the store worker.
     pub bulk_busy: bool,
+    /// The complete rows shown when the bulk command went out (`None`: not all loaded): its
+    /// answer has them patched instead of reloading them (#33).
+    pub bulk_base: Option<Arc<Vec<TaskRow>>>,
     /// The last event a bulk decision (or group undo) wrote: its answer reloads the rows once, so
     /// these events, read later in batches, do not reload them again (issue #33).
     pub bulk_echo: i64,
@@ -95,12 +98,31 @@ impl TuplesState {
             return c.extent.clone();
         }
         let extent = ColumnExtent::measure(&self.rows, &self.view, columns);
-        *cache = Some(super::tuples_extent::ExtentCache {
+        let old = cache.replace(super::tuples_extent::ExtentCache {
             rows: Arc::clone(&self.rows),
             view: Arc::clone(&self.view),
             extent: extent.clone(),
         });
+        // It may hold the last reference to replaced rows: freed off the drawing thread.
+        crate::retire::later(old);
         extent
+    }
+
+    /// Takes a new tuple list; the old one is freed off the drawing thread (#33: tens of
+    /// thousands of rows are a frame's budget to free).
+    pub fn set_rows(&mut self, rows: Arc<Vec<TaskRow>>) {
+        crate::retire::later(std::mem::replace(&mut self.rows, rows));
+    }
+
+    /// Takes the same rows with new statuses and contested flags (a bulk decision's patch):
+    /// the column measure, which reads neither, stays valid for them.
+    pub fn set_patched_rows(&mut self, rows: Arc<Vec<TaskRow>>) {
+        if let Some(c) = self.extent_cache.borrow_mut().as_mut() {
+            if Arc::ptr_eq(&c.rows, &self.rows) {
+                crate::retire::later(std::mem::replace(&mut c.rows, Arc::clone(&rows)));
+            }
+        }
+        self.set_rows(rows);
     }
 
     /// A view request for the current settings (bumps the generation).
