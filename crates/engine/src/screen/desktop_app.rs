@@ -74,10 +74,20 @@ impl ReadyPhases {
 }
 
 /// How long a started application's screen must stay unchanged (no X damage at all), once its
-/// window shows contents, to count as ready: Calc draws its grid first and its toolbars later
-/// (0.6 s of quiet between them was seen on the loaded build machine; `benches/desktop.rs`
-/// checks that the ready screenshot equals one taken 3 s later).
-const APP_QUIET: Duration = Duration::from_millis(1500);
+/// window shows contents, with every program of the screen idle over the same while
+/// ([`super::idle`]), to count as ready. Calc draws its grid first and its toolbars later; a
+/// gap between them (0.6 s was seen on a loaded machine) is Calc still working or waiting for
+/// a core, which the idle check sees — so the quiet period can be short (it was a fixed 1.5 s of
+/// damage alone). `benches/desktop.rs` checks that the ready screenshot equals one taken 3 s
+/// later.
+const APP_QUIET: Duration = Duration::from_millis(300);
+
+/// Slack on [`APP_QUIET`]: a settle that waited longer saw damage during its quiet period.
+const QUIET_SLACK: Duration = Duration::from_millis(40);
+
+/// A display quiet this long is ready even while a program keeps using CPU without drawing
+/// (a browser's background work): the ready gate's rule before the idle check.
+const LONG_QUIET: Duration = Duration::from_millis(1500);
 
 /// When the ready gate of `spec` gives up: `[screen] ready_timeout_ms`, or the longest
 /// `ready_timeout_ms` of its applications.
@@ -220,12 +230,7 @@ impl super::Screen {
         phases.mark("contents drawn");
         // An application draws its window in stages (LibreOffice: the grid, then the toolbars
         // and the formula bar): ready once the screen has been still for a while.
-        let left = deadline.saturating_duration_since(Instant::now());
-        let settled = self.settle_with(super::Settle {
-            quiet: APP_QUIET,
-            max: left.max(APP_QUIET * 2),
-            expect_change: false,
-        })?;
+        let settled = self.settle_idle(deadline)?;
         phases.mark("screen quiet");
         // Quiet (no damage for APP_QUIET): one read shows the drawn screen; only a screen that
         // is still blank or never went quiet is watched further.
@@ -242,6 +247,43 @@ impl super::Screen {
         };
         phases.mark("drawn");
         Ok((shot, phases))
+    }
+
+    /// Waits until the display has been quiet for [`APP_QUIET`] and the screen's programs
+    /// used (almost) no CPU over that same period, none running at its end — or the display
+    /// has been quiet for [`LONG_QUIET`] whatever the CPU; timed out at `deadline` (at least
+    /// two quiet periods from now).
+    fn settle_idle(&mut self, deadline: Instant) -> Result<super::Settled, ScreenError> {
+        let start = Instant::now();
+        let mut quiet = Duration::ZERO;
+        loop {
+            let before = super::idle::CpuSample::of_screen(self.work_dir());
+            let left = deadline.saturating_duration_since(Instant::now());
+            let s = self.settle_with(super::Settle {
+                quiet: APP_QUIET,
+                max: left.max(APP_QUIET * 2),
+                expect_change: false,
+            })?;
+            let after = super::idle::CpuSample::of_screen(self.work_dir());
+            let waited = start.elapsed();
+            // Damage during this wait: the display has been quiet for the last APP_QUIET only.
+            let undamaged = s.waited <= APP_QUIET + QUIET_SLACK;
+            quiet = if undamaged {
+                quiet + s.waited
+            } else {
+                APP_QUIET
+            };
+            if s.timed_out || (undamaged && before.idle_until(&after)) || quiet >= LONG_QUIET {
+                return Ok(super::Settled { waited, ..s });
+            }
+            if Instant::now() >= deadline {
+                return Ok(super::Settled {
+                    waited,
+                    timed_out: true,
+                    ..s
+                });
+            }
+        }
     }
 
     pub(super) fn start_session_bus(

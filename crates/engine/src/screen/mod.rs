@@ -24,6 +24,7 @@ mod desktop_limits;
 mod desktop_prestart;
 mod dialogs;
 mod display;
+mod idle;
 mod keymap;
 mod keys;
 mod procs;
