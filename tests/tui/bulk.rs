@@ -465,3 +465,32 @@ fn a_bulk_decision_records_what_one_decision_per_tuple_records() {
         assert_eq!(fb, fo, "{id}");
     }
 }
+
+/// Issue 33: a bulk decision's thousands of `decision` events do not fill the Live timeline
+/// with tuples no run touched; a decision on a tuple the timeline shows updates its status; the
+/// log keeps every event.
+#[test]
+fn decisions_update_the_timelines_tuples_without_adding_others() {
+    use super::fixture::{ev, feed};
+    use serde_json::json;
+    let mut m = Model::new(tuplewright::tui::keymap::Keymap::default(), false);
+    m.screen = tuplewright::tui::action::Screen::Live;
+    let phase = json!({"phase": "generate", "detail": {"round": 1}});
+    let decided = json!({"before": "loop_accepted", "after": "dropped", "actor": "ann"});
+    let mut events = vec![ev(1, 1, "round.phase", Some("ran"), phase)];
+    events.extend((0..500).map(|i| {
+        ev(
+            2 + i,
+            2,
+            "decision",
+            Some(&format!("bulk_{i:03}")),
+            decided.clone(),
+        )
+    }));
+    events.push(ev(502, 3, "decision", Some("ran"), decided.clone()));
+    feed(&mut m, events);
+    let ids: Vec<&str> = m.live.tasks.iter().map(|t| t.task_id.as_str()).collect();
+    assert_eq!(ids, vec!["ran"]);
+    assert_eq!(m.live.tasks[0].status, "dropped");
+    assert_eq!(m.live.log.len(), 502);
+}
