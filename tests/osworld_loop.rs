@@ -302,8 +302,12 @@ fn a_guest_going_down_mid_round_is_infrastructure_and_the_retry_is_accepted() {
     let out = run_task(&loop_rt, &bus, TASK);
     assert!(downed.load(Ordering::SeqCst), "the round reached V_gold");
     match &out {
-        TaskOutcome::Infra(m) => assert!(m.contains(&b.url), "{m}"),
-        other => panic!("a guest down is infrastructure, got {other:?}"),
+        TaskOutcome::Infra(m) => assert!(m.contains(&b.url), "{m}\n{}\n{}", a.log(), b.log()),
+        other => panic!(
+            "a guest down is infrastructure, got {other:?}\n{}\n{}",
+            a.log(),
+            b.log()
+        ),
     }
     assert!(
         bus.read(|s| s.rounds(TASK)).unwrap().is_empty(),
