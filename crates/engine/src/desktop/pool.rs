@@ -194,6 +194,13 @@ impl Pool {
         spec: &AppDesktopSpec,
         size: ScreenSize,
     ) -> Result<Acquired, ScreenError> {
+        // The files desktop's file manager does not survive a hand-over: pcmanfm pre-started on
+        // the waiting home exited (status 0) when the task's home was swapped in, on every
+        // second files + Impress task of a run (7 December; each passes cold). Such screens
+        // start cold, and none is kept waiting for them.
+        if spec.files {
+            return cold(&self.cfg, spec, size);
+        }
         let key = PoolKey::of(spec, size);
         let mut phases = ReadyPhases::started();
         lock(&self.state).paused = false;

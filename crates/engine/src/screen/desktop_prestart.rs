@@ -114,31 +114,17 @@ const CALM_TICKS: u64 = 3;
 
 /// Waits until `pids` together use at most [`CALM_TICKS`] of CPU in one second, or `until`.
 fn wait_cpu_calm(pids: &[i32], until: Instant) {
-    let mut last = cpu_ticks(pids);
+    let mut last = super::idle::cpu_ticks(pids);
     let mut since = Instant::now();
     while Instant::now() < until {
         std::thread::sleep(Duration::from_millis(250));
         if since.elapsed() < Duration::from_secs(1) {
             continue;
         }
-        let now = cpu_ticks(pids);
+        let now = super::idle::cpu_ticks(pids);
         if now.saturating_sub(last) <= CALM_TICKS {
             return;
         }
         (last, since) = (now, Instant::now());
     }
-}
-
-/// User + system CPU ticks of `pids` (gone processes count 0).
-fn cpu_ticks(pids: &[i32]) -> u64 {
-    pids.iter()
-        .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/stat")).ok())
-        .map(|stat| {
-            // Fields after the command's closing parenthesis; utime and stime are 14 and 15.
-            let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-            let f: Vec<&str> = rest.split_whitespace().collect();
-            let n = |i: usize| f.get(i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
-            n(11) + n(12)
-        })
-        .sum()
 }

@@ -23,23 +23,25 @@ const IDLE_TICKS: u64 = 2;
 impl CpuSample {
     /// The processes of the screen marked `marker` (see [`super::screen_processes`]), now.
     pub(super) fn of_screen(marker: &Path) -> CpuSample {
-        let mut s = CpuSample {
-            ticks: 0,
-            running: false,
-        };
-        for pid in super::screen_processes(marker) {
-            if let Some((state, ticks)) = stat(&format!("/proc/{pid}/stat")) {
-                s.ticks += ticks;
-                s.running |= state == 'R' || threads_running(pid);
-            }
+        let pids = super::screen_processes(marker);
+        CpuSample {
+            ticks: cpu_ticks(&pids),
+            running: pids.iter().any(|&pid| threads_running(pid)),
         }
-        s
     }
 
     /// True when from `self` to `later` the processes used (almost) no CPU and none runs now.
     pub(super) fn idle_until(&self, later: &CpuSample) -> bool {
         later.ticks.saturating_sub(self.ticks) <= IDLE_TICKS && !later.running
     }
+}
+
+/// User + system CPU ticks of `pids` together (gone processes count 0).
+pub(super) fn cpu_ticks(pids: &[i32]) -> u64 {
+    pids.iter()
+        .filter_map(|pid| stat(&format!("/proc/{pid}/stat")))
+        .map(|(_, ticks)| ticks)
+        .sum()
 }
 
 /// Any thread of `pid` in state R (the process's own line shows its main thread only).
