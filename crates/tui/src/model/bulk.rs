@@ -211,6 +211,7 @@ pub fn done(m: &mut Model, d: BulkDone) -> Vec<EngineCommand> {
     let ms = d.millis;
     let text = match d.result {
         Err(e) => {
+            crate::retire::later(base);
             m.say(Level::Error, format!("bulk: {e} — nothing recorded"));
             return Vec::new();
         }
@@ -245,7 +246,11 @@ pub fn done(m: &mut Model, d: BulkDone) -> Vec<EngineCommand> {
         Some(base) if std::sync::Arc::ptr_eq(&base, &m.tuples.rows) && !m.rows_loading => {
             cmds.push(EngineCommand::PatchRows(base));
         }
-        _ => cmds.extend(reload(m)),
+        // Rows that came in meanwhile: `base` may be the last reference to the old ones.
+        other => {
+            crate::retire::later(other);
+            cmds.extend(reload(m));
+        }
     }
     // The statistics are drawn only on Stats, which loads them again when opened: computed
     // over the whole store, they are not loaded beside the reload unless Stats is shown (#33).
