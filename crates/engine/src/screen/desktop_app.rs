@@ -232,8 +232,8 @@ impl super::Screen {
         // and the formula bar): ready once the screen has been still for a while.
         let settled = self.settle_idle(deadline)?;
         phases.mark("screen quiet");
-        // Quiet (no damage for APP_QUIET): one read shows the drawn screen; only a screen that
-        // is still blank or never went quiet is watched further.
+        // Quiet and idle (or quiet for LONG_QUIET): one read shows the drawn screen; only a
+        // screen that is still blank or never went quiet is watched further.
         let now = match settled.timed_out {
             false => self.drawn_now()?,
             true => None,

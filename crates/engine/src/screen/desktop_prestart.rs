@@ -54,7 +54,7 @@ impl Screen {
         // its processes have stopped using the CPU (its own start finished), not before.
         let pids = super::screen_processes(self.work_dir());
         let calm = Instant::now() + CALM_MAX;
-        wait_cpu_calm(&pids, calm.min(deadline));
+        super::idle::wait_cpu_calm(&pids, calm.min(deadline));
         phases.mark("applications idle");
         Ok(phases)
     }
@@ -109,22 +109,3 @@ fn count_prefixed(dir: &Path, prefix: &str) -> usize {
 /// The longest a pre-started application's start is waited for to go idle (a busy one is
 /// still handed over: the gate then waits for its window as for a cold start).
 const CALM_MAX: Duration = Duration::from_secs(30);
-/// CPU time (clock ticks, 10 ms each) the processes may use in a second and count as idle.
-const CALM_TICKS: u64 = 3;
-
-/// Waits until `pids` together use at most [`CALM_TICKS`] of CPU in one second, or `until`.
-fn wait_cpu_calm(pids: &[i32], until: Instant) {
-    let mut last = super::idle::cpu_ticks(pids);
-    let mut since = Instant::now();
-    while Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(250));
-        if since.elapsed() < Duration::from_secs(1) {
-            continue;
-        }
-        let now = super::idle::cpu_ticks(pids);
-        if now.saturating_sub(last) <= CALM_TICKS {
-            return;
-        }
-        (last, since) = (now, Instant::now());
-    }
-}

@@ -3,9 +3,11 @@
 //! waiting for a core. An application still laying out its window, or starved of a core on a
 //! loaded machine, either uses CPU or is runnable; one that has finished drawing is neither.
 //! Together with the X damage watch this replaces a long fixed quiet period: the display
-//! quiet for a short while *and* the programs idle over that same while.
+//! quiet for a short while *and* the programs idle over that same while. The desktop pool's
+//! pre-start waits here too ([`wait_cpu_calm`]) until the applications it started are calm.
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// CPU used by the screen's processes so far, and whether one of their threads runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,8 +38,28 @@ impl CpuSample {
     }
 }
 
+/// CPU time (clock ticks, 10 ms each) the processes may use in a second and count as idle.
+const CALM_TICKS: u64 = 3;
+
+/// Waits until `pids` together use at most [`CALM_TICKS`] of CPU in one second, or `until`.
+pub(super) fn wait_cpu_calm(pids: &[i32], until: Instant) {
+    let mut last = cpu_ticks(pids);
+    let mut since = Instant::now();
+    while Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(250));
+        if since.elapsed() < Duration::from_secs(1) {
+            continue;
+        }
+        let now = cpu_ticks(pids);
+        if now.saturating_sub(last) <= CALM_TICKS {
+            return;
+        }
+        (last, since) = (now, Instant::now());
+    }
+}
+
 /// User + system CPU ticks of `pids` together (gone processes count 0).
-pub(super) fn cpu_ticks(pids: &[i32]) -> u64 {
+fn cpu_ticks(pids: &[i32]) -> u64 {
     pids.iter()
         .filter_map(|pid| stat(&format!("/proc/{pid}/stat")))
         .map(|(_, ticks)| ticks)
@@ -62,8 +84,7 @@ fn stat(path: &str) -> Option<(char, u64)> {
 }
 
 fn parse_stat(line: &str) -> Option<(char, u64)> {
-    let rest = &line[line.rfind(')')? + 1..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
+    let f = super::procs::stat_fields(line)?;
     // After the name: state (field 3), …, utime (14), stime (15).
     let state = f.first()?.chars().next()?;
     let utime: u64 = f.get(11)?.parse().ok()?;

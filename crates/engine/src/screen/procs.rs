@@ -20,6 +20,13 @@ pub(super) fn alive(pid: i32) -> bool {
     exists || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }
 
+/// The fields of a `/proc/PID/stat` line after the command name (which may hold spaces and
+/// parentheses): the state first, then ppid, pgrp, … (`None`: no name found).
+pub(super) fn stat_fields(line: &str) -> Option<Vec<&str>> {
+    let (_, rest) = line.rsplit_once(')')?;
+    Some(rest.split_whitespace().collect())
+}
+
 /// Kills a whole process group with SIGKILL.
 pub(super) fn kill_group(pgid: i32) {
     if pgid > 1 {
@@ -64,10 +71,7 @@ fn scan(marker: &Path) -> Vec<Proc> {
             continue;
         };
         // After the parenthesised command name: state ppid pgrp …
-        let fields: Vec<&str> = stat
-            .rsplit_once(')')
-            .map(|(_, r)| r.split_whitespace().take(3).collect())
-            .unwrap_or_default();
+        let fields = stat_fields(&stat).unwrap_or_default();
         let (Some(state), Some(pgrp)) =
             (fields.first(), fields.get(2).and_then(|g| g.parse().ok()))
         else {

@@ -263,16 +263,14 @@ pub fn done(m: &mut Model, d: BulkDone) -> Vec<EngineCommand> {
 /// The rows a bulk answer asked for, patched: shown (with a new view) while they are still the
 /// rows shown; reloaded when the store's tuples changed; dropped when a reload is under way.
 pub fn patched(m: &mut Model, (base, rows): PatchedRows) -> Vec<EngineCommand> {
+    let still_shown = std::sync::Arc::ptr_eq(&base, &m.tuples.rows) && !m.rows_loading;
+    crate::retire::later(base);
     match rows {
-        Some(rows) if std::sync::Arc::ptr_eq(&base, &m.tuples.rows) && !m.rows_loading => {
-            crate::retire::later(base);
+        Some(rows) if still_shown => {
             m.tuples.set_patched_rows(rows);
             vec![EngineCommand::View(m.tuples.request())]
         }
-        _ => {
-            crate::retire::later(base);
-            reload(m)
-        }
+        _ => reload(m),
     }
 }
 
