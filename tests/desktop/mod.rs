@@ -8,6 +8,7 @@ mod calc;
 mod chrome;
 mod code_editor;
 mod cross;
+mod documents;
 mod gimp;
 mod office;
 mod osworld_face;

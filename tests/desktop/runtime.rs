@@ -33,6 +33,7 @@ fn fake(name: &str, script: &str, ready_ms: u64) -> ScreenApp {
         classes: vec!["NoSuchClass".into()],
         profile: vec![],
         ready: Duration::from_millis(ready_ms),
+        document_title: None,
     }
 }
 

@@ -7,8 +7,11 @@
 //! - [`state_reader`]: the pack's `state.py` turning documents into the state JSON;
 //! - [`snapshot`]: the state of a desktop environment (home map + reader output);
 //! - [`pool`]: environments started before their task is known (`[desktop] pool`), so that
-//!   acquiring one is a hand-over, not a start.
+//!   acquiring one is a hand-over, not a start;
+//! - [`again`]: the home put back for one more start after an application never showed its
+//!   document.
 
+pub mod again;
 pub mod launch;
 pub mod pool;
 pub mod snapshot;

@@ -410,14 +410,25 @@ pub fn global() -> Option<&'static Pool> {
 }
 
 /// A ready screen for `spec`: from the installed pool when there is one, else a cold start.
+/// An application that never showed its document gets one more cold start, the home first
+/// put back as the setup left it ([`super::again`]); a second such failure is the error.
 pub fn acquire_or_start(
     cfg: &ScreenConfig,
     spec: &AppDesktopSpec,
     size: ScreenSize,
 ) -> Result<Acquired, ScreenError> {
-    match GLOBAL.get() {
+    let before = super::again::listing(&spec.home);
+    let first = match GLOBAL.get() {
         Some(pool) if pool.cfg == *cfg => pool.acquire(spec, size),
         _ => cold(cfg, spec, size),
+    };
+    match first {
+        Err(e @ ScreenError::DocumentNotShown { .. }) => {
+            tracing::warn!(error = %e, "a desktop application never showed its document: once more, cold");
+            super::again::remove_added(&spec.home, &before)?;
+            cold(cfg, spec, size)
+        }
+        other => other,
     }
 }
 

@@ -57,6 +57,15 @@ pub struct DesktopManifest {
     /// pre-starts only the screen, the window manager and the session for it.
     #[serde(default)]
     pub prestart_ready: Option<String>,
+    /// How the application's window title names the document it shows: `{name}` (the file
+    /// name, `q3-sales.xlsx`) and `{stem}` (without its extension) with any text around them
+    /// (GIMP: `[{stem}]`). Set, an environment launched on a document is ready only once a
+    /// window of `classes` is titled with it — not while it shows `Untitled 1` or an empty
+    /// frame and the document still loads — and one that never shows it is an
+    /// infrastructure failure quoting the titles. Leave unset for titles that come from the
+    /// document's contents (a page's or a song's title).
+    #[serde(default)]
+    pub document_title: Option<String>,
 }
 
 fn default_ready_ms() -> u64 {
@@ -127,6 +136,13 @@ impl DesktopManifest {
         if self.classes.is_empty() {
             return Some("[desktop] classes is empty (name its WM_CLASS)".into());
         }
+        if let Some(t) = &self.document_title {
+            if !t.contains("{name}") && !t.contains("{stem}") {
+                return Some(format!(
+                    "[desktop] document_title {t:?} names no document (use {{name}} or {{stem}})"
+                ));
+            }
+        }
         None
     }
 }
@@ -166,6 +182,15 @@ classes = ["libreoffice-calc"]"#,
         assert_eq!(m.argv("/q", None)[1], "--calc");
         assert!(m.launched_by("/usr/bin/soffice") && !m.launched_by("geany"));
         assert_eq!(m.problem(), None);
+        let titled = DesktopManifest {
+            document_title: Some("LibreOffice".into()),
+            ..m
+        };
+        let why = titled.problem().unwrap_or_default();
+        assert!(
+            why.contains("document_title") && why.contains("{name}"),
+            "{why}"
+        );
     }
 
     #[test]

@@ -45,6 +45,7 @@ fn to_screen_app(l: AppLaunch) -> ScreenApp {
             .map(|(p, b)| (p.to_string(), b.to_vec()))
             .collect(),
         ready: std::time::Duration::from_millis(d.map_or(30_000, |d| d.ready_timeout_ms)),
+        document_title: d.and_then(|d| d.document_title.clone()),
     }
 }
 

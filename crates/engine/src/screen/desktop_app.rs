@@ -34,6 +34,10 @@ pub struct ScreenApp {
     pub profile: Vec<(String, Vec<u8>)>,
     /// How long its first window may take.
     pub ready: Duration,
+    /// How its windows' titles name a document (`{name}`, `[{stem}]`; the pack's
+    /// `[desktop] document_title`): set, the ready gate waits for a window titled with each
+    /// document of `args` (`screen::document_title`).
+    pub document_title: Option<String>,
 }
 
 /// What a desktop-application screen shows.
@@ -207,13 +211,27 @@ impl super::Screen {
         let mut first = None;
         let mut areas = Vec::new();
         for app in &spec.apps {
-            let what = format!("the {} window (classes {:?})", app.name, app.classes);
-            let found = self.wait_for_app(deadline, &what, &app.name, || {
-                Ok(windows
-                    .list()?
-                    .into_iter()
-                    .find(|w| app.classes.contains(&w.class)))
-            })?;
+            // Launched on documents: ready once its windows are titled with them (the one
+            // showing the first is focused); else once a window of its classes maps.
+            let docs = super::document_title::documents_of(
+                app.document_title.as_deref(),
+                &app.args,
+                &spec.home,
+            );
+            let found = match docs.is_empty() {
+                false => {
+                    self.wait_documents(cfg, &windows, deadline, (&app.name, &app.classes), &docs)?
+                }
+                true => {
+                    let what = format!("the {} window (classes {:?})", app.name, app.classes);
+                    self.wait_for_app(deadline, &what, &app.name, || {
+                        Ok(windows
+                            .list()?
+                            .into_iter()
+                            .find(|w| app.classes.contains(&w.class)))
+                    })?
+                }
+            };
             first.get_or_insert(found.id);
             self.mark_closable(&app.name);
             areas.push((app.name.clone(), found.area));

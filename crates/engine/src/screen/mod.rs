@@ -24,6 +24,7 @@ mod desktop_limits;
 mod desktop_prestart;
 mod dialogs;
 mod display;
+mod document_title;
 mod idle;
 mod keymap;
 mod keys;
@@ -46,6 +47,7 @@ pub use desktop_limits::DesktopLimits;
 pub use desktop_prestart::Prestart;
 pub use dialogs::{dialog_texts, ModalDialog};
 pub use display::Screen;
+pub use document_title::ShownDocument;
 pub use keys::{parse_chord, Chord};
 pub use procs::{screen_processes, sweep_stale_screens, MARKER_VAR, SCREEN_PREFIX};
 pub use record::{InputRecorder, RawInput, Recorded};
@@ -83,6 +85,32 @@ pub enum ScreenError {
     /// application waits for an answer, its documents are not what the screen shows.
     #[error("a modal dialog was left open: {0}")]
     DialogLeftOpen(String),
+    /// An application launched on a document never showed it: its windows kept other titles
+    /// (`Untitled 1`, an empty viewer) until the ready gate's deadline.
+    #[error("{program} never showed {document} (its windows: {titles}); its output: {output}")]
+    DocumentNotShown {
+        /// The application (the pack's name).
+        program: String,
+        /// The document it was launched on (`/home/user/…`).
+        document: String,
+        /// The titles its windows had at the deadline, quoted (`none` when it had none).
+        titles: String,
+        /// Its last lines of output.
+        output: String,
+    },
+    /// An application launched on a document answered with a modal dialog instead of showing
+    /// it (a corrupt or password-protected file, one it cannot read), or opened it in another
+    /// application's window: quoted.
+    #[error("{program} did not open {document}: it shows {shows}")]
+    DocumentRefused {
+        /// The application (the pack's name).
+        program: String,
+        /// The document it was launched on (`/home/user/…`).
+        document: String,
+        /// What it shows instead: the dialog described (title, class, text), or the other
+        /// application's window.
+        shows: String,
+    },
 }
 
 /// Why one action did not happen.
