@@ -93,3 +93,33 @@ print('ok')
         ]
     );
 }
+
+/// The paper's setups end with their launches (`Popen` of Chromium, then of Calc, never
+/// waited for). Both stubs append at the same moment, and the script ends while they run: each
+/// run must still record both lines whole. Before the fix, lines written word by word came out
+/// interleaved (`chromiumlibreoffice --user-data-dir=… --calc …`) and the last launch was lost
+/// now and then (about 1 run in 10 under load), so Calc opened on no document.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn launches_a_setup_ends_with_are_each_recorded_whole() {
+    let env = Env::new();
+    let src = r#"
+import os, subprocess
+env = dict(os.environ, DISPLAY=':0')
+subprocess.Popen(['chromium', '--user-data-dir=/home/user/.config/chromium', 'chrome://bookmarks'], env=env, stdout=subprocess.DEVNULL)
+subprocess.Popen(['libreoffice', '--calc', '/home/user/Documents/links.xlsx'], env=env, stdout=subprocess.DEVNULL)
+"#;
+    for attempt in 0..30 {
+        let r = run(&env.spec("mine", None), Role::Setup, src, &limits(30.0)).await;
+        assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+        let mut lines = gui_launches(&r.notes);
+        lines.sort();
+        assert_eq!(
+            lines,
+            [
+                "chromium --user-data-dir=/home/user/.config/chromium chrome://bookmarks",
+                "libreoffice --calc /home/user/Documents/links.xlsx"
+            ],
+            "run {attempt}"
+        );
+    }
+}

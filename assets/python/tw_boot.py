@@ -7,6 +7,10 @@
    (imports are kept lazy: this file sits on the start-up path of every sandboxed run).
 3. If the script dies of an exception that means a resource limit was hit, print one line
    ``tuplewright-sandbox: limit exceeded: <kind>`` on stderr after the traceback.
+4. Before the interpreter ends (and with it, as the namespace's pid 1, every process left), let
+   the GUI launch stubs the script started (``subprocess.Popen(["libreoffice", ...])`` as its
+   last line) finish recording their launch: bounded, and only while one still runs. Without
+   this a setup's last launch was lost now and then, and its application opened on no document.
 
 Standard library only.
 """
@@ -139,6 +143,38 @@ def _on_cpu_limit(signum, _frame):
     os._exit(128 + signum)
 
 
+GUI_STUBS = b"/tmp/.tw/bin/"
+
+
+def _await_gui_stubs(limit=2.0):
+    # Only as the namespace's init: then /proc lists this run's processes alone.
+    if os.getpid() != 1:
+        return
+    import time
+
+    end = time.monotonic() + limit
+    while time.monotonic() < end and any(_is_stub(e) for e in os.listdir("/proc")):
+        time.sleep(0.005)
+
+
+def _is_stub(entry):
+    """Whether /proc/<entry> is a GUI launch stub still running: `/bin/sh /tmp/.tw/bin/<program>
+    ...` until it exits (or execs the screen's program, whose command line is then its own), or
+    a process with no command line yet that is no zombie (one being started)."""
+    if not entry.isdigit() or entry == "1":
+        return False
+    try:
+        with open("/proc/%s/stat" % entry, "rb") as fh:
+            state = fh.read().rsplit(b")", 1)[1].split()[0]
+        with open("/proc/%s/cmdline" % entry, "rb") as fh:
+            args = fh.read().split(b"\0")
+    except (OSError, IndexError):
+        return False
+    if state == b"Z":
+        return False
+    return args == [b""] or (len(args) > 1 and args[1].startswith(GUI_STUBS))
+
+
 def main():
     if len(sys.argv) < 2:
         print("usage: tw_boot.py SCRIPT [ARGS...]", file=sys.stderr)
@@ -151,6 +187,14 @@ def main():
     sys.argv = sys.argv[1:]
     sys.path[0] = os.path.dirname(os.path.abspath(script))
     main_pid = os.getpid()
+    try:
+        _run(script, main_pid)
+    finally:
+        if os.getpid() == main_pid:
+            _await_gui_stubs()
+
+
+def _run(script, main_pid):
     try:
         with open(script, "rb") as fh:
             source = fh.read()

@@ -4,11 +4,11 @@
 # for a screen: when TW_SCREEN_LAUNCH names a program, it is run with this program's name and
 # arguments instead (the screen work wires it to the environment's display).
 name=${0##*/}
-{
-  printf '%s' "$name"
-  for a in "$@"; do printf ' %s' "$a"; done
-  printf '\n'
-} >> /tmp/.tw/gui/launches 2>/dev/null
+# One line, one write: stubs started together (a setup launching Calc and Writer back to back)
+# append at the same moment, and a line written word by word interleaved with the other's.
+line=$name
+for a in "$@"; do line="$line $a"; done
+printf '%s\n' "$line" >> /tmp/.tw/gui/launches 2>/dev/null
 if [ -n "$TW_SCREEN_LAUNCH" ]; then
   exec "$TW_SCREEN_LAUNCH" "$name" "$@"
 fi

@@ -173,6 +173,18 @@ pub fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let mut cli = cli;
     let command = cli.command.take();
+    // Headless, the engine's warnings (a pre-started environment discarded, an application
+    // started once more) go to stderr; `RUST_LOG` widens or narrows them. `env` sets its own.
+    if cli.no_tui && !matches!(command, Some(Command::Env(_))) {
+        let _ = tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .with_env_filter(
+                tracing_subscriber::EnvFilter::try_from_default_env()
+                    .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+            )
+            .try_init();
+    }
     match command {
         None if cli.no_tui => {
             anyhow::bail!(

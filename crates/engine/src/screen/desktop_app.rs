@@ -264,6 +264,15 @@ impl super::Screen {
             }
         };
         phases.mark("drawn");
+        if tracing::enabled!(tracing::Level::INFO) {
+            let shown: Vec<(String, String, bool)> = windows
+                .list()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|w| (w.class, w.title, w.focused))
+                .collect();
+            tracing::info!(windows = ?shown, "desktop ready gate passed");
+        }
         Ok((shot, phases))
     }
 
