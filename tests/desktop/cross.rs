@@ -41,15 +41,7 @@ fn a_calc_and_writer_task_is_accepted_and_solved_through_one_screen() {
         &serde_json::json!({ "tasks": [task] }).to_string(),
     );
     assert!(log.contains("accepted         1"), "{log}");
-    let (mut rewards, mut err) = super::rollout(dir.path(), &["ui-oracle"], &[ID]);
-    // Known defect (7 December, docs/desktop-apps.md): now and then a cold start shows Calc's
-    // "Untitled 1" instead of the task's workbook, and the plan's first wait misses; seen with
-    // the builds before and after the ready gate's idle check. One more trial is allowed for that
-    // miss alone; any other result fails at once.
-    if rewards[0].1 != Some(1.0) && err.contains("did not appear") && err.contains(".xlsx") {
-        eprintln!("first trial missed on the known cold-start defect, once more: {err}");
-        (rewards, err) = super::rollout(dir.path(), &["ui-oracle"], &[ID]);
-    }
+    let (rewards, err) = super::rollout(dir.path(), &["ui-oracle"], &[ID]);
     assert_eq!(rewards[0].1, Some(1.0), "ui-oracle on {ID}: {err}");
     // The plan switched windows: an Alt+Tab step is among the trial's actions.
     assert!(err.contains("alt+Tab"), "{err}");
