@@ -170,20 +170,26 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Sends the engine's `tracing` events to stderr, filtered by `RUST_LOG` or else `default`
+/// (once per process; later calls keep the first).
+pub(crate) fn init_tracing(default: &str) {
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default)),
+        )
+        .try_init();
+}
+
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let mut cli = cli;
     let command = cli.command.take();
     // Headless, the engine's warnings (a pre-started environment discarded, an application
     // started once more) go to stderr; `RUST_LOG` widens or narrows them. `env` sets its own.
     if cli.no_tui && !matches!(command, Some(Command::Env(_))) {
-        let _ = tracing_subscriber::fmt()
-            .with_writer(std::io::stderr)
-            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-            .with_env_filter(
-                tracing_subscriber::EnvFilter::try_from_default_env()
-                    .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-            )
-            .try_init();
+        init_tracing("warn");
     }
     match command {
         None if cli.no_tui => {
