@@ -1,5 +1,5 @@
 //! Desktop applications with the real programs (issue #31): one test binary, one module per
-//! application (calc, chrome, code_editor, cross = two applications on one screen, gimp, office = Writer and Impress, pdf = Evince, thunderbird, vlc), plus the runtime's own checks. Everything
+//! application (calc, chrome, code_editor, cross = two applications on one screen, gimp, office = Writer and Impress, pdf = Evince, thunderbird, vlc), plus the runtime's own checks and the ready gate's document check (documents). Everything
 //! runs the Debian packages `.ci/setup` installs (LibreOffice with its GTK3 plugin, python3-pyatspi,
 //! dbus); nothing is mocked. The slow end-to-end part (ui-oracle through the screen) runs on a
 //! sample of the shipped tasks; `docs/desktop-apps.md` quotes the run over all of them.
