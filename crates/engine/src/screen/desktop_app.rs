@@ -210,6 +210,7 @@ impl super::Screen {
         }
         let mut first = None;
         let mut areas = Vec::new();
+        let ours: Vec<String> = spec.apps.iter().flat_map(|a| a.classes.clone()).collect();
         for app in &spec.apps {
             // Launched on documents: ready once its windows are titled with them (the one
             // showing the first is focused); else once a window of its classes maps.
@@ -219,9 +220,14 @@ impl super::Screen {
                 &spec.home,
             );
             let found = match docs.is_empty() {
-                false => {
-                    self.wait_documents(cfg, &windows, deadline, (&app.name, &app.classes), &docs)?
-                }
+                false => self.wait_documents(
+                    cfg,
+                    &windows,
+                    deadline,
+                    (&app.name, &app.classes),
+                    &ours,
+                    &docs,
+                )?,
                 true => {
                     let what = format!("the {} window (classes {:?})", app.name, app.classes);
                     self.wait_for_app(deadline, &what, &app.name, || {

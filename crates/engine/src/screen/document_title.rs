@@ -65,6 +65,7 @@ impl super::Screen {
         windows: &DesktopWindows,
         deadline: Instant,
         app: (&str, &[String]),
+        screen_classes: &[String],
         docs: &[ShownDocument],
     ) -> Result<DesktopWindow, ScreenError> {
         let (program, classes) = app;
@@ -91,7 +92,7 @@ impl super::Screen {
             // looked for every half second, a dialog quoted from the accessibility tree.
             polls += 1;
             if polls.is_multiple_of(MODAL_EVERY) {
-                if let Some(shows) = self.refusal(cfg, windows, &seen, classes, doc)? {
+                if let Some(shows) = self.refusal(cfg, windows, &seen, screen_classes, doc)? {
                     return Err(ScreenError::DocumentRefused {
                         program: program.to_string(),
                         document: doc.path.clone(),
@@ -112,13 +113,14 @@ impl super::Screen {
     }
 
     /// What shows instead of `doc`, if something does: a modal dialog (described), or a window
-    /// of another class titled with the document.
+    /// titled with the document whose class is none of the screen's applications' (`ours`: a
+    /// Writer document named like the workbook, on a calc + writer screen, is no refusal).
     fn refusal(
         &self,
         cfg: &ScreenConfig,
         windows: &DesktopWindows,
         seen: &[DesktopWindow],
-        classes: &[String],
+        ours: &[String],
         doc: &ShownDocument,
     ) -> Result<Option<String>, ScreenError> {
         if !windows.modal_windows()?.is_empty() {
@@ -130,7 +132,7 @@ impl super::Screen {
         }
         Ok(seen
             .iter()
-            .find(|w| !classes.contains(&w.class) && w.title.contains(&doc.title))
+            .find(|w| !ours.contains(&w.class) && w.title.contains(&doc.title))
             .map(|w| {
                 format!(
                     "{:?} ({}), a window of another application",
