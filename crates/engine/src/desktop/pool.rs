@@ -417,7 +417,12 @@ pub fn acquire_or_start(
     spec: &AppDesktopSpec,
     size: ScreenSize,
 ) -> Result<Acquired, ScreenError> {
-    let before = super::again::listing(&spec.home);
+    // Only an application whose titles name its documents can fail that way.
+    let titled = spec.apps.iter().any(|a| a.document_title.is_some());
+    let before = match titled {
+        true => super::again::listing(&spec.home),
+        false => Default::default(),
+    };
     let first = match GLOBAL.get() {
         Some(pool) if pool.cfg == *cfg => pool.acquire(spec, size),
         _ => cold(cfg, spec, size),

@@ -524,11 +524,8 @@ impl super::Screen {
         mut ready: impl FnMut() -> Result<bool, ScreenError>,
     ) -> Result<(), ScreenError> {
         loop {
-            if let Err(ScreenError::AppDied { program, detail }) = self.check() {
-                return Err(ScreenError::AppDied {
-                    detail: format!("{detail}: {}", self.log_tail(&program, 3)),
-                    program,
-                });
+            if let Err(e @ ScreenError::AppDied { .. }) = self.check_alive() {
+                return Err(e);
             }
             if ready()? {
                 return Ok(());
@@ -537,6 +534,18 @@ impl super::Screen {
                 return Err(ScreenError::Blank(format!("{what} did not appear in time")));
             }
             std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// `Ok` while the screen's programs run; one that exited is [`ScreenError::AppDied`]
+    /// quoting its last output lines (other failures of the check pass through).
+    pub(super) fn check_alive(&mut self) -> Result<(), ScreenError> {
+        match self.check() {
+            Err(ScreenError::AppDied { program, detail }) => Err(ScreenError::AppDied {
+                detail: format!("{detail}: {}", self.log_tail(&program, 3)),
+                program,
+            }),
+            other => other,
         }
     }
 }

@@ -140,18 +140,6 @@ impl super::Screen {
                 )
             }))
     }
-
-    /// `Ok` while the screen's programs run; one that exited is [`ScreenError::AppDied`]
-    /// quoting its output.
-    fn check_alive(&mut self) -> Result<(), ScreenError> {
-        match self.check() {
-            Err(ScreenError::AppDied { program, detail }) => Err(ScreenError::AppDied {
-                detail: format!("{detail}: {}", self.log_tail(&program, 3)),
-                program,
-            }),
-            other => other,
-        }
-    }
 }
 
 /// How often the wait reads the window list.
